@@ -1,0 +1,43 @@
+//===- NdDialect.td - nd dialect definition ----------------*- tablegen -*-===//
+//
+// The nd dialect: index-driven data movement (the ONNX / OpenVINO
+// scatter-gather family) with exact, verified semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_DIALECT_ND_IR_NDDIALECT_TD
+#define ND_DIALECT_ND_IR_NDDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Nd_Dialect : Dialect {
+  let name = "nd";
+  let cppNamespace = "::mlir::nd";
+  let summary = "Index-driven data movement: scatter and gather ops of ONNX "
+                "and OpenVINO";
+  let description = [{
+    The `nd` dialect models the scatter-gather family of ONNX and OpenVINO on
+    ranked tensors with value semantics:
+
+    | op                   | ONNX                                   | OpenVINO           |
+    |----------------------|----------------------------------------|--------------------|
+    | `nd.scatter_nd`      | ScatterND 11, 13, 16, 18               | ScatterNDUpdate-3  |
+    | `nd.gather_nd`       | GatherND 11, 12, 13                    |                    |
+    | `nd.scatter_elements`| Scatter 9, 11; ScatterElements 11-18   |                    |
+    | `nd.gather_elements` | GatherElements 11, 13                  |                    |
+
+    Every shape rule of the specifications is checked by the verifiers where
+    the dimensions involved are static; dynamic dimensions are checked at run
+    time by the lowering. Index values may be negative (counted from the end
+    of the dimension they index); an index outside `[-d, d-1]` is an error,
+    caught at run time by the lowering unless the caller disables the checks.
+  }];
+  // Shape reification materialises `tensor.dim` ops.
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class Nd_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Nd_Dialect, mnemonic, traits>;
+
+#endif // ND_DIALECT_ND_IR_NDDIALECT_TD

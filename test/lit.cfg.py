@@ -1,0 +1,30 @@
+# -*- Python -*-
+# lit configuration of nd's regression tests (check-nd).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "ND"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.nd_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.shlibext))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# FileCheck, not, count and mlir-runner live in llvm_tools_dir, which is not
+# on PATH on Debian: put it there, or a leading `not` is not found.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.nd_tools_dir, append_path=True)
+
+tool_dirs = [config.nd_tools_dir, config.llvm_tools_dir]
+tools = ["nd-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
