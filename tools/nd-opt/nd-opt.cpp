@@ -10,10 +10,14 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "nd/Conversion/Passes.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Pipelines/Pipelines.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::nd::registerNdConversionPasses();
+  mlir::nd::registerNdPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -1,0 +1,15 @@
+//===- Passes.h - nd conversion passes --------------------------*- C++ -*-===//
+
+#ifndef ND_CONVERSION_PASSES_H
+#define ND_CONVERSION_PASSES_H
+
+#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+
+namespace mlir::nd {
+
+#define GEN_PASS_REGISTRATION
+#include "nd/Conversion/Passes.h.inc"
+
+} // namespace mlir::nd
+
+#endif // ND_CONVERSION_PASSES_H

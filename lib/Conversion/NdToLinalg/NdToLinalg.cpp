@@ -1,0 +1,794 @@
+//===- NdToLinalg.cpp - lower nd ops to upstream dialects -------*- C++ -*-===//
+//
+// Lowers the four nd ops to linalg, scf, tensor, arith and complex.
+//
+// Preconditions: the ops verify. Dimensions the verifier could not compare
+// (dynamic ones) and every index value are checked at run time when bounds
+// checking is on; the checks run before any element is written, so a bad
+// index never leaves a half-updated result behind. The error path calls an
+// `llvm.func` helper that prints to stderr and exits with status 1; it and its
+// message strings are inserted into the enclosing module, which is why the
+// patterns must run from a module-anchored pass.
+//
+// Unsigned element types are reinterpreted as signless around the arith ops
+// that combine values (arith only accepts signless integers) with
+// `builtin.unrealized_conversion_cast`; the LLVM type converter maps both to
+// the same iN, so the casts fold away.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "nd/Dialect/Nd/IR/NdOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::nd {
+#define GEN_PASS_DEF_LOWERSCATTER
+#include "nd/Conversion/Passes.h.inc"
+} // namespace mlir::nd
+
+using namespace mlir;
+using namespace mlir::nd;
+
+/// Name of the helper that reports a failed run-time check.
+static constexpr StringLiteral kReportErrorFn = "__nd_report_error";
+
+//===----------------------------------------------------------------------===//
+// Small IR helpers
+//===----------------------------------------------------------------------===//
+
+static Value constIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// The size of dim `d` of `tensor` as an index value.
+static Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t d) {
+  return getValueOrCreateConstantIndexOp(
+      b, loc, tensor::getMixedSize(b, loc, tensor, d));
+}
+
+/// Reads one index value and converts it to `index` (i32 sign-extends).
+static Value loadIndex(OpBuilder &b, Location loc, Value indices,
+                       ValueRange position) {
+  Value value = tensor::ExtractOp::create(b, loc, indices, position);
+  if (value.getType().isIndex())
+    return value;
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+/// Maps a possibly negative index into `[0, size)`: `i < 0 ? i + size : i`.
+/// Values outside `[-size, size)` stay outside `[0, size)`.
+static Value normalizeIndex(OpBuilder &b, Location loc, Value index,
+                            Value size) {
+  Value zero = constIndex(b, loc, 0);
+  Value isNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped = arith::AddIOp::create(b, loc, index, size);
+  return arith::SelectOp::create(b, loc, isNegative, wrapped, index);
+}
+
+static Value toI64(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// Builds the scalar combination of the value in place with an update.
+/// `none` replaces; i1 (and ui1) treat add/max as `or` and mul/min as `and`;
+/// integers wrap; unsigned integers compare unsigned; floats propagate NaN
+/// under max/min.
+static FailureOr<Value> combine(OpBuilder &b, Location loc,
+                                ReductionKind reduction, Value current,
+                                Value update) {
+  if (reduction == ReductionKind::None)
+    return update;
+  Type type = current.getType();
+
+  if (isa<FloatType>(type)) {
+    switch (reduction) {
+    case ReductionKind::Add:
+      return Value(arith::AddFOp::create(b, loc, current, update));
+    case ReductionKind::Mul:
+      return Value(arith::MulFOp::create(b, loc, current, update));
+    case ReductionKind::Max:
+      return Value(arith::MaximumFOp::create(b, loc, current, update));
+    case ReductionKind::Min:
+      return Value(arith::MinimumFOp::create(b, loc, current, update));
+    case ReductionKind::None:
+      break;
+    }
+    return failure();
+  }
+
+  if (isa<ComplexType>(type)) {
+    if (reduction == ReductionKind::Add)
+      return Value(complex::AddOp::create(b, loc, current, update));
+    if (reduction == ReductionKind::Mul)
+      return Value(complex::MulOp::create(b, loc, current, update));
+    return failure();
+  }
+
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return failure();
+  bool isUnsigned = intType.isUnsigned();
+  Type signless = b.getIntegerType(intType.getWidth());
+  auto toSignless = [&](Value v) -> Value {
+    if (v.getType() == signless)
+      return v;
+    return UnrealizedConversionCastOp::create(b, loc, signless, v).getResult(0);
+  };
+  Value lhs = toSignless(current);
+  Value rhs = toSignless(update);
+  Value result;
+  if (intType.getWidth() == 1) {
+    bool isOr = reduction == ReductionKind::Add || reduction == ReductionKind::Max;
+    result = isOr ? Value(arith::OrIOp::create(b, loc, lhs, rhs))
+                  : Value(arith::AndIOp::create(b, loc, lhs, rhs));
+  } else {
+    switch (reduction) {
+    case ReductionKind::Add:
+      result = arith::AddIOp::create(b, loc, lhs, rhs);
+      break;
+    case ReductionKind::Mul:
+      result = arith::MulIOp::create(b, loc, lhs, rhs);
+      break;
+    case ReductionKind::Max:
+      result = isUnsigned ? Value(arith::MaxUIOp::create(b, loc, lhs, rhs))
+                          : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
+      break;
+    case ReductionKind::Min:
+      result = isUnsigned ? Value(arith::MinUIOp::create(b, loc, lhs, rhs))
+                          : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
+      break;
+    case ReductionKind::None:
+      return failure();
+    }
+  }
+  if (result.getType() == type)
+    return result;
+  return UnrealizedConversionCastOp::create(b, loc, type, result).getResult(0);
+}
+
+/// `[0, 0, ...]` of the given length, as fold results.
+static SmallVector<OpFoldResult> zeros(OpBuilder &b, size_t n) {
+  return SmallVector<OpFoldResult>(n, b.getIndexAttr(0));
+}
+
+static SmallVector<OpFoldResult> ones(OpBuilder &b, size_t n) {
+  return SmallVector<OpFoldResult>(n, b.getIndexAttr(1));
+}
+
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Emits run-time checks whose failure prints a message to stderr and exits
+/// with status 1. The message strings and the reporting helper live in the
+/// enclosing module and are created on first use.
+class RuntimeChecker {
+public:
+  explicit RuntimeChecker(bool enabled) : enabled(enabled) {}
+
+  bool isEnabled() const { return enabled; }
+
+  /// Emits `if (failed) report(format, a, b)`, where `format` is a printf
+  /// format taking two `long long` values and `a`, `b` are index values.
+  void check(OpBuilder &b, Location loc, Operation *op, Value failed,
+             StringRef format, Value a, Value b2) {
+    auto module = op->getParentOfType<ModuleOp>();
+    FlatSymbolRefAttr reporter = getOrCreateReporter(b, module, loc);
+    FlatSymbolRefAttr message = createMessage(b, module, loc, format);
+    auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value formatPtr =
+        LLVM::AddressOfOp::create(b, loc, ptrType, message.getValue());
+    LLVM::CallOp::create(
+        b, loc, TypeRange(), reporter,
+        ValueRange{formatPtr, toI64(b, loc, a), toI64(b, loc, b2)});
+  }
+
+  /// Checks that `index` (raw, possibly negative) lies in `[-size, size)`.
+  void checkIndex(OpBuilder &b, Location loc, Operation *op, Value index,
+                  Value normalized, Value size, StringRef operand,
+                  int64_t dataDim) {
+    if (!enabled)
+      return;
+    Value outOfRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             normalized, size);
+    std::string format;
+    llvm::raw_string_ostream os(format);
+    os << "error: " << describe(op) << ": index %lld in operand '" << operand
+       << "' is out of range for dim " << dataDim
+       << " of operand 'data' (size %lld)\n";
+    check(b, loc, op, outOfRange, format, index, size);
+  }
+
+  /// Checks `lhs == rhs` (or `lhs <= rhs` with `atMost`) between two dims
+  /// that are not both static.
+  void checkDims(OpBuilder &b, Location loc, Operation *op, Value lhsTensor,
+                 StringRef lhsName, int64_t lhsDim, Value rhsTensor,
+                 StringRef rhsName, int64_t rhsDim, bool atMost = false) {
+    if (!enabled)
+      return;
+    int64_t lhsStatic = cast<ShapedType>(lhsTensor.getType()).getDimSize(lhsDim);
+    int64_t rhsStatic = cast<ShapedType>(rhsTensor.getType()).getDimSize(rhsDim);
+    if (!ShapedType::isDynamic(lhsStatic) && !ShapedType::isDynamic(rhsStatic))
+      return; // The verifier has checked it.
+    Value lhs = dimValue(b, loc, lhsTensor, lhsDim);
+    Value rhs = dimValue(b, loc, rhsTensor, rhsDim);
+    Value bad = arith::CmpIOp::create(
+        b, loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
+        lhs, rhs);
+    std::string format;
+    llvm::raw_string_ostream os(format);
+    os << "error: " << describe(op) << ": operand '" << lhsName << "' dim "
+       << lhsDim << " (%lld) "
+       << (atMost ? "exceeds" : "does not match") << " operand '" << rhsName
+       << "' dim " << rhsDim << " (%lld)\n";
+    check(b, loc, op, bad, format, lhs, rhs);
+  }
+
+private:
+  /// "file:line:col: nd.op", with '%' escaped for printf.
+  static std::string describe(Operation *op) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(op->getLoc()))
+      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+         << fileLoc.getColumn();
+    else if (FileLineColLoc inner = findFileLoc(op->getLoc()))
+      os << inner.getFilename().getValue() << ":" << inner.getLine() << ":"
+         << inner.getColumn();
+    else
+      os << "<unknown location>";
+    os << ": " << op->getName().getStringRef();
+    std::string escaped;
+    for (char c : text) {
+      escaped += c;
+      if (c == '%')
+        escaped += '%';
+    }
+    return escaped;
+  }
+
+  static FileLineColLoc findFileLoc(Location loc) {
+    FileLineColLoc found;
+    loc->walk([&](Location nested) {
+      if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+        found = fileLoc;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return found;
+  }
+
+  /// Declares an external libc symbol unless the module has it already.
+  static void declareExternal(OpBuilder &b, ModuleOp module, Location loc,
+                              StringRef name, LLVM::LLVMFunctionType type) {
+    if (module.lookupSymbol(name))
+      return;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::LLVMFuncOp::create(b, loc, name, type);
+  }
+
+  /// `__nd_report_error(format, a, b)`: fprintf(stderr, format, a, b);
+  /// exit(1). Marked noreturn and cold so the checks stay off the hot path.
+  FlatSymbolRefAttr getOrCreateReporter(OpBuilder &b, ModuleOp module,
+                                        Location loc) {
+    MLIRContext *ctx = b.getContext();
+    auto symbol = FlatSymbolRefAttr::get(ctx, kReportErrorFn);
+    if (module.lookupSymbol(kReportErrorFn))
+      return symbol;
+
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = b.getI32Type();
+    Type i64 = b.getI64Type();
+    Type voidType = LLVM::LLVMVoidType::get(ctx);
+    auto fprintfType =
+        LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType}, /*isVarArg=*/true);
+    auto exitType = LLVM::LLVMFunctionType::get(voidType, {i32});
+    declareExternal(b, module, loc, "fprintf", fprintfType);
+    declareExternal(b, module, loc, "exit", exitType);
+    if (!module.lookupSymbol("stderr")) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(b, loc, ptrType, /*isConstant=*/false,
+                             LLVM::Linkage::External, "stderr",
+                             /*value=*/Attribute());
+    }
+
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto fnType =
+        LLVM::LLVMFunctionType::get(voidType, {ptrType, i64, i64});
+    auto fn = LLVM::LLVMFuncOp::create(b, loc, kReportErrorFn, fnType,
+                                       LLVM::Linkage::Internal);
+    fn.setPassthroughAttr(
+        b.getArrayAttr({b.getStringAttr("noreturn"), b.getStringAttr("cold"),
+                        b.getStringAttr("noinline")}));
+    Block *entry = fn.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    Value stderrAddr = LLVM::AddressOfOp::create(b, loc, ptrType, "stderr");
+    Value stream = LLVM::LoadOp::create(b, loc, ptrType, stderrAddr);
+    LLVM::CallOp::create(
+        b, loc, fprintfType, FlatSymbolRefAttr::get(ctx, "fprintf"),
+        ValueRange{stream, entry->getArgument(0), entry->getArgument(1),
+                   entry->getArgument(2)});
+    Value one = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
+    LLVM::CallOp::create(b, loc, exitType, FlatSymbolRefAttr::get(ctx, "exit"),
+                         ValueRange{one});
+    LLVM::UnreachableOp::create(b, loc);
+    return symbol;
+  }
+
+  /// A NUL-terminated, module-private copy of `text`.
+  FlatSymbolRefAttr createMessage(OpBuilder &b, ModuleOp module, Location loc,
+                                  StringRef text) {
+    std::string name;
+    do {
+      name = ("__nd_msg_" + Twine(nextMessage++)).str();
+    } while (module.lookupSymbol(name));
+    std::string data = text.str();
+    data.push_back('\0');
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name,
+                           b.getStringAttr(data));
+    return FlatSymbolRefAttr::get(b.getContext(), name);
+  }
+
+  bool enabled;
+  unsigned nextMessage = 0;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+template <typename OpTy>
+class NdLoweringPattern : public OpConversionPattern<OpTy> {
+public:
+  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<RuntimeChecker> checker)
+      : OpConversionPattern<OpTy>(ctx), checker(std::move(checker)) {}
+
+protected:
+  /// Checks every index component of an ND op's `indices` against the data
+  /// dim it addresses (`batchDims + j` for component j).
+  void checkNDIndices(OpBuilder &b, Location loc, Operation *op, Value data,
+                      Value indices, int64_t batchDims) const {
+    if (!checker->isEnabled())
+      return;
+    auto indicesType = cast<RankedTensorType>(indices.getType());
+    int64_t q = indicesType.getRank();
+    int64_t k = indicesType.getShape().back();
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < q - 1; ++d) {
+      lbs.push_back(constIndex(b, loc, 0));
+      ubs.push_back(dimValue(b, loc, indices, d));
+      steps.push_back(constIndex(b, loc, 1));
+    }
+    SmallVector<Value> sizes;
+    for (int64_t j = 0; j < k; ++j)
+      sizes.push_back(dimValue(b, loc, data, batchDims + j));
+    scf::buildLoopNest(b, loc, lbs, ubs, steps,
+                       [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                         SmallVector<Value> position(ivs);
+                         position.push_back(Value());
+                         for (int64_t j = 0; j < k; ++j) {
+                           position.back() = constIndex(nb, nloc, j);
+                           Value raw = loadIndex(nb, nloc, indices, position);
+                           Value normalized =
+                               normalizeIndex(nb, nloc, raw, sizes[j]);
+                           checker->checkIndex(nb, nloc, op, raw, normalized,
+                                               sizes[j], "indices",
+                                               batchDims + j);
+                         }
+                       });
+  }
+
+  /// Checks every value of an Elements op's `indices` against dim `axis`.
+  void checkElementsIndices(OpBuilder &b, Location loc, Operation *op,
+                            Value data, Value indices, int64_t axis) const {
+    if (!checker->isEnabled())
+      return;
+    int64_t r = cast<RankedTensorType>(indices.getType()).getRank();
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < r; ++d) {
+      lbs.push_back(constIndex(b, loc, 0));
+      ubs.push_back(dimValue(b, loc, indices, d));
+      steps.push_back(constIndex(b, loc, 1));
+    }
+    Value size = dimValue(b, loc, data, axis);
+    scf::buildLoopNest(b, loc, lbs, ubs, steps,
+                       [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                         Value raw = loadIndex(nb, nloc, indices, ivs);
+                         Value normalized = normalizeIndex(nb, nloc, raw, size);
+                         checker->checkIndex(nb, nloc, op, raw, normalized,
+                                             size, "indices", axis);
+                       });
+  }
+
+  /// `indices.shape[d] <= data.shape[d]` off the axis, for dynamic dims.
+  void checkElementsShapes(OpBuilder &b, Location loc, Operation *op,
+                           Value data, Value indices, int64_t axis) const {
+    int64_t r = cast<RankedTensorType>(indices.getType()).getRank();
+    for (int64_t d = 0; d < r; ++d) {
+      if (d != axis)
+        checker->checkDims(b, loc, op, indices, "indices", d, data, "data", d,
+                           /*atMost=*/true);
+    }
+  }
+
+  /// The result of a gather: an empty tensor of the reified result shape.
+  static FailureOr<Value> createGatherInit(OpBuilder &b, Operation *op) {
+    ReifiedRankedShapedTypeDims shapes;
+    if (failed(reifyResultShapes(b, op, shapes)))
+      return failure();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    return Value(tensor::EmptyOp::create(b, op->getLoc(), shapes[0],
+                                         resultType.getElementType()));
+  }
+
+  std::shared_ptr<RuntimeChecker> checker;
+};
+
+//===----------------------------------------------------------------------===//
+// gather_nd
+//===----------------------------------------------------------------------===//
+
+/// result[p..., s...] = data[p[:b]..., normalize(indices[p..., :])..., s...]
+/// as a linalg.generic over the result.
+struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    Value indices = adaptor.getIndices();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t b = static_cast<int64_t>(op.getBatchDims());
+    int64_t k = op.getIndexDepth();
+    int64_t q = op.getIndices().getType().getRank();
+    int64_t resultRank = resultType.getRank();
+
+    for (int64_t d = 0; d < b; ++d)
+      checker->checkDims(rewriter, loc, op, indices, "indices", d, data,
+                         "data", d);
+    checkNDIndices(rewriter, loc, op, data, indices, b);
+
+    FailureOr<Value> init = createGatherInit(rewriter, op);
+    if (failed(init))
+      return rewriter.notifyMatchFailure(op, "cannot reify the result shape");
+    SmallVector<Value> sizes;
+    for (int64_t j = 0; j < k; ++j)
+      sizes.push_back(dimValue(rewriter, loc, data, b + j));
+
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(resultRank)};
+    SmallVector<utils::IteratorType> iterators(resultRank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{}, ValueRange{*init},
+        maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange) {
+          SmallVector<Value> ivs;
+          for (int64_t d = 0; d < resultRank; ++d)
+            ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
+          SmallVector<Value> position(ivs.begin(), ivs.begin() + (q - 1));
+          position.push_back(Value());
+          SmallVector<Value> dataPos(ivs.begin(), ivs.begin() + b);
+          for (int64_t j = 0; j < k; ++j) {
+            position.back() = constIndex(nb, nloc, j);
+            Value raw = loadIndex(nb, nloc, indices, position);
+            dataPos.push_back(normalizeIndex(nb, nloc, raw, sizes[j]));
+          }
+          dataPos.append(ivs.begin() + (q - 1), ivs.end());
+          Value value = tensor::ExtractOp::create(nb, nloc, data, dataPos);
+          linalg::YieldOp::create(nb, nloc, value);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// gather_elements
+//===----------------------------------------------------------------------===//
+
+/// result[p] = data[p with p[axis] = normalize(indices[p])] as a
+/// linalg.generic reading `indices` elementwise.
+struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    Value indices = adaptor.getIndices();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getNormalizedAxis();
+    int64_t rank = resultType.getRank();
+
+    checkElementsShapes(rewriter, loc, op, data, indices, axis);
+    checkElementsIndices(rewriter, loc, op, data, indices, axis);
+
+    FailureOr<Value> init = createGatherInit(rewriter, op);
+    if (failed(init))
+      return rewriter.notifyMatchFailure(op, "cannot reify the result shape");
+    Value size = dimValue(rewriter, loc, data, axis);
+
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{indices},
+        ValueRange{*init}, ArrayRef<AffineMap>{id, id}, iterators,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Value raw = args[0];
+          if (!raw.getType().isIndex())
+            raw = arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), raw);
+          SmallVector<Value> dataPos;
+          for (int64_t d = 0; d < rank; ++d)
+            dataPos.push_back(linalg::IndexOp::create(nb, nloc, d));
+          dataPos[axis] = normalizeIndex(nb, nloc, raw, size);
+          Value value = tensor::ExtractOp::create(nb, nloc, data, dataPos);
+          linalg::YieldOp::create(nb, nloc, value);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// scatter_nd
+//===----------------------------------------------------------------------===//
+
+/// An scf.for nest over `indices.shape[:-1]` in row-major order threading
+/// the result through its iteration arguments; each entry inserts (or
+/// combines) an element when k == rank(data), a slice otherwise.
+struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    Value indices = adaptor.getIndices();
+    Value updates = adaptor.getUpdates();
+    auto dataType = op.getData().getType();
+    auto updatesType = op.getUpdates().getType();
+    ReductionKind reduction = op.getReduction();
+    int64_t r = dataType.getRank();
+    int64_t q = op.getIndices().getType().getRank();
+    int64_t k = op.getIndexDepth();
+    // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
+    bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
+
+    if (!singleElement) {
+      for (int64_t d = 0; d < q - 1; ++d)
+        checker->checkDims(rewriter, loc, op, updates, "updates", d, indices,
+                           "indices", d);
+      for (int64_t d = k; d < r; ++d)
+        checker->checkDims(rewriter, loc, op, updates, "updates",
+                           q - 1 + d - k, data, "data", d);
+    }
+    checkNDIndices(rewriter, loc, op, data, indices, /*batchDims=*/0);
+
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < q - 1; ++d) {
+      lbs.push_back(constIndex(rewriter, loc, 0));
+      ubs.push_back(dimValue(rewriter, loc, indices, d));
+      steps.push_back(constIndex(rewriter, loc, 1));
+    }
+    SmallVector<OpFoldResult> dataSizes =
+        tensor::getMixedSizes(rewriter, loc, data);
+    SmallVector<Value> sizes;
+    for (int64_t j = 0; j < k; ++j)
+      sizes.push_back(dimValue(rewriter, loc, data, j));
+
+    bool failedCombine = false;
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps, ValueRange{data},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs,
+            ValueRange iterArgs) -> scf::ValueVector {
+          Value acc = iterArgs[0];
+          SmallVector<Value> position(ivs);
+          position.push_back(Value());
+          SmallVector<Value> target;
+          for (int64_t j = 0; j < k; ++j) {
+            position.back() = constIndex(nb, nloc, j);
+            Value raw = loadIndex(nb, nloc, indices, position);
+            target.push_back(normalizeIndex(nb, nloc, raw, sizes[j]));
+          }
+
+          if (k == r) {
+            SmallVector<Value> updatePos(ivs);
+            if (singleElement)
+              updatePos.assign(updatesType.getRank(), constIndex(nb, nloc, 0));
+            Value update = tensor::ExtractOp::create(nb, nloc, updates,
+                                                     updatePos);
+            Value current;
+            if (reduction != ReductionKind::None)
+              current = tensor::ExtractOp::create(nb, nloc, acc, target);
+            FailureOr<Value> value =
+                combine(nb, nloc, reduction, current, update);
+            if (failed(value)) {
+              failedCombine = true;
+              return {acc};
+            }
+            return {tensor::InsertOp::create(nb, nloc, *value, acc, target)};
+          }
+
+          // A slice of rank r - k per entry.
+          auto sliceType = RankedTensorType::get(
+              dataType.getShape().drop_front(k), dataType.getElementType());
+          ArrayRef<OpFoldResult> sliceSizes =
+              ArrayRef<OpFoldResult>(dataSizes).drop_front(k);
+          SmallVector<OpFoldResult> updateOffsets(ivs.begin(), ivs.end());
+          llvm::append_range(updateOffsets, zeros(nb, r - k));
+          SmallVector<OpFoldResult> updateSizes = ones(nb, q - 1);
+          llvm::append_range(updateSizes, sliceSizes);
+          Value updateSlice = tensor::ExtractSliceOp::create(
+              nb, nloc, sliceType, updates, updateOffsets, updateSizes,
+              ones(nb, q - 1 + r - k));
+
+          SmallVector<OpFoldResult> dataOffsets(target.begin(), target.end());
+          llvm::append_range(dataOffsets, zeros(nb, r - k));
+          SmallVector<OpFoldResult> dataSliceSizes = ones(nb, k);
+          llvm::append_range(dataSliceSizes, sliceSizes);
+          SmallVector<OpFoldResult> strides = ones(nb, r);
+
+          Value newSlice = updateSlice;
+          if (reduction != ReductionKind::None) {
+            Value current = tensor::ExtractSliceOp::create(
+                nb, nloc, sliceType, acc, dataOffsets, dataSliceSizes,
+                strides);
+            AffineMap id = nb.getMultiDimIdentityMap(r - k);
+            SmallVector<utils::IteratorType> iterators(
+                r - k, utils::IteratorType::parallel);
+            auto generic = linalg::GenericOp::create(
+                nb, nloc, TypeRange{sliceType}, ValueRange{updateSlice},
+                ValueRange{current}, ArrayRef<AffineMap>{id, id}, iterators,
+                [&](OpBuilder &bb, Location bloc, ValueRange args) {
+                  FailureOr<Value> value =
+                      combine(bb, bloc, reduction, args[1], args[0]);
+                  if (failed(value)) {
+                    failedCombine = true;
+                    linalg::YieldOp::create(bb, bloc, args[1]);
+                    return;
+                  }
+                  linalg::YieldOp::create(bb, bloc, *value);
+                });
+            newSlice = generic.getResult(0);
+          }
+          return {tensor::InsertSliceOp::create(nb, nloc, newSlice, acc,
+                                                dataOffsets, dataSliceSizes,
+                                                strides)};
+        });
+    if (failedCombine)
+      return rewriter.notifyMatchFailure(
+          op, "reduction is not supported for this element type");
+    rewriter.replaceOp(op, nest.results.empty() ? ValueRange{data}
+                                                : ValueRange(nest.results));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// scatter_elements
+//===----------------------------------------------------------------------===//
+
+/// An scf.for nest over every position of `indices` in row-major order
+/// threading the result through its iteration arguments.
+struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    Value indices = adaptor.getIndices();
+    Value updates = adaptor.getUpdates();
+    ReductionKind reduction = op.getReduction();
+    int64_t axis = op.getNormalizedAxis();
+    int64_t r = op.getData().getType().getRank();
+
+    for (int64_t d = 0; d < r; ++d)
+      checker->checkDims(rewriter, loc, op, updates, "updates", d, indices,
+                         "indices", d);
+    checkElementsShapes(rewriter, loc, op, data, indices, axis);
+    checkElementsIndices(rewriter, loc, op, data, indices, axis);
+
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < r; ++d) {
+      lbs.push_back(constIndex(rewriter, loc, 0));
+      ubs.push_back(dimValue(rewriter, loc, indices, d));
+      steps.push_back(constIndex(rewriter, loc, 1));
+    }
+    Value size = dimValue(rewriter, loc, data, axis);
+
+    bool failedCombine = false;
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps, ValueRange{data},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs,
+            ValueRange iterArgs) -> scf::ValueVector {
+          Value acc = iterArgs[0];
+          Value raw = loadIndex(nb, nloc, indices, ivs);
+          SmallVector<Value> target(ivs);
+          target[axis] = normalizeIndex(nb, nloc, raw, size);
+          Value update = tensor::ExtractOp::create(nb, nloc, updates, ivs);
+          Value current;
+          if (reduction != ReductionKind::None)
+            current = tensor::ExtractOp::create(nb, nloc, acc, target);
+          FailureOr<Value> value = combine(nb, nloc, reduction, current, update);
+          if (failed(value)) {
+            failedCombine = true;
+            return {acc};
+          }
+          return {tensor::InsertOp::create(nb, nloc, *value, acc, target)};
+        });
+    if (failedCombine)
+      return rewriter.notifyMatchFailure(
+          op, "reduction is not supported for this element type");
+    rewriter.replaceOp(op, nest.results);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::nd::populateNdToLinalgPatterns(RewritePatternSet &patterns,
+                                          const NdLoweringOptions &options) {
+  auto checker = std::make_shared<RuntimeChecker>(options.checkBounds);
+  patterns.add<GatherNDLowering, GatherElementsLowering, ScatterNDLowering,
+               ScatterElementsLowering>(patterns.getContext(), checker);
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct LowerScatterPass
+    : public mlir::nd::impl::LowerScatterBase<LowerScatterPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    NdLoweringOptions options;
+    options.checkBounds = checkBounds;
+    populateNdToLinalgPatterns(patterns, options);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<NdDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
