@@ -28,3 +28,12 @@ llvm_config.with_environment("PATH", config.nd_tools_dir, append_path=True)
 tool_dirs = [config.nd_tools_dir, config.llvm_tools_dir]
 tools = ["nd-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# JIT tests run the lowered module with mlir-runner and upstream's runner
+# utilities (printMemref*).
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(config.llvm_lib_dir, "libmlir_runner_utils" + config.shlibext)))
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext)))
