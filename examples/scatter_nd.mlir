@@ -1,11 +1,36 @@
-// ONNX ScatterND, example 1: four single-element updates of a vector.
-//   data    = [1, 2, 3, 4, 5, 6, 7, 8]
-//   indices = [[4], [3], [1], [7]]
-//   updates = [9, 10, 11, 12]
-//   output  = [1, 11, 3, 10, 9, 6, 7, 12]
-func.func @scatter_nd_example1(%data: tensor<8xf32>, %indices: tensor<4x1xi64>,
-                               %updates: tensor<4xf32>) -> tensor<8xf32> {
-  %out = nd.scatter_nd %data[%indices], %updates
-      : tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>
-  return %out : tensor<8xf32>
+// ONNX ScatterND with reduction "add" (the spec's test_scatternd_add), then a
+// GatherND with batch_dims = 1 (the spec's example 5). Run it with
+//   bash scripts/demo.sh
+// or by hand:
+//   build/bin/nd-opt examples/scatter_nd.mlir --lower-scatter --nd-to-llvm |
+//     /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
+//       -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so
+
+func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
+func.func private @printMemrefI32(memref<*xi32>) attributes { llvm.emit_c_interface }
+
+func.func @main() {
+  // Two slices of 4x4 both added into data[0].
+  %data = arith.constant dense<[[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [8.0, 7.0, 6.0, 5.0], [4.0, 3.0, 2.0, 1.0]],
+                                [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [8.0, 7.0, 6.0, 5.0], [4.0, 3.0, 2.0, 1.0]],
+                                [[8.0, 7.0, 6.0, 5.0], [4.0, 3.0, 2.0, 1.0], [1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]],
+                                [[8.0, 7.0, 6.0, 5.0], [4.0, 3.0, 2.0, 1.0], [1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]]> : tensor<4x4x4xf32>
+  %indices = arith.constant dense<[[0], [0]]> : tensor<2x1xi64>
+  %updates = arith.constant dense<[[[5.0, 5.0, 5.0, 5.0], [6.0, 6.0, 6.0, 6.0], [7.0, 7.0, 7.0, 7.0], [8.0, 8.0, 8.0, 8.0]],
+                                   [[1.0, 1.0, 1.0, 1.0], [2.0, 2.0, 2.0, 2.0], [3.0, 3.0, 3.0, 3.0], [4.0, 4.0, 4.0, 4.0]]]> : tensor<2x4x4xf32>
+  %sum = nd.scatter_nd %data[%indices], %updates reduction<add>
+      : tensor<4x4x4xf32>, tensor<2x1xi64>, tensor<2x4x4xf32>
+  %s = tensor.cast %sum : tensor<4x4x4xf32> to tensor<*xf32>
+  %sm = bufferization.to_buffer %s : tensor<*xf32> to memref<*xf32>
+  call @printMemrefF32(%sm) : (memref<*xf32>) -> ()
+
+  // Per batch, pick row indices[b] of data[b].
+  %gdata = arith.constant dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]> : tensor<2x2x2xi32>
+  %gindices = arith.constant dense<[[1], [0]]> : tensor<2x1xi64>
+  %rows = nd.gather_nd %gdata[%gindices] batch_dims(1)
+      : tensor<2x2x2xi32>, tensor<2x1xi64> -> tensor<2x2xi32>
+  %g = tensor.cast %rows : tensor<2x2xi32> to tensor<*xi32>
+  %gm = bufferization.to_buffer %g : tensor<*xi32> to memref<*xi32>
+  call @printMemrefI32(%gm) : (memref<*xi32>) -> ()
+  return
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The main job: set up and build nd, then run it on a real example.
+# The main job: set up and build nd, then lower a real scatter/gather example
+# to LLVM and JIT-run it with mlir-runner, printing the results.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/scripts/setup.sh"
 build=${ND_BUILD_DIR:-$root/build}
-"$build/bin/nd-opt" "$root/examples/scatter_nd.mlir"
+llvm=/usr/lib/llvm-22
+"$build/bin/nd-opt" "$root/examples/scatter_nd.mlir" --lower-scatter --nd-to-llvm |
+  "$llvm/bin/mlir-runner" -e main -entry-point-result=void \
+    -shared-libs="$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so"
