@@ -2,10 +2,10 @@
 //
 // Verifiers, type inference and shape reification of the nd ops. The shape
 // rules of the ND pair (scatter_nd, gather_nd) live in one helper, those of the
-// Elements pair (scatter_elements, gather_elements) in another, so that the
-// sibling ops cannot drift apart. Rules are enforced where the dimensions
-// involved are static; dynamic dimensions are checked at run time by the
-// lowering.
+// Elements pair (scatter_elements, gather_elements) in another, and the check
+// of a gather's declared result type in a third, so that the sibling ops
+// cannot drift apart. Rules are enforced where the dimensions involved are
+// static; dynamic dimensions are checked at run time by the lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,10 +80,18 @@ verifyNDIndexing(EmitErrorFn emitError, RankedTensorType dataType,
   if (k < 1 || k > r - batchDims)
     return emitError() << "operand 'indices' last dim (the index depth k) "
                           "must be in [1, "
-                       << r - batchDims << "] (rank(data) - batch_dims), got "
-                       << k;
+                       << r - batchDims << "] ("
+                       << (batchDims == 0 ? "rank(data)"
+                                          : "rank(data) - batch_dims")
+                       << "), got " << k;
 
   SmallVector<int64_t> sliceShape(indicesShape.drop_back());
+  // The batch dims of data and indices are equal: where indices leaves one
+  // dynamic, the size in data is the more precise answer.
+  for (int64_t d = 0; d < batchDims; ++d) {
+    if (ShapedType::isDynamic(sliceShape[d]))
+      sliceShape[d] = dataShape[d];
+  }
   llvm::append_range(sliceShape, dataShape.drop_front(batchDims + k));
   return sliceShape;
 }
@@ -91,6 +99,27 @@ verifyNDIndexing(EmitErrorFn emitError, RankedTensorType dataType,
 //===----------------------------------------------------------------------===//
 // Shared rules of the Elements pair
 //===----------------------------------------------------------------------===//
+
+/// Checks `shape[d] <= data.shape[d]` for every dim `d` off the axis where
+/// both are static. `what` names the tensor of shape `shape` (an operand, or
+/// the result): indices, updates and the result of a gather share the shape.
+static LogicalResult verifyWithinDataOffAxis(EmitErrorFn emitError,
+                                             StringRef what,
+                                             ArrayRef<int64_t> shape,
+                                             ArrayRef<int64_t> dataShape,
+                                             int64_t normalizedAxis) {
+  for (auto [d, got, bound] : llvm::enumerate(shape, dataShape)) {
+    if (static_cast<int64_t>(d) == normalizedAxis ||
+        ShapedType::isDynamic(got) || ShapedType::isDynamic(bound))
+      continue;
+    if (got > bound)
+      return emitError() << what << " dim " << d
+                         << " must not exceed operand 'data' dim " << d
+                         << " (off the axis): expected at most " << bound
+                         << ", got " << got;
+  }
+  return success();
+}
 
 /// Checks the rules that scatter_elements and gather_elements share: equal
 /// ranks, the axis range and `indices.shape[d] <= data.shape[d]` off the axis.
@@ -109,20 +138,9 @@ static LogicalResult verifyElementsIndexing(EmitErrorFn emitError,
     return emitError() << "axis must be in [" << -r << ", " << r - 1
                        << "], got " << axis;
   int64_t normalizedAxis = axis < 0 ? axis + r : axis;
-
-  ArrayRef<int64_t> dataShape = dataType.getShape();
-  ArrayRef<int64_t> indicesShape = indicesType.getShape();
-  for (int64_t d = 0; d < r; ++d) {
-    if (d == normalizedAxis || ShapedType::isDynamic(dataShape[d]) ||
-        ShapedType::isDynamic(indicesShape[d]))
-      continue;
-    if (indicesShape[d] > dataShape[d])
-      return emitError() << "operand 'indices' dim " << d
-                         << " must not exceed operand 'data' dim " << d
-                         << " (off the axis): expected at most "
-                         << dataShape[d] << ", got " << indicesShape[d];
-  }
-  return success();
+  return verifyWithinDataOffAxis(emitError, "operand 'indices'",
+                                 indicesType.getShape(), dataType.getShape(),
+                                 normalizedAxis);
 }
 
 //===----------------------------------------------------------------------===//
@@ -149,12 +167,25 @@ static LogicalResult reifyLikeData(OpBuilder &builder, Operation *op,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Shared rules of the gather pair
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The operand dim a dim of a gather's result equals: dim `dim` of `value`,
+/// the operand called `name`.
+struct DimSource {
+  Value value;
+  StringLiteral name;
+  int64_t dim;
+};
+} // namespace
+
 /// Dims of the result of a gather: static where the result type is, otherwise
-/// taken from the operand dims listed in `sources` as (value, dim) pairs.
-static LogicalResult
-reifyFromSources(OpBuilder &builder, Operation *op,
-                 ArrayRef<std::pair<Value, int64_t>> sources,
-                 ReifiedRankedShapedTypeDims &shapes) {
+/// taken from the operand dims in `sources`.
+static LogicalResult reifyFromSources(OpBuilder &builder, Operation *op,
+                                      ArrayRef<DimSource> sources,
+                                      ReifiedRankedShapedTypeDims &shapes) {
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   SmallVector<OpFoldResult> dims;
   for (auto [i, source] : llvm::enumerate(sources)) {
@@ -163,10 +194,43 @@ reifyFromSources(OpBuilder &builder, Operation *op,
       dims.push_back(builder.getIndexAttr(size));
       continue;
     }
-    dims.push_back(tensor::getMixedSize(builder, op->getLoc(), source.first,
-                                        source.second));
+    dims.push_back(
+        tensor::getMixedSize(builder, op->getLoc(), source.value, source.dim));
   }
   shapes.push_back(std::move(dims));
+  return success();
+}
+
+/// Checks the declared result type of a gather against the `inferred` one:
+/// the same element type and rank, and equal dims where both are static (a
+/// result dim may be static where the inferred one is not). Checking here,
+/// before the type-inference trait does, names the dim at fault; `sources`
+/// says which operand dim each result dim comes from, `rankRule` how the
+/// rank is formed.
+static LogicalResult verifyGatherResult(Operation *op,
+                                        RankedTensorType inferred,
+                                        ArrayRef<DimSource> sources,
+                                        StringRef rankRule) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (resultType.getElementType() != inferred.getElementType())
+    return op->emitOpError()
+           << "result element type must match operand 'data' element type: "
+              "expected "
+           << inferred.getElementType() << ", got "
+           << resultType.getElementType();
+  if (resultType.getRank() != inferred.getRank())
+    return op->emitOpError()
+           << "result must have rank " << inferred.getRank() << " (" << rankRule
+           << "), got " << resultType.getRank();
+  for (auto [d, want, got] :
+       llvm::enumerate(inferred.getShape(), resultType.getShape())) {
+    if (!staticallyDiffer(want, got))
+      continue;
+    const DimSource &source = sources[d];
+    return op->emitOpError() << "result dim " << d << " must match operand '"
+                             << source.name << "' dim " << source.dim
+                             << ": expected " << want << ", got " << got;
+  }
   return success();
 }
 
@@ -195,30 +259,38 @@ LogicalResult ScatterNDOp::verify() {
     return failure();
 
   ArrayRef<int64_t> updatesShape = updatesType.getShape();
-  // OpenVINO ScatterNDUpdate: a single-element update for a 0-D slice.
-  bool singleElement = llvm::all_of(updatesShape, [](int64_t d) { return d == 1; });
-  if (!(expected->empty() && singleElement)) {
-    int64_t q = indicesType.getRank();
-    int64_t k = getIndexDepth();
-    if (updatesType.getRank() != static_cast<int64_t>(expected->size()))
-      return emitOpError() << "operand 'updates' must have rank "
-                           << expected->size()
-                           << " (rank(indices) - 1 + rank(data) - k), got "
-                           << updatesType.getRank();
-    for (auto [d, want, got] :
-         llvm::enumerate(ArrayRef<int64_t>(*expected), updatesShape)) {
-      if (!staticallyDiffer(want, got))
-        continue;
-      int64_t dim = static_cast<int64_t>(d);
-      InFlightDiagnostic diag = emitOpError()
-                                << "operand 'updates' dim " << dim
-                                << " must match ";
-      if (dim < q - 1)
-        diag << "operand 'indices' dim " << dim;
-      else
-        diag << "operand 'data' dim " << k + dim - (q - 1);
-      return diag << ": expected " << want << ", got " << got;
-    }
+  if (expected->empty()) {
+    // OpenVINO ScatterNDUpdate: the one addressed slice is a single element,
+    // and an update of any rank that statically holds one element fits it.
+    // A dynamic dim is refused: the lowering relies on the count being known.
+    if (!llvm::all_of(updatesShape, [](int64_t d) { return d == 1; }))
+      return emitOpError()
+             << "operand 'updates' must be 0-D or have every dim 1 (the single "
+                "element addressed when rank(indices) == 1 and k == "
+                "rank(data)), got "
+             << updatesType;
+    return verifyReduction(*this, getReduction(), dataType.getElementType());
+  }
+
+  int64_t q = indicesType.getRank();
+  int64_t k = getIndexDepth();
+  if (updatesType.getRank() != static_cast<int64_t>(expected->size()))
+    return emitOpError() << "operand 'updates' must have rank "
+                         << expected->size()
+                         << " (rank(indices) - 1 + rank(data) - k), got "
+                         << updatesType.getRank();
+  for (auto [d, want, got] :
+       llvm::enumerate(ArrayRef<int64_t>(*expected), updatesShape)) {
+    if (!staticallyDiffer(want, got))
+      continue;
+    int64_t dim = static_cast<int64_t>(d);
+    InFlightDiagnostic diag = emitOpError() << "operand 'updates' dim " << dim
+                                            << " must match ";
+    if (dim < q - 1)
+      diag << "operand 'indices' dim " << dim;
+    else
+      diag << "operand 'data' dim " << k + dim - (q - 1);
+    return diag << ": expected " << want << ", got " << got;
   }
   return verifyReduction(*this, getReduction(), dataType.getElementType());
 }
@@ -266,17 +338,41 @@ bool GatherNDOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return areCompatibleTensorTypes(l, r);
 }
 
+/// The operand dim behind each result dim of a gather_nd with valid operands:
+/// `indices.shape[:-1] ++ data.shape[b+k:]`, a batch dim taken from data
+/// where only data knows its size.
+static SmallVector<DimSource> getResultSources(GatherNDOp op) {
+  ArrayRef<int64_t> dataShape = op.getData().getType().getShape();
+  ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+  auto batchDims = static_cast<int64_t>(op.getBatchDims());
+  SmallVector<DimSource> sources;
+  for (int64_t d = 0, e = indicesShape.size() - 1; d < e; ++d) {
+    if (d < batchDims && ShapedType::isDynamic(indicesShape[d]) &&
+        !ShapedType::isDynamic(dataShape[d]))
+      sources.push_back({op.getData(), "data", d});
+    else
+      sources.push_back({op.getIndices(), "indices", d});
+  }
+  for (int64_t d = batchDims + op.getIndexDepth(), e = dataShape.size(); d < e;
+       ++d)
+    sources.push_back({op.getData(), "data", d});
+  return sources;
+}
+
+LogicalResult GatherNDOp::verify() {
+  FailureOr<RankedTensorType> inferred = inferResultType(
+      getData().getType(), getIndices().getType(),
+      static_cast<int64_t>(getBatchDims()), [&] { return emitOpError(); });
+  if (failed(inferred))
+    return failure();
+  return verifyGatherResult(*this, *inferred, getResultSources(*this),
+                            "rank(indices) - 1 + rank(data) - batch_dims - k");
+}
+
 LogicalResult
 GatherNDOp::reifyResultShapes(OpBuilder &builder,
                               ReifiedRankedShapedTypeDims &shapes) {
-  SmallVector<std::pair<Value, int64_t>> sources;
-  int64_t q = getIndices().getType().getRank();
-  int64_t r = getData().getType().getRank();
-  for (int64_t d = 0; d < q - 1; ++d)
-    sources.emplace_back(getIndices(), d);
-  for (int64_t d = getBatchDims() + getIndexDepth(); d < r; ++d)
-    sources.emplace_back(getData(), d);
-  return reifyFromSources(builder, *this, sources, shapes);
+  return reifyFromSources(builder, *this, getResultSources(*this), shapes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -303,6 +399,11 @@ LogicalResult ScatterElementsOp::verify() {
                            << " must match operand 'indices' dim " << d
                            << ": expected " << want << ", got " << got;
   }
+  // Where indices leaves a dim dynamic, updates may still pin it down.
+  if (failed(verifyWithinDataOffAxis(
+          [&] { return emitOpError(); }, "operand 'updates'",
+          updatesType.getShape(), dataType.getShape(), getNormalizedAxis())))
+    return failure();
   return verifyReduction(*this, getReduction(), dataType.getElementType());
 }
 
@@ -347,13 +448,34 @@ bool GatherElementsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return areCompatibleTensorTypes(l, r);
 }
 
+/// The operand dim behind each result dim of a gather_elements: those of
+/// indices.
+static SmallVector<DimSource> getResultSources(GatherElementsOp op) {
+  SmallVector<DimSource> sources;
+  for (int64_t d = 0, e = op.getIndices().getType().getRank(); d < e; ++d)
+    sources.push_back({op.getIndices(), "indices", d});
+  return sources;
+}
+
+LogicalResult GatherElementsOp::verify() {
+  FailureOr<RankedTensorType> inferred = inferResultType(
+      getData().getType(), getIndices().getType(),
+      static_cast<int64_t>(getAxis()), [&] { return emitOpError(); });
+  if (failed(inferred) ||
+      failed(verifyGatherResult(*this, *inferred, getResultSources(*this),
+                                "rank(indices)")))
+    return failure();
+  // Where indices leaves a dim dynamic, a static result dim must still fit
+  // in data off the axis.
+  return verifyWithinDataOffAxis(
+      [&] { return emitOpError(); }, "result", getResult().getType().getShape(),
+      getData().getType().getShape(), getNormalizedAxis());
+}
+
 LogicalResult
 GatherElementsOp::reifyResultShapes(OpBuilder &builder,
                                     ReifiedRankedShapedTypeDims &shapes) {
-  SmallVector<std::pair<Value, int64_t>> sources;
-  for (int64_t d = 0, e = getIndices().getType().getRank(); d < e; ++d)
-    sources.emplace_back(getIndices(), d);
-  return reifyFromSources(builder, *this, sources, shapes);
+  return reifyFromSources(builder, *this, getResultSources(*this), shapes);
 }
 
 #define GET_OP_CLASSES

@@ -137,9 +137,10 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
     - `data.shape[:b] == indices.shape[:b]`;
     - `k` is static and `1 <= k <= r - b`;
     - `result.shape == indices.shape[:-1] ++ data.shape[b+k:]` (the result
-      type is inferred; a result type with more static information than the
-      inferred one is accepted when compatible); its element type is that of
-      `data`.
+      type is inferred, a batch dim taking its size from `data` where
+      `indices` leaves it dynamic; a result type with more static information
+      than the inferred one is accepted when compatible); its element type is
+      that of `data`.
 
     Index values may be negative (`i + d`) and must lie in `[-d, d-1]`; the
     lowering checks them at run time unless the caller disables the checks.
@@ -177,6 +178,8 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
                     ::mlir::RankedTensorType indicesType, int64_t batchDims,
                     ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError);
   }];
+
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -211,7 +214,8 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
     - `rank(data) == rank(indices) == rank(updates) >= 1`;
     - `axis` in `[-r, r-1]` (negative counts from the back);
     - `indices.shape == updates.shape`;
-    - `indices.shape[d] <= data.shape[d]` for every `d != axis`.
+    - `indices.shape[d] <= data.shape[d]` (hence also
+      `updates.shape[d] <= data.shape[d]`) for every `d != axis`.
 
     Index values may be negative (`i + data.shape[axis]`) and must lie in
     `[-s, s-1]` with `s = data.shape[axis]`; checked at run time by the
@@ -275,7 +279,9 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
     ```
 
     Shape rules: `rank(data) == rank(indices) >= 1`; `axis` in `[-r, r-1]`;
-    `indices.shape[d] <= data.shape[d]` for every `d != axis`. Index values
+    `indices.shape[d] <= data.shape[d]` for every `d != axis`; the result
+    type is inferred from `indices` and may be more static than it, but its
+    dims off the axis must not exceed those of `data` either. Index values
     may be negative and must lie in `[-s, s-1]` with `s = data.shape[axis]`;
     checked at run time by the lowering unless disabled.
 
@@ -313,6 +319,8 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
                     ::mlir::RankedTensorType indicesType, int64_t axis,
                     ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError);
   }];
+
+  let hasVerifier = 1;
 }
 
 #endif // ND_DIALECT_ND_IR_NDOPS_TD

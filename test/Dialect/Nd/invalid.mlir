@@ -1,0 +1,763 @@
+// RUN: nd-opt %s -split-input-file -verify-diagnostics
+
+// One broken rule per chunk, each function named after it: first the
+// declarative constraints (operand and result types), then the shape rules of
+// the verifiers. Chunks that need a type the custom form cannot express are
+// written in the generic form.
+
+//===----------------------------------------------------------------------===//
+// nd.scatter_nd
+//===----------------------------------------------------------------------===//
+
+func.func @scatter_nd_data_rank_0(%data: tensor<f32>, %indices: tensor<1xi64>,
+                                  %updates: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'nd.scatter_nd' op operand 'data' must have rank >= 1, got rank 0}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<f32>, tensor<1xi64>, tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @scatter_nd_indices_rank_0(%data: tensor<4xf32>, %indices: tensor<i64>,
+                                     %updates: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand 'indices' must have rank >= 1, got rank 0}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xf32>, tensor<i64>, tensor<f32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2x1xf32>,
+                                               %updates: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xf32>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xf32>, tensor<2x1xf32>, tensor<2xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2x1xi16>,
+                                               %updates: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xi16>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xf32>, tensor<2x1xi16>, tensor<2xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_data_element_type_signed(%data: tensor<4xsi32>, %indices: tensor<2x1xi64>,
+                                               %updates: tensor<2xsi32>) -> tensor<4xsi32> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xsi32>, tensor<2x1xi64>, tensor<2xsi32>
+  return %0 : tensor<4xsi32>
+}
+
+// -----
+
+func.func @scatter_nd_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2x1xi64>,
+                                           %updates: tensor<2xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xf8E4M3FN>, tensor<2x1xi64>, tensor<2xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+func.func @scatter_nd_updates_element_type_signed(%data: tensor<4xi32>, %indices: tensor<2x1xi64>,
+                                                  %updates: tensor<2xsi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{operand #2 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<2xsi32>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xi32>, tensor<2x1xi64>, tensor<2xsi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @scatter_nd_data_memref(%data: memref<4xf32>, %indices: tensor<2x1xi64>,
+                                  %updates: tensor<2xf32>) -> memref<4xf32> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
+  %0 = "nd.scatter_nd"(%data, %indices, %updates)
+      : (memref<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> memref<4xf32>
+  return %0 : memref<4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_indices_unranked(%data: tensor<4xf32>, %indices: tensor<*xi64>,
+                                       %updates: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<*xi64>'}}
+  %0 = "nd.scatter_nd"(%data, %indices, %updates)
+      : (tensor<4xf32>, tensor<*xi64>, tensor<2xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// The custom form only takes ranked tensors.
+func.func @scatter_nd_updates_unranked_custom_form(%data: tensor<4xf32>, %indices: tensor<2x1xi64>,
+                                                   %updates: tensor<*xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{custom op 'nd.scatter_nd' invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xf32>, tensor<2x1xi64>, tensor<*xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_updates_element_type_mismatch(%data: tensor<4xf32>, %indices: tensor<2x1xi64>,
+                                                    %updates: tensor<2xf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{failed to verify that all of {data, updates} have same element type}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4xf32>, tensor<2x1xi64>, tensor<2xf16>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_result_type_mismatch(%data: tensor<4xf32>, %indices: tensor<2x1xi64>,
+                                           %updates: tensor<2xf32>) -> tensor<5xf32> {
+  // expected-error @+1 {{failed to verify that all of {data, result} have same type}}
+  %0 = "nd.scatter_nd"(%data, %indices, %updates)
+      : (tensor<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @scatter_nd_index_depth_dynamic(%data: tensor<4x4xf32>, %indices: tensor<2x?xi64>,
+                                          %updates: tensor<2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'indices' last dim (the index depth k) must be static}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x?xi64>, tensor<2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_index_depth_zero(%data: tensor<4x4xf32>, %indices: tensor<2x0xi64>,
+                                       %updates: tensor<2x4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'indices' last dim (the index depth k) must be in [1, 2] (rank(data)), got 0}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x0xi64>, tensor<2x4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_index_depth_exceeds_data_rank(%data: tensor<4x4xf32>, %indices: tensor<2x3xi64>,
+                                                    %updates: tensor<2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'indices' last dim (the index depth k) must be in [1, 2] (rank(data)), got 3}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x3xi64>, tensor<2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_updates_rank_mismatch(%data: tensor<4x4xf32>, %indices: tensor<3x1xi64>,
+                                            %updates: tensor<3xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'updates' must have rank 2 (rank(indices) - 1 + rank(data) - k), got 1}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<3x1xi64>, tensor<3xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_updates_indices_dim_mismatch(%data: tensor<4x5xf32>, %indices: tensor<3x2x1xi64>,
+                                                   %updates: tensor<3x7x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{operand 'updates' dim 1 must match operand 'indices' dim 1: expected 2, got 7}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x5xf32>, tensor<3x2x1xi64>, tensor<3x7x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @scatter_nd_updates_data_dim_mismatch(%data: tensor<4x5x6xf32>, %indices: tensor<3x1xi64>,
+                                                %updates: tensor<3x5x7xf32>) -> tensor<4x5x6xf32> {
+  // expected-error @+1 {{operand 'updates' dim 2 must match operand 'data' dim 2: expected 6, got 7}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x5x6xf32>, tensor<3x1xi64>, tensor<3x5x7xf32>
+  return %0 : tensor<4x5x6xf32>
+}
+
+// -----
+
+// OpenVINO: a 0-D expected updates shape admits one element, not two.
+func.func @scatter_nd_single_element_two_elements(%data: tensor<4x4xf32>, %indices: tensor<2xi64>,
+                                                  %updates: tensor<2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'updates' must be 0-D or have every dim 1 (the single element addressed when rank(indices) == 1 and k == rank(data)), got 'tensor<2xf32>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2xi64>, tensor<2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// OpenVINO: the element count of a single-element update must be static.
+func.func @scatter_nd_single_element_dynamic(%data: tensor<4x4xf32>, %indices: tensor<2xi64>,
+                                             %updates: tensor<1x?xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'updates' must be 0-D or have every dim 1 (the single element addressed when rank(indices) == 1 and k == rank(data)), got 'tensor<1x?xf32>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2xi64>, tensor<1x?xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_nd_reduction_max_complex(%data: tensor<4xcomplex<f32>>, %indices: tensor<2x1xi64>,
+                                            %updates: tensor<2xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{reduction 'max' is not defined for element type 'complex<f32>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates reduction<max>
+      : tensor<4xcomplex<f32>>, tensor<2x1xi64>, tensor<2xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+func.func @scatter_nd_reduction_min_complex(%data: tensor<4xcomplex<f64>>, %indices: tensor<2x1xi64>,
+                                            %updates: tensor<2xcomplex<f64>>) -> tensor<4xcomplex<f64>> {
+  // expected-error @+1 {{reduction 'min' is not defined for element type 'complex<f64>'}}
+  %0 = nd.scatter_nd %data[%indices], %updates reduction<min>
+      : tensor<4xcomplex<f64>>, tensor<2x1xi64>, tensor<2xcomplex<f64>>
+  return %0 : tensor<4xcomplex<f64>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// nd.gather_nd
+//===----------------------------------------------------------------------===//
+
+func.func @gather_nd_data_rank_0(%data: tensor<f32>, %indices: tensor<1xi64>) -> tensor<f32> {
+  // expected-error @+1 {{'nd.gather_nd' op operand 'data' must have rank >= 1, got rank 0}}
+  %0 = nd.gather_nd %data[%indices] : tensor<f32>, tensor<1xi64> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @gather_nd_indices_rank_0(%data: tensor<4xf32>, %indices: tensor<i64>) -> tensor<f32> {
+  // expected-error @+1 {{operand 'indices' must have rank >= 1, got rank 0}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4xf32>, tensor<i64> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @gather_nd_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2x1xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xf32>'}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4xf32>, tensor<2x1xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_nd_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2x1xi16>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xi16>'}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4xf32>, tensor<2x1xi16> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_nd_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2x1xi64>) -> tensor<2xf8E4M3FN> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4xf8E4M3FN>, tensor<2x1xi64> -> tensor<2xf8E4M3FN>
+  return %0 : tensor<2xf8E4M3FN>
+}
+
+// -----
+
+func.func @gather_nd_data_element_type_signed(%data: tensor<4xsi8>, %indices: tensor<2x1xi64>) -> tensor<2xsi8> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi8>'}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4xsi8>, tensor<2x1xi64> -> tensor<2xsi8>
+  return %0 : tensor<2xsi8>
+}
+
+// -----
+
+func.func @gather_nd_data_memref(%data: memref<4xf32>, %indices: tensor<2x1xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
+  %0 = "nd.gather_nd"(%data, %indices) : (memref<4xf32>, tensor<2x1xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_nd_result_unranked(%data: tensor<4xf32>, %indices: tensor<2x1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
+  %0 = "nd.gather_nd"(%data, %indices) : (tensor<4xf32>, tensor<2x1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// The custom form only takes ranked tensors.
+func.func @gather_nd_data_unranked_custom_form(%data: tensor<*xf32>, %indices: tensor<2x1xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{custom op 'nd.gather_nd' invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
+  %0 = nd.gather_nd %data[%indices] : tensor<*xf32>, tensor<2x1xi64> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_nd_result_data_dim_mismatch(%data: tensor<4x3xf32>, %indices: tensor<2x1xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{result dim 1 must match operand 'data' dim 1: expected 3, got 4}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4x3xf32>, tensor<2x1xi64> -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @gather_nd_result_indices_dim_mismatch(%data: tensor<4x3xf32>, %indices: tensor<5x2x1xi64>) -> tensor<5x6x3xf32> {
+  // expected-error @+1 {{result dim 1 must match operand 'indices' dim 1: expected 2, got 6}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4x3xf32>, tensor<5x2x1xi64> -> tensor<5x6x3xf32>
+  return %0 : tensor<5x6x3xf32>
+}
+
+// -----
+
+func.func @gather_nd_result_rank_mismatch(%data: tensor<4x3xf32>, %indices: tensor<2x2xi64>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{result must have rank 1 (rank(indices) - 1 + rank(data) - batch_dims - k), got 2}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4x3xf32>, tensor<2x2xi64> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gather_nd_result_element_type_mismatch(%data: tensor<4x3xf32>, %indices: tensor<2x1xi64>) -> tensor<2x3xf16> {
+  // expected-error @+1 {{result element type must match operand 'data' element type: expected 'f32', got 'f16'}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4x3xf32>, tensor<2x1xi64> -> tensor<2x3xf16>
+  return %0 : tensor<2x3xf16>
+}
+
+// -----
+
+// A batch dim that indices leaves dynamic still has the size of data's.
+func.func @gather_nd_result_batch_dim_mismatch(%data: tensor<2x4x3xf32>, %indices: tensor<?x1xi64>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{result dim 0 must match operand 'data' dim 0: expected 2, got 3}}
+  %0 = nd.gather_nd %data[%indices] batch_dims(1)
+      : tensor<2x4x3xf32>, tensor<?x1xi64> -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @gather_nd_index_depth_dynamic(%data: tensor<4x3xf32>, %indices: tensor<2x?xi64>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{operand 'indices' last dim (the index depth k) must be static}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4x3xf32>, tensor<2x?xi64> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gather_nd_index_depth_zero(%data: tensor<4x3xf32>, %indices: tensor<2x0xi64>) -> tensor<2x4x3xf32> {
+  // expected-error @+1 {{operand 'indices' last dim (the index depth k) must be in [1, 2] (rank(data)), got 0}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4x3xf32>, tensor<2x0xi64> -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+func.func @gather_nd_index_depth_exceeds_data_rank(%data: tensor<4x3xf32>, %indices: tensor<2x3xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand 'indices' last dim (the index depth k) must be in [1, 2] (rank(data)), got 3}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4x3xf32>, tensor<2x3xi64> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// k == rank(data) is too deep once a batch dim is taken off.
+func.func @gather_nd_index_depth_exceeds_non_batch_rank(%data: tensor<2x4x3xf32>, %indices: tensor<2x3xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand 'indices' last dim (the index depth k) must be in [1, 2] (rank(data) - batch_dims), got 3}}
+  %0 = nd.gather_nd %data[%indices] batch_dims(1)
+      : tensor<2x4x3xf32>, tensor<2x3xi64> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_nd_batch_dims_negative(%data: tensor<2x4x3xf32>, %indices: tensor<2x1xi64>) -> tensor<2x4x3xf32> {
+  // expected-error @+1 {{batch_dims must be in [0, 2) (min(rank(data), rank(indices))), got -1}}
+  %0 = nd.gather_nd %data[%indices] batch_dims(-1)
+      : tensor<2x4x3xf32>, tensor<2x1xi64> -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+// batch_dims must leave indices its last dim (the index tuples).
+func.func @gather_nd_batch_dims_reaches_indices_rank(%data: tensor<2x4x3xf32>, %indices: tensor<2x1xi64>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{batch_dims must be in [0, 2) (min(rank(data), rank(indices))), got 2}}
+  %0 = nd.gather_nd %data[%indices] batch_dims(2)
+      : tensor<2x4x3xf32>, tensor<2x1xi64> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// batch_dims must leave data a dim to index.
+func.func @gather_nd_batch_dims_reaches_data_rank(%data: tensor<2x4xf32>, %indices: tensor<2x4x3x1xi64>) -> tensor<2x4x3xf32> {
+  // expected-error @+1 {{batch_dims must be in [0, 2) (min(rank(data), rank(indices))), got 2}}
+  %0 = nd.gather_nd %data[%indices] batch_dims(2)
+      : tensor<2x4xf32>, tensor<2x4x3x1xi64> -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+func.func @gather_nd_batch_dim_mismatch(%data: tensor<2x5x4x3xf32>, %indices: tensor<2x6x1xi64>) -> tensor<2x6x3xf32> {
+  // expected-error @+1 {{operand 'indices' batch dim 1 must match operand 'data' dim 1: expected 5, got 6}}
+  %0 = nd.gather_nd %data[%indices] batch_dims(2)
+      : tensor<2x5x4x3xf32>, tensor<2x6x1xi64> -> tensor<2x6x3xf32>
+  return %0 : tensor<2x6x3xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// nd.scatter_elements
+//===----------------------------------------------------------------------===//
+
+func.func @scatter_elements_data_rank_0(%data: tensor<f32>, %indices: tensor<i64>,
+                                        %updates: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'nd.scatter_elements' op operand 'data' must have rank >= 1, got rank 0}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<f32>, tensor<i64>, tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @scatter_elements_indices_rank_0(%data: tensor<4xf32>, %indices: tensor<i64>,
+                                           %updates: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand 'indices' must have the rank of operand 'data': expected 1, got 0}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4xf32>, tensor<i64>, tensor<f32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2xf32>,
+                                                     %updates: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xf32>'}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4xf32>, tensor<2xf32>, tensor<2xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2xi16>,
+                                                     %updates: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xi16>'}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4xf32>, tensor<2xi16>, tensor<2xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_data_element_type_signed(%data: tensor<4xsi32>, %indices: tensor<2xi64>,
+                                                     %updates: tensor<2xsi32>) -> tensor<4xsi32> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4xsi32>, tensor<2xi64>, tensor<2xsi32>
+  return %0 : tensor<4xsi32>
+}
+
+// -----
+
+func.func @scatter_elements_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2xi64>,
+                                                 %updates: tensor<2xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4xf8E4M3FN>, tensor<2xi64>, tensor<2xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+func.func @scatter_elements_data_memref(%data: memref<4xf32>, %indices: tensor<2xi64>,
+                                        %updates: tensor<2xf32>) -> memref<4xf32> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
+  %0 = "nd.scatter_elements"(%data, %indices, %updates)
+      : (memref<4xf32>, tensor<2xi64>, tensor<2xf32>) -> memref<4xf32>
+  return %0 : memref<4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_updates_unranked(%data: tensor<4xf32>, %indices: tensor<2xi64>,
+                                             %updates: tensor<*xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operand #2 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
+  %0 = "nd.scatter_elements"(%data, %indices, %updates)
+      : (tensor<4xf32>, tensor<2xi64>, tensor<*xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_updates_element_type_mismatch(%data: tensor<4xi32>, %indices: tensor<2xi64>,
+                                                          %updates: tensor<2xi64>) -> tensor<4xi32> {
+  // expected-error @+1 {{failed to verify that all of {data, updates} have same element type}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4xi32>, tensor<2xi64>, tensor<2xi64>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @scatter_elements_result_type_mismatch(%data: tensor<4xf32>, %indices: tensor<2xi64>,
+                                                 %updates: tensor<2xf32>) -> tensor<4xf64> {
+  // expected-error @+1 {{failed to verify that all of {data, result} have same type}}
+  %0 = "nd.scatter_elements"(%data, %indices, %updates)
+      : (tensor<4xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+func.func @scatter_elements_indices_rank_mismatch(%data: tensor<4x4xf32>, %indices: tensor<2x2x2xi64>,
+                                                  %updates: tensor<2x2x2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'indices' must have the rank of operand 'data': expected 2, got 3}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x2x2xi64>, tensor<2x2x2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_updates_rank_mismatch(%data: tensor<4x4xf32>, %indices: tensor<2x2xi64>,
+                                                  %updates: tensor<4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'updates' must have the rank of operand 'indices': expected 2, got 1}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x2xi64>, tensor<4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_axis_too_large(%data: tensor<4x4xf32>, %indices: tensor<2x2xi64>,
+                                           %updates: tensor<2x2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{axis must be in [-2, 1], got 2}}
+  %0 = nd.scatter_elements %data[%indices], %updates axis(2)
+      : tensor<4x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_axis_too_small(%data: tensor<4x4xf32>, %indices: tensor<2x2xi64>,
+                                           %updates: tensor<2x2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{axis must be in [-2, 1], got -3}}
+  %0 = nd.scatter_elements %data[%indices], %updates axis(-3)
+      : tensor<4x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_indices_exceed_data_off_axis(%data: tensor<4x4xf32>, %indices: tensor<2x5xi64>,
+                                                         %updates: tensor<2x5xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'indices' dim 1 must not exceed operand 'data' dim 1 (off the axis): expected at most 4, got 5}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x5xi64>, tensor<2x5xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// The axis counts from the back: -1 is dim 1, so dim 0 is off the axis.
+func.func @scatter_elements_indices_exceed_data_off_negative_axis(%data: tensor<4x4xf32>, %indices: tensor<5x2xi64>,
+                                                                  %updates: tensor<5x2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'indices' dim 0 must not exceed operand 'data' dim 0 (off the axis): expected at most 4, got 5}}
+  %0 = nd.scatter_elements %data[%indices], %updates axis(-1)
+      : tensor<4x4xf32>, tensor<5x2xi64>, tensor<5x2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_updates_dim_mismatch(%data: tensor<4x4xf32>, %indices: tensor<2x3xi64>,
+                                                 %updates: tensor<2x2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'updates' dim 1 must match operand 'indices' dim 1: expected 3, got 2}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x3xi64>, tensor<2x2xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// updates has the shape of indices: where indices leaves a dim dynamic, a
+// static updates dim is bounded by data off the axis all the same.
+func.func @scatter_elements_updates_exceed_data_off_axis(%data: tensor<4x4xf32>, %indices: tensor<2x?xi64>,
+                                                         %updates: tensor<2x7xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{operand 'updates' dim 1 must not exceed operand 'data' dim 1 (off the axis): expected at most 4, got 7}}
+  %0 = nd.scatter_elements %data[%indices], %updates
+      : tensor<4x4xf32>, tensor<2x?xi64>, tensor<2x7xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatter_elements_reduction_max_complex(%data: tensor<4x4xcomplex<f32>>, %indices: tensor<2x4xi64>,
+                                                  %updates: tensor<2x4xcomplex<f32>>) -> tensor<4x4xcomplex<f32>> {
+  // expected-error @+1 {{reduction 'max' is not defined for element type 'complex<f32>'}}
+  %0 = nd.scatter_elements %data[%indices], %updates reduction<max>
+      : tensor<4x4xcomplex<f32>>, tensor<2x4xi64>, tensor<2x4xcomplex<f32>>
+  return %0 : tensor<4x4xcomplex<f32>>
+}
+
+// -----
+
+func.func @scatter_elements_reduction_min_complex(%data: tensor<4x4xcomplex<f64>>, %indices: tensor<2x4xi64>,
+                                                  %updates: tensor<2x4xcomplex<f64>>) -> tensor<4x4xcomplex<f64>> {
+  // expected-error @+1 {{reduction 'min' is not defined for element type 'complex<f64>'}}
+  %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<min>
+      : tensor<4x4xcomplex<f64>>, tensor<2x4xi64>, tensor<2x4xcomplex<f64>>
+  return %0 : tensor<4x4xcomplex<f64>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// nd.gather_elements
+//===----------------------------------------------------------------------===//
+
+func.func @gather_elements_data_rank_0(%data: tensor<f32>, %indices: tensor<i64>) -> tensor<f32> {
+  // expected-error @+1 {{'nd.gather_elements' op operand 'data' must have rank >= 1, got rank 0}}
+  %0 = nd.gather_elements %data[%indices] : tensor<f32>, tensor<i64> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @gather_elements_indices_rank_0(%data: tensor<4xf32>, %indices: tensor<i64>) -> tensor<f32> {
+  // expected-error @+1 {{operand 'indices' must have the rank of operand 'data': expected 1, got 0}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4xf32>, tensor<i64> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @gather_elements_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xf32>'}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_elements_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2xi16>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xi16>'}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4xf32>, tensor<2xi16> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_elements_data_element_type_signed(%data: tensor<4xsi32>, %indices: tensor<2xi64>) -> tensor<2xsi32> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4xsi32>, tensor<2xi64> -> tensor<2xsi32>
+  return %0 : tensor<2xsi32>
+}
+
+// -----
+
+func.func @gather_elements_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2xi64>) -> tensor<2xf8E4M3FN> {
+  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4xf8E4M3FN>, tensor<2xi64> -> tensor<2xf8E4M3FN>
+  return %0 : tensor<2xf8E4M3FN>
+}
+
+// -----
+
+func.func @gather_elements_indices_memref(%data: tensor<4xf32>, %indices: memref<2xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'memref<2xi64>'}}
+  %0 = "nd.gather_elements"(%data, %indices) : (tensor<4xf32>, memref<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_elements_result_unranked(%data: tensor<4xf32>, %indices: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
+  %0 = "nd.gather_elements"(%data, %indices) : (tensor<4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gather_elements_indices_rank_mismatch(%data: tensor<4x4xf32>, %indices: tensor<2xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand 'indices' must have the rank of operand 'data': expected 2, got 1}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4x4xf32>, tensor<2xi64> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_elements_axis_too_large(%data: tensor<4x4xf32>, %indices: tensor<2x4xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{axis must be in [-2, 1], got 2}}
+  %0 = nd.gather_elements %data[%indices] axis(2) : tensor<4x4xf32>, tensor<2x4xi64> -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @gather_elements_axis_too_small(%data: tensor<4x4xf32>, %indices: tensor<2x4xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{axis must be in [-2, 1], got -3}}
+  %0 = nd.gather_elements %data[%indices] axis(-3) : tensor<4x4xf32>, tensor<2x4xi64> -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @gather_elements_indices_exceed_data_off_axis(%data: tensor<4x4xf32>, %indices: tensor<2x5xi64>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{operand 'indices' dim 1 must not exceed operand 'data' dim 1 (off the axis): expected at most 4, got 5}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4x4xf32>, tensor<2x5xi64> -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @gather_elements_result_dim_mismatch(%data: tensor<4x4xf32>, %indices: tensor<2x3xi64>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{result dim 1 must match operand 'indices' dim 1: expected 3, got 2}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4x4xf32>, tensor<2x3xi64> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @gather_elements_result_rank_mismatch(%data: tensor<4x4xf32>, %indices: tensor<2x3xi64>) -> tensor<6xf32> {
+  // expected-error @+1 {{result must have rank 2 (rank(indices)), got 1}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4x4xf32>, tensor<2x3xi64> -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @gather_elements_result_element_type_mismatch(%data: tensor<4x4xi32>, %indices: tensor<2x3xi64>) -> tensor<2x3xi64> {
+  // expected-error @+1 {{result element type must match operand 'data' element type: expected 'i32', got 'i64'}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4x4xi32>, tensor<2x3xi64> -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
+
+// -----
+
+// The result has the shape of indices: where indices leaves a dim dynamic, a
+// static result dim is bounded by data off the axis all the same.
+func.func @gather_elements_result_exceeds_data_off_axis(%data: tensor<4x4xf32>, %indices: tensor<2x?xi64>) -> tensor<2x7xf32> {
+  // expected-error @+1 {{result dim 1 must not exceed operand 'data' dim 1 (off the axis): expected at most 4, got 7}}
+  %0 = nd.gather_elements %data[%indices] : tensor<4x4xf32>, tensor<2x?xi64> -> tensor<2x7xf32>
+  return %0 : tensor<2x7xf32>
+}
