@@ -228,18 +228,28 @@ public:
     int64_t rhsStatic = cast<ShapedType>(rhsTensor.getType()).getDimSize(rhsDim);
     if (!ShapedType::isDynamic(lhsStatic) && !ShapedType::isDynamic(rhsStatic))
       return; // The verifier has checked it.
-    Value lhs = dimValue(b, loc, lhsTensor, lhsDim);
-    Value rhs = dimValue(b, loc, rhsTensor, rhsDim);
-    Value bad = arith::CmpIOp::create(
-        b, loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
-        lhs, rhs);
-    std::string format;
-    llvm::raw_string_ostream os(format);
-    os << "error: " << describe(op) << ": operand '" << lhsName << "' dim "
-       << lhsDim << " (%lld) "
-       << (atMost ? "exceeds" : "does not match") << " operand '" << rhsName
-       << "' dim " << rhsDim << " (%lld)\n";
-    check(b, loc, op, bad, format, lhs, rhs);
+    std::string rhsText =
+        ("operand '" + rhsName + "' dim " + Twine(rhsDim)).str();
+    compareDims(b, loc, op, dimValue(b, loc, lhsTensor, lhsDim), lhsName,
+                lhsDim, dimValue(b, loc, rhsTensor, rhsDim), rhsText, atMost);
+  }
+
+  /// Checks that a dynamic operand dim equals the static size a gather's
+  /// result type gives the result dim it becomes.
+  void checkResultDim(OpBuilder &b, Location loc, Operation *op,
+                      Value operand, StringRef operandName, int64_t operandDim,
+                      int64_t resultDim) {
+    if (!enabled)
+      return;
+    int64_t size = cast<ShapedType>(op->getResult(0).getType())
+                       .getDimSize(resultDim);
+    if (ShapedType::isDynamic(size) ||
+        !cast<ShapedType>(operand.getType()).isDynamicDim(operandDim))
+      return; // Nothing declared, or the verifier has checked it.
+    std::string resultText = ("result dim " + Twine(resultDim)).str();
+    compareDims(b, loc, op, dimValue(b, loc, operand, operandDim), operandName,
+                operandDim, constIndex(b, loc, size), resultText,
+                /*atMost=*/false);
   }
 
 private:
@@ -263,6 +273,22 @@ private:
         escaped += '%';
     }
     return escaped;
+  }
+
+  /// Emits the check of `lhs` (dim `lhsDim` of operand `lhsName`) against
+  /// `rhs`, described by `rhsText`.
+  void compareDims(OpBuilder &b, Location loc, Operation *op, Value lhs,
+                   StringRef lhsName, int64_t lhsDim, Value rhs,
+                   StringRef rhsText, bool atMost) {
+    Value bad = arith::CmpIOp::create(
+        b, loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
+        lhs, rhs);
+    std::string format;
+    llvm::raw_string_ostream os(format);
+    os << "error: " << describe(op) << ": operand '" << lhsName << "' dim "
+       << lhsDim << " (%lld) " << (atMost ? "exceeds" : "does not match")
+       << " " << rhsText << " (%lld)\n";
+    check(b, loc, op, bad, format, lhs, rhs);
   }
 
   static FileLineColLoc findFileLoc(Location loc) {
@@ -476,6 +502,11 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
     for (int64_t d = 0; d < b; ++d)
       checker->checkDims(rewriter, loc, op, indices, "indices", d, data,
                          "data", d);
+    for (int64_t d = 0; d < q - 1; ++d)
+      checker->checkResultDim(rewriter, loc, op, indices, "indices", d, d);
+    for (int64_t d = q - 1; d < resultRank; ++d)
+      checker->checkResultDim(rewriter, loc, op, data, "data",
+                              b + k + d - (q - 1), d);
     checkNDIndices(rewriter, loc, op, data, indices, b);
 
     FailureOr<Value> init = createGatherInit(rewriter, op);
@@ -532,6 +563,8 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
     int64_t rank = resultType.getRank();
 
     checkElementsShapes(rewriter, loc, op, data, indices, axis);
+    for (int64_t d = 0; d < rank; ++d)
+      checker->checkResultDim(rewriter, loc, op, indices, "indices", d, d);
     checkElementsIndices(rewriter, loc, op, data, indices, axis);
 
     FailureOr<Value> init = createGatherInit(rewriter, op);
