@@ -253,18 +253,30 @@ public:
   }
 
 private:
-  /// "file:line:col: nd.op", with '%' escaped for printf.
+  /// "file:line:col: nd.op" (an imported node: "file (node): nd.op"), with
+  /// '%' escaped for printf.
   static std::string describe(Operation *op) {
+    FileLineColLoc fileLoc;
+    NameLoc nameLoc;
+    op->getLoc()->walk([&](Location nested) {
+      if (!fileLoc)
+        fileLoc = dyn_cast<FileLineColLoc>(nested);
+      if (!nameLoc)
+        nameLoc = dyn_cast<NameLoc>(nested);
+      return WalkResult::advance();
+    });
     std::string text;
     llvm::raw_string_ostream os(text);
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(op->getLoc()))
-      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-         << fileLoc.getColumn();
-    else if (FileLineColLoc inner = findFileLoc(op->getLoc()))
-      os << inner.getFilename().getValue() << ":" << inner.getLine() << ":"
-         << inner.getColumn();
-    else
+    if (fileLoc) {
+      os << fileLoc.getFilename().getValue();
+      // Line 0 means "somewhere in the file", as for imported models.
+      if (fileLoc.getLine() != 0)
+        os << ":" << fileLoc.getLine() << ":" << fileLoc.getColumn();
+    } else {
       os << "<unknown location>";
+    }
+    if (nameLoc)
+      os << " (" << nameLoc.getName().getValue() << ")";
     os << ": " << op->getName().getStringRef();
     std::string escaped;
     for (char c : text) {
@@ -289,18 +301,6 @@ private:
        << lhsDim << " (%lld) " << (atMost ? "exceeds" : "does not match")
        << " " << rhsText << " (%lld)\n";
     check(b, loc, op, bad, format, lhs, rhs);
-  }
-
-  static FileLineColLoc findFileLoc(Location loc) {
-    FileLineColLoc found;
-    loc->walk([&](Location nested) {
-      if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
-        found = fileLoc;
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    return found;
   }
 
   /// Declares an external libc symbol unless the module has it already.
