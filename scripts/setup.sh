@@ -13,6 +13,7 @@ jobs=${ND_JOBS:-2}
 packages=(
   cmake ninja-build clang lld
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-numpy
 )
 
 missing=()

@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "ND"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.nd_obj_root, "test")
@@ -26,8 +26,22 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nd_tools_dir, append_path=True)
 
 tool_dirs = [config.nd_tools_dir, config.llvm_tools_dir]
-tools = ["nd-opt"]
+tools = ["nd-opt", "nd-tensor-tool"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ONNX test models and tensors are written in protobuf text format and
+# encoded at test time; the ONNX backend node tests come from
+# libonnx-testdata; .npy files are made with numpy.
+onnx_proto = "-I/usr/include/onnx /usr/include/onnx/onnx.proto"
+config.substitutions.append(
+    ("%encode_model", "protoc --encode=onnx.ModelProto " + onnx_proto))
+config.substitutions.append(
+    ("%encode_tensor", "protoc --encode=onnx.TensorProto " + onnx_proto))
+config.substitutions.append(
+    ("%decode_tensor", "protoc --decode=onnx.TensorProto " + onnx_proto))
+config.substitutions.append(
+    ("%onnx_node_tests", "/usr/share/libonnx-testdata/data/node"))
+config.substitutions.append(("%numpy_python", "/usr/bin/python3"))
 
 # JIT tests run the lowered module with mlir-runner and upstream's runner
 # utilities (printMemref*).
