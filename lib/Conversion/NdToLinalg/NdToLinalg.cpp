@@ -630,6 +630,16 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
     }
     checkNDIndices(rewriter, loc, op, data, indices, /*batchDims=*/0);
 
+    // Slices with a dim of static size 0 hold no element, so nothing is
+    // written; the slice ops below would not even verify (offset 0 is out of
+    // bounds in a dim of size 0).
+    if (k < r &&
+        (llvm::is_contained(dataType.getShape().drop_front(k), 0) ||
+         llvm::is_contained(updatesType.getShape().drop_front(q - 1), 0))) {
+      rewriter.replaceOp(op, data);
+      return success();
+    }
+
     SmallVector<Value> lbs, ubs, steps;
     for (int64_t d = 0; d < q - 1; ++d) {
       lbs.push_back(constIndex(rewriter, loc, 0));
