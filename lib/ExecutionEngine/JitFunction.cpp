@@ -1,0 +1,372 @@
+//===- JitFunction.cpp - JIT-compiled tensor functions ----------*- C++ -*-===//
+//
+// The entry function is lowered with nd-to-llvm: its tensors become memrefs
+// with identity layouts, each passed as the expanded descriptor
+// (allocated pointer, aligned pointer, offset, sizes..., strides...) and
+// returned as an LLVM struct of such descriptors. The ExecutionEngine's packed
+// wrapper `_mlir_<entry>(void **)` takes one pointer per expanded argument
+// plus one to storage for the returned struct; every field is 8 bytes wide,
+// so the struct has no padding and is read as an array of int64.
+//
+// Returned buffers are owned by the caller (the deallocation pipeline clones
+// whatever the function does not own) and are released with `free`, except a
+// buffer that is one of the inputs (updated in place).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/ExecutionEngine/JitFunction.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Pipelines/Pipelines.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::nd;
+
+/// The allocated pointer MLIR gives descriptors of global memrefs, which must
+/// never be freed.
+static constexpr intptr_t kGlobalAllocatedPointer = 0xdeadbeef;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The host dtype of an MLIR element type, if a HostTensor can hold it.
+static std::optional<DType> getDType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = intType.isUnsigned();
+    if (intType.isSigned())
+      return std::nullopt;
+    switch (intType.getWidth()) {
+    case 1:
+      return isUnsigned ? std::nullopt : std::optional<DType>(DType::Bool);
+    case 8:
+      return isUnsigned ? DType::U8 : DType::I8;
+    case 16:
+      return isUnsigned ? DType::U16 : DType::I16;
+    case 32:
+      return isUnsigned ? DType::U32 : DType::I32;
+    case 64:
+      return isUnsigned ? DType::U64 : DType::I64;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    if (complexType.getElementType().isF32())
+      return DType::Complex64;
+    if (complexType.getElementType().isF64())
+      return DType::Complex128;
+  }
+  return std::nullopt;
+}
+
+/// The signature of one argument or result of the entry function.
+static llvm::Expected<TensorSignature> getSignature(Type type,
+                                                    const llvm::Twine &what) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    return makeError(what + " has type " + text +
+                     "; only ranked tensors can be exchanged");
+  }
+  std::optional<DType> dtype = getDType(tensorType.getElementType());
+  if (!dtype) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << tensorType.getElementType();
+    return makeError(what + " has element type " + text +
+                     ", which has no host representation");
+  }
+  TensorSignature signature;
+  signature.dtype = *dtype;
+  signature.shape.assign(tensorType.getShape().begin(),
+                         tensorType.getShape().end());
+  return signature;
+}
+
+/// Number of int64 slots of an expanded memref descriptor of rank `rank`.
+static size_t descriptorSize(size_t rank) { return 3 + 2 * rank; }
+
+JitFunction::~JitFunction() = default;
+
+void JitFunction::registerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<NdDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+llvm::Expected<std::unique_ptr<JitFunction>>
+JitFunction::compile(ModuleOp module, const JitOptions &options) {
+  auto entry = module.lookupSymbol<func::FuncOp>(options.entry);
+  if (!entry || entry.isExternal())
+    return makeError("the module has no function @" + options.entry +
+                     " with a body");
+
+  std::unique_ptr<JitFunction> function(new JitFunction());
+  FunctionType type = entry.getFunctionType();
+  for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
+    llvm::Expected<TensorSignature> signature =
+        getSignature(argType, "argument #" + llvm::Twine(i) + " of @" +
+                                  options.entry);
+    if (!signature)
+      return signature.takeError();
+    function->arguments.push_back(std::move(*signature));
+  }
+  for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
+    llvm::Expected<TensorSignature> signature =
+        getSignature(resultType, "result #" + llvm::Twine(i) + " of @" +
+                                     options.entry);
+    if (!signature)
+      return signature.takeError();
+    function->results.push_back(std::move(*signature));
+  }
+
+  PassManager pm(module.getContext());
+  NdToLLVMPipelineOptions pipelineOptions;
+  pipelineOptions.checkBounds = options.checkBounds;
+  buildNdToLLVMPipeline(pm, pipelineOptions);
+  if (failed(pm.run(module)))
+    return makeError("lowering the module to the LLVM dialect failed");
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  unsigned optLevel = std::min(options.optLevel, 3u);
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(optLevel);
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  auto engine = ExecutionEngine::create(module, engineOptions);
+  if (!engine)
+    return engine.takeError();
+  function->engine = std::move(*engine);
+  // Looking the symbol up compiles the module now rather than on first call.
+  auto entryPoint = function->engine->lookupPacked(options.entry);
+  if (!entryPoint)
+    return entryPoint.takeError();
+  function->entryPoint = *entryPoint;
+  return function;
+}
+
+llvm::Error JitFunction::checkInputs(llvm::ArrayRef<HostTensor> inputs) const {
+  if (inputs.size() != arguments.size())
+    return makeError(llvm::formatv("the function takes {0} input(s), got {1}",
+                                   arguments.size(), inputs.size()));
+  for (auto [i, input, argument] : llvm::enumerate(inputs, arguments)) {
+    if (input.getDType() != argument.dtype)
+      return makeError(llvm::formatv(
+          "input #{0}: expected element type {1}, got {2}", i,
+          stringifyDType(argument.dtype), stringifyDType(input.getDType())));
+    if (input.getRank() != static_cast<int64_t>(argument.shape.size()))
+      return makeError(llvm::formatv("input #{0}: expected rank {1}, got {2} "
+                                     "(shape {3})",
+                                     i, argument.shape.size(), input.getRank(),
+                                     formatShape(input.getShape())));
+    for (auto [d, want, got] :
+         llvm::enumerate(argument.shape, input.getShape())) {
+      if (!ShapedType::isDynamic(want) && want != got)
+        return makeError(llvm::formatv(
+            "input #{0}: dim {1} must be {2}, got {3} (shape {4})", i, d, want,
+            got, formatShape(input.getShape())));
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error JitFunction::invoke(llvm::MutableArrayRef<HostTensor> inputs,
+                                llvm::SmallVectorImpl<int64_t> &resultStorage) {
+  if (llvm::Error error = checkInputs(inputs))
+    return error;
+
+  // Heap-allocated per input so that the addresses handed out stay put.
+  std::vector<std::vector<int64_t>> descriptors;
+  descriptors.reserve(inputs.size());
+  for (HostTensor &input : inputs) {
+    std::vector<int64_t> &descriptor = descriptors.emplace_back();
+    auto data = reinterpret_cast<intptr_t>(input.getData());
+    descriptor = {data, data, /*offset=*/0};
+    llvm::ArrayRef<int64_t> shape = input.getShape();
+    descriptor.insert(descriptor.end(), shape.begin(), shape.end());
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * std::max<int64_t>(shape[d + 1], 1);
+    descriptor.insert(descriptor.end(), strides.begin(), strides.end());
+  }
+
+  llvm::SmallVector<void *> args;
+  for (std::vector<int64_t> &descriptor : descriptors)
+    for (int64_t &field : descriptor)
+      args.push_back(&field);
+  size_t resultSlots = 0;
+  for (const TensorSignature &result : results)
+    resultSlots += descriptorSize(result.shape.size());
+  resultStorage.assign(resultSlots, 0);
+  if (!results.empty())
+    args.push_back(resultStorage.data());
+
+  entryPoint(args.data());
+  return llvm::Error::success();
+}
+
+/// Copies a strided buffer into the row-major `dest`.
+static void copyStrided(uint8_t *dest, const uint8_t *src,
+                        llvm::ArrayRef<int64_t> sizes,
+                        llvm::ArrayRef<int64_t> strides, size_t elementSize) {
+  int64_t rank = static_cast<int64_t>(sizes.size());
+  int64_t count = 1;
+  for (int64_t size : sizes)
+    count *= size;
+  llvm::SmallVector<int64_t> position(rank, 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += position[d] * strides[d];
+    std::memcpy(dest + n * elementSize, src + offset * elementSize,
+                elementSize);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++position[d] < sizes[d])
+        break;
+      position[d] = 0;
+    }
+  }
+}
+
+llvm::Expected<llvm::SmallVector<HostTensor>>
+JitFunction::collectResults(llvm::ArrayRef<int64_t> resultStorage,
+                            llvm::ArrayRef<HostTensor> inputs, bool copy) {
+  llvm::DenseSet<intptr_t> keep;
+  for (const HostTensor &input : inputs)
+    keep.insert(reinterpret_cast<intptr_t>(input.getData()));
+  keep.insert(kGlobalAllocatedPointer);
+  keep.insert(0);
+
+  llvm::SmallVector<HostTensor> outputs;
+  llvm::SmallVector<intptr_t> toFree;
+  llvm::Error error = llvm::Error::success();
+  size_t slot = 0;
+  for (const TensorSignature &result : results) {
+    size_t rank = result.shape.size();
+    llvm::ArrayRef<int64_t> fields = resultStorage.slice(slot, descriptorSize(rank));
+    slot += descriptorSize(rank);
+    intptr_t allocated = fields[0];
+    auto aligned = reinterpret_cast<const uint8_t *>(fields[1]);
+    int64_t offset = fields[2];
+    llvm::ArrayRef<int64_t> sizes = fields.slice(3, rank);
+    llvm::ArrayRef<int64_t> strides = fields.slice(3 + rank, rank);
+    if (!keep.contains(allocated) && !llvm::is_contained(toFree, allocated))
+      toFree.push_back(allocated);
+    if (!copy || error)
+      continue;
+
+    llvm::Expected<HostTensor> output = HostTensor::create(result.dtype, sizes);
+    if (!output) {
+      error = output.takeError();
+      continue;
+    }
+    size_t elementSize = getDTypeSize(result.dtype);
+    const uint8_t *src = aligned + offset * static_cast<int64_t>(elementSize);
+    bool contiguous = true;
+    int64_t expected = 1;
+    for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+      if (sizes[d] != 1 && strides[d] != expected)
+        contiguous = false;
+      expected *= sizes[d];
+    }
+    if (output->getSizeInBytes() != 0) {
+      if (contiguous)
+        std::memcpy(output->getData(), src, output->getSizeInBytes());
+      else
+        copyStrided(output->getData(), src, sizes, strides, elementSize);
+    }
+    outputs.push_back(std::move(*output));
+  }
+  for (intptr_t allocated : toFree)
+    std::free(reinterpret_cast<void *>(allocated));
+  if (error)
+    return std::move(error);
+  return outputs;
+}
+
+llvm::Expected<llvm::SmallVector<HostTensor>>
+JitFunction::run(llvm::MutableArrayRef<HostTensor> inputs) {
+  llvm::SmallVector<int64_t> resultStorage;
+  if (llvm::Error error = invoke(inputs, resultStorage))
+    return std::move(error);
+  return collectResults(resultStorage, inputs, /*copy=*/true);
+}
+
+llvm::Expected<BenchmarkResult>
+JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
+                       unsigned iterations) {
+  llvm::SmallVector<HostTensor> scratch;
+  for (const HostTensor &input : inputs) {
+    llvm::Expected<HostTensor> copy = input.clone();
+    if (!copy)
+      return copy.takeError();
+    scratch.push_back(std::move(*copy));
+  }
+  std::vector<double> seconds;
+  llvm::SmallVector<int64_t> resultStorage;
+  for (unsigned n = 0; n < warmup + iterations; ++n) {
+    for (auto [copy, input] : llvm::zip_equal(scratch, inputs))
+      std::memcpy(copy.getData(), input.getData(), input.getSizeInBytes());
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error error = invoke(scratch, resultStorage))
+      return std::move(error);
+    auto stop = std::chrono::steady_clock::now();
+    auto released = collectResults(resultStorage, scratch, /*copy=*/false);
+    if (!released)
+      return released.takeError();
+    if (n >= warmup)
+      seconds.push_back(std::chrono::duration<double>(stop - start).count());
+  }
+  BenchmarkResult result;
+  result.iterations = iterations;
+  if (seconds.empty())
+    return result;
+  std::sort(seconds.begin(), seconds.end());
+  result.min = seconds.front();
+  size_t mid = seconds.size() / 2;
+  result.median = seconds.size() % 2
+                      ? seconds[mid]
+                      : (seconds[mid - 1] + seconds[mid]) / 2;
+  double sum = 0;
+  for (double s : seconds)
+    sum += s;
+  result.mean = sum / static_cast<double>(seconds.size());
+  return result;
+}

@@ -1,0 +1,3 @@
+func.func @helper(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}

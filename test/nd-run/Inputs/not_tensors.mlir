@@ -1,0 +1,3 @@
+func.func @main(%n: index) -> index {
+  return %n : index
+}
