@@ -135,22 +135,23 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
 
   std::unique_ptr<JitFunction> function(new JitFunction());
   FunctionType type = entry.getFunctionType();
-  for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
-    llvm::Expected<TensorSignature> signature =
-        getSignature(argType, "argument #" + llvm::Twine(i) + " of @" +
-                                  options.entry);
-    if (!signature)
-      return signature.takeError();
-    function->arguments.push_back(std::move(*signature));
-  }
-  for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
-    llvm::Expected<TensorSignature> signature =
-        getSignature(resultType, "result #" + llvm::Twine(i) + " of @" +
-                                     options.entry);
-    if (!signature)
-      return signature.takeError();
-    function->results.push_back(std::move(*signature));
-  }
+  auto collect = [&](TypeRange types, StringRef what,
+                     SmallVectorImpl<TensorSignature> &into) -> llvm::Error {
+    for (auto [i, type] : llvm::enumerate(types)) {
+      llvm::Expected<TensorSignature> signature = getSignature(
+          type, what + " #" + llvm::Twine(i) + " of @" + options.entry);
+      if (!signature)
+        return signature.takeError();
+      into.push_back(std::move(*signature));
+    }
+    return llvm::Error::success();
+  };
+  if (llvm::Error error =
+          collect(type.getInputs(), "argument", function->arguments))
+    return std::move(error);
+  if (llvm::Error error =
+          collect(type.getResults(), "result", function->results))
+    return std::move(error);
 
   PassManager pm(module.getContext());
   NdToLLVMPipelineOptions pipelineOptions;

@@ -166,6 +166,18 @@ static OwningOpRef<ModuleOp> loadModel(const Options &options,
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }
 
+/// Reads the .npy / .pb files at `paths` in order.
+static llvm::Error readTensors(llvm::ArrayRef<std::string> paths,
+                               llvm::SmallVectorImpl<HostTensor> &tensors) {
+  for (const std::string &path : paths) {
+    llvm::Expected<HostTensor> tensor = readTensorFile(path);
+    if (!tensor)
+      return tensor.takeError();
+    tensors.push_back(std::move(*tensor));
+  }
+  return llvm::Error::success();
+}
+
 /// "12.3 us", "4.56 ms", "1.23 s": three significant digits where possible.
 static std::string formatDuration(double seconds) {
   if (seconds < 1e-3)
@@ -196,20 +208,11 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   // Inputs first: a missing file should not wait for a compilation.
-  llvm::SmallVector<HostTensor> inputs;
-  for (const std::string &path : options.inputs) {
-    llvm::Expected<HostTensor> tensor = readTensorFile(path);
-    if (!tensor)
-      return fail(tensor.takeError());
-    inputs.push_back(std::move(*tensor));
-  }
-  llvm::SmallVector<HostTensor> expected;
-  for (const std::string &path : options.expected) {
-    llvm::Expected<HostTensor> tensor = readTensorFile(path);
-    if (!tensor)
-      return fail(tensor.takeError());
-    expected.push_back(std::move(*tensor));
-  }
+  llvm::SmallVector<HostTensor> inputs, expected;
+  if (llvm::Error error = readTensors(options.inputs, inputs))
+    return fail(std::move(error));
+  if (llvm::Error error = readTensors(options.expected, expected))
+    return fail(std::move(error));
 
   auto compileStart = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> module = loadModel(options, context, sourceMgr);

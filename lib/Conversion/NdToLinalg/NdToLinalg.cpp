@@ -59,13 +59,19 @@ static Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t d) {
       b, loc, tensor::getMixedSize(b, loc, tensor, d));
 }
 
-/// Reads one index value and converts it to `index` (i32 sign-extends).
-static Value loadIndex(OpBuilder &b, Location loc, Value indices,
-                       ValueRange position) {
-  Value value = tensor::ExtractOp::create(b, loc, indices, position);
+/// Converts an index value read from `indices` to `index` (i32
+/// sign-extends).
+static Value castToIndex(OpBuilder &b, Location loc, Value value) {
   if (value.getType().isIndex())
     return value;
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+/// Reads one index value and converts it to `index`.
+static Value loadIndex(OpBuilder &b, Location loc, Value indices,
+                       ValueRange position) {
+  return castToIndex(b, loc,
+                     tensor::ExtractOp::create(b, loc, indices, position));
 }
 
 /// Maps a possibly negative index into `[0, size)`: `i < 0 ? i + size : i`.
@@ -81,6 +87,50 @@ static Value normalizeIndex(OpBuilder &b, Location loc, Value index,
 
 static Value toI64(OpBuilder &b, Location loc, Value index) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+namespace {
+/// Bounds of an scf.for nest over the leading dims of a tensor.
+struct LoopBounds {
+  SmallVector<Value> lbs, ubs, steps;
+};
+} // namespace
+
+/// Unit-step bounds over dims `[0, numDims)` of `tensor`.
+static LoopBounds loopsOverDims(OpBuilder &b, Location loc, Value tensor,
+                                int64_t numDims) {
+  LoopBounds bounds;
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  for (int64_t d = 0; d < numDims; ++d) {
+    bounds.lbs.push_back(zero);
+    bounds.ubs.push_back(dimValue(b, loc, tensor, d));
+    bounds.steps.push_back(one);
+  }
+  return bounds;
+}
+
+namespace {
+/// The components of one index tuple of an ND op, as read and normalised.
+struct IndexTuple {
+  SmallVector<Value> raw, normalized;
+};
+} // namespace
+
+/// Reads the tuple `indices[position..., :]` and normalises component j
+/// against `sizes[j]`.
+static IndexTuple loadIndexTuple(OpBuilder &b, Location loc, Value indices,
+                                 ValueRange position, ArrayRef<Value> sizes) {
+  IndexTuple tuple;
+  SmallVector<Value> at(position);
+  at.push_back(Value());
+  for (auto [j, size] : llvm::enumerate(sizes)) {
+    at.back() = constIndex(b, loc, j);
+    Value raw = loadIndex(b, loc, indices, at);
+    tuple.raw.push_back(raw);
+    tuple.normalized.push_back(normalizeIndex(b, loc, raw, size));
+  }
+  return tuple;
 }
 
 /// Builds the scalar combination of the value in place with an update.
@@ -407,29 +457,19 @@ protected:
     auto indicesType = cast<RankedTensorType>(indices.getType());
     int64_t q = indicesType.getRank();
     int64_t k = indicesType.getShape().back();
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t d = 0; d < q - 1; ++d) {
-      lbs.push_back(constIndex(b, loc, 0));
-      ubs.push_back(dimValue(b, loc, indices, d));
-      steps.push_back(constIndex(b, loc, 1));
-    }
+    LoopBounds loops = loopsOverDims(b, loc, indices, q - 1);
     SmallVector<Value> sizes;
     for (int64_t j = 0; j < k; ++j)
       sizes.push_back(dimValue(b, loc, data, batchDims + j));
-    scf::buildLoopNest(b, loc, lbs, ubs, steps,
-                       [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                         SmallVector<Value> position(ivs);
-                         position.push_back(Value());
-                         for (int64_t j = 0; j < k; ++j) {
-                           position.back() = constIndex(nb, nloc, j);
-                           Value raw = loadIndex(nb, nloc, indices, position);
-                           Value normalized =
-                               normalizeIndex(nb, nloc, raw, sizes[j]);
-                           checker->checkIndex(nb, nloc, op, raw, normalized,
-                                               sizes[j], "indices",
-                                               batchDims + j);
-                         }
-                       });
+    scf::buildLoopNest(
+        b, loc, loops.lbs, loops.ubs, loops.steps,
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          IndexTuple tuple = loadIndexTuple(nb, nloc, indices, ivs, sizes);
+          for (int64_t j = 0; j < k; ++j)
+            checker->checkIndex(nb, nloc, op, tuple.raw[j],
+                                tuple.normalized[j], sizes[j], "indices",
+                                batchDims + j);
+        });
   }
 
   /// Checks every value of an Elements op's `indices` against dim `axis`.
@@ -438,14 +478,9 @@ protected:
     if (!checker->isEnabled())
       return;
     int64_t r = cast<RankedTensorType>(indices.getType()).getRank();
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t d = 0; d < r; ++d) {
-      lbs.push_back(constIndex(b, loc, 0));
-      ubs.push_back(dimValue(b, loc, indices, d));
-      steps.push_back(constIndex(b, loc, 1));
-    }
+    LoopBounds loops = loopsOverDims(b, loc, indices, r);
     Value size = dimValue(b, loc, data, axis);
-    scf::buildLoopNest(b, loc, lbs, ubs, steps,
+    scf::buildLoopNest(b, loc, loops.lbs, loops.ubs, loops.steps,
                        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
                          Value raw = loadIndex(nb, nloc, indices, ivs);
                          Value normalized = normalizeIndex(nb, nloc, raw, size);
@@ -526,14 +561,11 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
           SmallVector<Value> ivs;
           for (int64_t d = 0; d < resultRank; ++d)
             ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
-          SmallVector<Value> position(ivs.begin(), ivs.begin() + (q - 1));
-          position.push_back(Value());
+          ValueRange position = ValueRange(ivs).take_front(q - 1);
+          IndexTuple tuple =
+              loadIndexTuple(nb, nloc, indices, position, sizes);
           SmallVector<Value> dataPos(ivs.begin(), ivs.begin() + b);
-          for (int64_t j = 0; j < k; ++j) {
-            position.back() = constIndex(nb, nloc, j);
-            Value raw = loadIndex(nb, nloc, indices, position);
-            dataPos.push_back(normalizeIndex(nb, nloc, raw, sizes[j]));
-          }
+          llvm::append_range(dataPos, tuple.normalized);
           dataPos.append(ivs.begin() + (q - 1), ivs.end());
           Value value = tensor::ExtractOp::create(nb, nloc, data, dataPos);
           linalg::YieldOp::create(nb, nloc, value);
@@ -579,9 +611,7 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
         rewriter, loc, TypeRange{resultType}, ValueRange{indices},
         ValueRange{*init}, ArrayRef<AffineMap>{id, id}, iterators,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value raw = args[0];
-          if (!raw.getType().isIndex())
-            raw = arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), raw);
+          Value raw = castToIndex(nb, nloc, args[0]);
           SmallVector<Value> dataPos;
           for (int64_t d = 0; d < rank; ++d)
             dataPos.push_back(linalg::IndexOp::create(nb, nloc, d));
@@ -640,12 +670,7 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
       return success();
     }
 
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t d = 0; d < q - 1; ++d) {
-      lbs.push_back(constIndex(rewriter, loc, 0));
-      ubs.push_back(dimValue(rewriter, loc, indices, d));
-      steps.push_back(constIndex(rewriter, loc, 1));
-    }
+    LoopBounds loops = loopsOverDims(rewriter, loc, indices, q - 1);
     SmallVector<OpFoldResult> dataSizes =
         tensor::getMixedSizes(rewriter, loc, data);
     SmallVector<Value> sizes;
@@ -654,18 +679,12 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
 
     bool failedCombine = false;
     scf::LoopNest nest = scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps, ValueRange{data},
+        rewriter, loc, loops.lbs, loops.ubs, loops.steps, ValueRange{data},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs,
             ValueRange iterArgs) -> scf::ValueVector {
           Value acc = iterArgs[0];
-          SmallVector<Value> position(ivs);
-          position.push_back(Value());
-          SmallVector<Value> target;
-          for (int64_t j = 0; j < k; ++j) {
-            position.back() = constIndex(nb, nloc, j);
-            Value raw = loadIndex(nb, nloc, indices, position);
-            target.push_back(normalizeIndex(nb, nloc, raw, sizes[j]));
-          }
+          SmallVector<Value> target =
+              loadIndexTuple(nb, nloc, indices, ivs, sizes).normalized;
 
           if (k == r) {
             SmallVector<Value> updatePos(ivs);
@@ -766,17 +785,12 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
     checkElementsShapes(rewriter, loc, op, data, indices, axis);
     checkElementsIndices(rewriter, loc, op, data, indices, axis);
 
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t d = 0; d < r; ++d) {
-      lbs.push_back(constIndex(rewriter, loc, 0));
-      ubs.push_back(dimValue(rewriter, loc, indices, d));
-      steps.push_back(constIndex(rewriter, loc, 1));
-    }
+    LoopBounds loops = loopsOverDims(rewriter, loc, indices, r);
     Value size = dimValue(rewriter, loc, data, axis);
 
     bool failedCombine = false;
     scf::LoopNest nest = scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps, ValueRange{data},
+        rewriter, loc, loops.lbs, loops.ubs, loops.steps, ValueRange{data},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs,
             ValueRange iterArgs) -> scf::ValueVector {
           Value acc = iterArgs[0];
