@@ -1,0 +1,65 @@
+// RUN: nd-opt %s -split-input-file --lower-scatter \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+// RUN:   -cse -canonicalize | FileCheck %s
+
+// The scatters are built in data's buffer: when data is writable (dead after
+// the op), bufferization updates it in place, with no allocation and no copy
+// of data. The same steps (bufferize, CSE, canonicalize) run in nd-to-llvm.
+
+// CHECK-LABEL: func.func @scatter_nd_slices_add_in_place
+//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<8x4xf32>
+//   CHECK-NOT:   memref.alloc
+//   CHECK-NOT:   memref.copy
+//       CHECK:   scf.for
+//       CHECK:     %[[U:.*]] = memref.subview %{{.*}}[%{{.*}}, 0] [1, 4] [1, 1] : memref<3x4xf32>
+//       CHECK:     %[[D:.*]] = memref.subview %[[DATA]][%{{.*}}, 0] [1, 4] [1, 1] : memref<8x4xf32>
+//       CHECK:     linalg.generic
+//  CHECK-SAME:       ins(%[[U]] : {{.*}}) outs(%[[D]] : {{.*}})
+//   CHECK-NOT:   memref.copy
+//       CHECK:   return %[[DATA]] : memref<8x4xf32>
+func.func @scatter_nd_slices_add_in_place(%data: tensor<8x4xf32> {bufferization.writable = true}, %indices: tensor<3x1xi64>, %updates: tensor<3x4xf32>) -> tensor<8x4xf32> {
+  %0 = nd.scatter_nd %data[%indices], %updates reduction<add> : tensor<8x4xf32>, tensor<3x1xi64>, tensor<3x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scatter_nd_elements_in_place
+//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<?x?xf32>
+//   CHECK-NOT:   memref.alloc
+//   CHECK-NOT:   memref.copy
+//       CHECK:   memref.store %{{.*}}, %[[DATA]]
+//       CHECK:   return %[[DATA]]
+func.func @scatter_nd_elements_in_place(%data: tensor<?x?xf32> {bufferization.writable = true}, %indices: tensor<?x2xi32>, %updates: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = nd.scatter_nd %data[%indices], %updates : tensor<?x?xf32>, tensor<?x2xi32>, tensor<?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scatter_elements_in_place
+//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<?x?xi32>
+//   CHECK-NOT:   memref.alloc
+//   CHECK-NOT:   memref.copy
+//       CHECK:   memref.store %{{.*}}, %[[DATA]]
+//       CHECK:   return %[[DATA]]
+func.func @scatter_elements_in_place(%data: tensor<?x?xi32> {bufferization.writable = true}, %indices: tensor<?x?xi64>, %updates: tensor<?x?xi32>) -> tensor<?x?xi32> {
+  %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<max> : tensor<?x?xi32>, tensor<?x?xi64>, tensor<?x?xi32>
+  return %0 : tensor<?x?xi32>
+}
+
+// -----
+
+// A read-only data (a constant, or an argument marked not writable) is copied
+// once, then updated in place.
+// CHECK-LABEL: func.func @scatter_nd_read_only
+//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<8x4xf32>
+//       CHECK:   %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<8x4xf32>
+//       CHECK:   memref.copy %[[DATA]], %[[ALLOC]]
+//       CHECK:   scf.for
+//       CHECK:     memref.copy %{{.*}}, %{{.*}} : memref<4xf32, strided<[1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+//       CHECK:   return %[[ALLOC]]
+func.func @scatter_nd_read_only(%data: tensor<8x4xf32> {bufferization.writable = false}, %indices: tensor<3x1xi64>, %updates: tensor<3x4xf32>) -> tensor<8x4xf32> {
+  %0 = nd.scatter_nd %data[%indices], %updates : tensor<8x4xf32>, tensor<3x1xi64>, tensor<3x4xf32>
+  return %0 : tensor<8x4xf32>
+}
