@@ -29,7 +29,9 @@
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Pipelines/Pipelines.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
@@ -165,7 +167,18 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   unsigned optLevel = std::min(options.optLevel, 3u);
   auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
                                                /*targetMachine=*/nullptr);
+  // Upstream's runner utilities, for modules that print (printMemref*) or
+  // copy strided memrefs (memrefCopy).
+  SmallVector<std::string> libraries;
+  for (StringRef name : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
+    SmallString<256> path(ND_MLIR_RUNNER_UTILS_DIR);
+    llvm::sys::path::append(path, name);
+    if (llvm::sys::fs::exists(path))
+      libraries.push_back(path.str().str());
+  }
+  SmallVector<StringRef> libraryRefs(libraries.begin(), libraries.end());
   ExecutionEngineOptions engineOptions;
+  engineOptions.sharedLibPaths = libraryRefs;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(optLevel);

@@ -723,11 +723,17 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
           llvm::append_range(dataSliceSizes, sliceSizes);
           SmallVector<OpFoldResult> strides = ones(nb, r);
 
-          Value newSlice = updateSlice;
-          if (reduction != ReductionKind::None) {
-            Value current = tensor::ExtractSliceOp::create(
-                nb, nloc, sliceType, acc, dataOffsets, dataSliceSizes,
-                strides);
+          // The slice in place is written by a linalg op (loops once
+          // bufferized) rather than by inserting the update slice directly,
+          // which would bufferize to a strided memref.copy: a runtime library
+          // call.
+          Value current = tensor::ExtractSliceOp::create(
+              nb, nloc, sliceType, acc, dataOffsets, dataSliceSizes, strides);
+          Value newSlice;
+          if (reduction == ReductionKind::None) {
+            newSlice = linalg::CopyOp::create(nb, nloc, updateSlice, current)
+                           .getResult(0);
+          } else {
             AffineMap id = nb.getMultiDimIdentityMap(r - k);
             SmallVector<utils::IteratorType> iterators(
                 r - k, utils::IteratorType::parallel);

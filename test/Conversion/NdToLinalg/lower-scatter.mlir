@@ -150,7 +150,8 @@ func.func @scatter_nd_elements(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>
 
 // -----
 
-// Slices with reduction none: one tensor.insert_slice per entry.
+// Slices with reduction none: each entry copies its slice with a linalg.copy
+// into the slice in place, then inserts it back.
 // CHECK-LABEL: func.func @scatter_nd_slices
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<4x4x4xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<2x1xi64>
@@ -158,7 +159,9 @@ func.func @scatter_nd_elements(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>
 //       CHECK:   scf.for %[[IV:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[DATA]])
 //       CHECK:     %[[T:.*]] = arith.select
 //       CHECK:     %[[S:.*]] = tensor.extract_slice %[[UPD]][%[[IV]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<2x4x4xf32> to tensor<4x4xf32>
-//       CHECK:     %[[INS:.*]] = tensor.insert_slice %[[S]] into %[[ACC]][%[[T]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<4x4xf32> into tensor<4x4x4xf32>
+//       CHECK:     %[[CUR:.*]] = tensor.extract_slice %[[ACC]][%[[T]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<4x4x4xf32> to tensor<4x4xf32>
+//       CHECK:     %[[G:.*]] = linalg.copy ins(%[[S]] : tensor<4x4xf32>) outs(%[[CUR]] : tensor<4x4xf32>)
+//       CHECK:     %[[INS:.*]] = tensor.insert_slice %[[G]] into %[[ACC]][%[[T]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<4x4xf32> into tensor<4x4x4xf32>
 //       CHECK:     scf.yield %[[INS]]
 func.func @scatter_nd_slices(%data: tensor<4x4x4xf32>, %indices: tensor<2x1xi64>, %updates: tensor<2x4x4xf32>) -> tensor<4x4x4xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<4x4x4xf32>, tensor<2x1xi64>, tensor<2x4x4xf32>
