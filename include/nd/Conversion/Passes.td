@@ -17,8 +17,10 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
       update entries in row-major order that thread `data` through their
       iteration arguments (destination-passing style: one-shot bufferization
       updates `data`'s buffer in place when `data` is dead afterwards). With
-      `k < rank(data)` each entry copies a slice (`tensor.insert_slice`), or
-      combines it with a `linalg.generic` under a reduction.
+      `k < rank(data)` each entry writes a slice of the result in place: a
+      `linalg.copy` of the update slice, or a `linalg.generic` combining the
+      two under a reduction, between `tensor.extract_slice` and
+      `tensor.insert_slice`.
 
     Negative indices are normalised (`i + dim`). With `check-bounds` (the
     default), every index component and every dynamic dimension that the
