@@ -170,7 +170,8 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   // Upstream's runner utilities, for modules that print (printMemref*) or
   // copy strided memrefs (memrefCopy).
   SmallVector<std::string> libraries;
-  for (StringRef name : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
+  for (StringRef name :
+       {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
     SmallString<256> path(ND_MLIR_RUNNER_UTILS_DIR);
     llvm::sys::path::append(path, name);
     if (llvm::sys::fs::exists(path))
@@ -294,7 +295,8 @@ JitFunction::collectResults(llvm::ArrayRef<int64_t> resultStorage,
   size_t slot = 0;
   for (const TensorSignature &result : results) {
     size_t rank = result.shape.size();
-    llvm::ArrayRef<int64_t> fields = resultStorage.slice(slot, descriptorSize(rank));
+    llvm::ArrayRef<int64_t> fields =
+        resultStorage.slice(slot, descriptorSize(rank));
     slot += descriptorSize(rank);
     intptr_t allocated = fields[0];
     auto aligned = reinterpret_cast<const uint8_t *>(fields[1]);
@@ -375,9 +377,8 @@ JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
   std::sort(seconds.begin(), seconds.end());
   result.min = seconds.front();
   size_t mid = seconds.size() / 2;
-  result.median = seconds.size() % 2
-                      ? seconds[mid]
-                      : (seconds[mid - 1] + seconds[mid]) / 2;
+  result.median =
+      seconds.size() % 2 ? seconds[mid] : (seconds[mid - 1] + seconds[mid]) / 2;
   double sum = 0;
   for (double s : seconds)
     sum += s;

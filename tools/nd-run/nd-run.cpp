@@ -256,8 +256,9 @@ int main(int argc, char **argv) {
 
   if (!options.quiet) {
     for (auto [i, output] : llvm::enumerate(*outputs)) {
-      llvm::outs() << "output " << i << ": " << stringifyDType(output.getDType())
-                   << " " << formatShape(output.getShape()) << "\n";
+      llvm::outs() << "output " << i << ": "
+                   << stringifyDType(output.getDType()) << " "
+                   << formatShape(output.getShape()) << "\n";
       if (output.getNumElements() <= 4096) {
         printTensor(llvm::outs(), output);
         llvm::outs() << "\n";
@@ -269,7 +270,8 @@ int main(int argc, char **argv) {
   }
 
   if (!options.outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(options.outputDir))
       return fail("cannot create '" + options.outputDir + "': " + ec.message());
     for (auto [i, output] : llvm::enumerate(*outputs)) {
       llvm::SmallString<256> path(options.outputDir);
@@ -289,7 +291,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < expected.size(); ++i) {
     if (llvm::Error error = compare((*outputs)[i], expected[i])) {
       fail(llvm::formatv("output {0} does not match '{1}': {2}", i,
-                         options.expected[i], llvm::toString(std::move(error))));
+                         options.expected[i],
+                         llvm::toString(std::move(error))));
       status = 1;
       break;
     }
@@ -303,9 +306,9 @@ int main(int argc, char **argv) {
     if (!timing)
       return fail(timing.takeError());
     llvm::outs() << "compile: " << formatDuration(compileSeconds) << "\n"
-                 << "run (" << timing->iterations
-                 << " runs): min " << formatDuration(timing->min)
-                 << ", median " << formatDuration(timing->median) << ", mean "
+                 << "run (" << timing->iterations << " runs): min "
+                 << formatDuration(timing->min) << ", median "
+                 << formatDuration(timing->median) << ", mean "
                  << formatDuration(timing->mean) << "\n";
   }
   return status;

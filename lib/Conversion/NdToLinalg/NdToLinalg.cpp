@@ -182,7 +182,8 @@ static FailureOr<Value> combine(OpBuilder &b, Location loc,
   Value rhs = toSignless(update);
   Value result;
   if (intType.getWidth() == 1) {
-    bool isOr = reduction == ReductionKind::Add || reduction == ReductionKind::Max;
+    bool isOr =
+        reduction == ReductionKind::Add || reduction == ReductionKind::Max;
     result = isOr ? Value(arith::OrIOp::create(b, loc, lhs, rhs))
                   : Value(arith::AndIOp::create(b, loc, lhs, rhs));
   } else {
@@ -274,8 +275,10 @@ public:
                  StringRef rhsName, int64_t rhsDim, bool atMost = false) {
     if (!enabled)
       return;
-    int64_t lhsStatic = cast<ShapedType>(lhsTensor.getType()).getDimSize(lhsDim);
-    int64_t rhsStatic = cast<ShapedType>(rhsTensor.getType()).getDimSize(rhsDim);
+    int64_t lhsStatic =
+        cast<ShapedType>(lhsTensor.getType()).getDimSize(lhsDim);
+    int64_t rhsStatic =
+        cast<ShapedType>(rhsTensor.getType()).getDimSize(rhsDim);
     if (!ShapedType::isDynamic(lhsStatic) && !ShapedType::isDynamic(rhsStatic))
       return; // The verifier has checked it.
     std::string rhsText =
@@ -286,13 +289,13 @@ public:
 
   /// Checks that a dynamic operand dim equals the static size a gather's
   /// result type gives the result dim it becomes.
-  void checkResultDim(OpBuilder &b, Location loc, Operation *op,
-                      Value operand, StringRef operandName, int64_t operandDim,
+  void checkResultDim(OpBuilder &b, Location loc, Operation *op, Value operand,
+                      StringRef operandName, int64_t operandDim,
                       int64_t resultDim) {
     if (!enabled)
       return;
-    int64_t size = cast<ShapedType>(op->getResult(0).getType())
-                       .getDimSize(resultDim);
+    int64_t size =
+        cast<ShapedType>(op->getResult(0).getType()).getDimSize(resultDim);
     if (ShapedType::isDynamic(size) ||
         !cast<ShapedType>(operand.getType()).isDynamicDim(operandDim))
       return; // Nothing declared, or the verifier has checked it.
@@ -348,8 +351,8 @@ private:
     std::string format;
     llvm::raw_string_ostream os(format);
     os << "error: " << describe(op) << ": operand '" << lhsName << "' dim "
-       << lhsDim << " (%lld) " << (atMost ? "exceeds" : "does not match")
-       << " " << rhsText << " (%lld)\n";
+       << lhsDim << " (%lld) " << (atMost ? "exceeds" : "does not match") << " "
+       << rhsText << " (%lld)\n";
     check(b, loc, op, bad, format, lhs, rhs);
   }
 
@@ -391,8 +394,7 @@ private:
 
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(module.getBody());
-    auto fnType =
-        LLVM::LLVMFunctionType::get(voidType, {ptrType, i64, i64});
+    auto fnType = LLVM::LLVMFunctionType::get(voidType, {ptrType, i64, i64});
     auto fn = LLVM::LLVMFuncOp::create(b, loc, kReportErrorFn, fnType,
                                        LLVM::Linkage::Internal);
     fn.setPassthroughAttr(
@@ -466,9 +468,8 @@ protected:
         [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
           IndexTuple tuple = loadIndexTuple(nb, nloc, indices, ivs, sizes);
           for (int64_t j = 0; j < k; ++j)
-            checker->checkIndex(nb, nloc, op, tuple.raw[j],
-                                tuple.normalized[j], sizes[j], "indices",
-                                batchDims + j);
+            checker->checkIndex(nb, nloc, op, tuple.raw[j], tuple.normalized[j],
+                                sizes[j], "indices", batchDims + j);
         });
   }
 
@@ -535,8 +536,8 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
     int64_t resultRank = resultType.getRank();
 
     for (int64_t d = 0; d < b; ++d)
-      checker->checkDims(rewriter, loc, op, indices, "indices", d, data,
-                         "data", d);
+      checker->checkDims(rewriter, loc, op, indices, "indices", d, data, "data",
+                         d);
     for (int64_t d = 0; d < q - 1; ++d)
       checker->checkResultDim(rewriter, loc, op, indices, "indices", d, d);
     for (int64_t d = q - 1; d < resultRank; ++d)
@@ -551,8 +552,7 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
     for (int64_t j = 0; j < k; ++j)
       sizes.push_back(dimValue(rewriter, loc, data, b + j));
 
-    SmallVector<AffineMap> maps = {
-        rewriter.getMultiDimIdentityMap(resultRank)};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(resultRank)};
     SmallVector<utils::IteratorType> iterators(resultRank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
@@ -562,8 +562,7 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
           for (int64_t d = 0; d < resultRank; ++d)
             ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
           ValueRange position = ValueRange(ivs).take_front(q - 1);
-          IndexTuple tuple =
-              loadIndexTuple(nb, nloc, indices, position, sizes);
+          IndexTuple tuple = loadIndexTuple(nb, nloc, indices, position, sizes);
           SmallVector<Value> dataPos(ivs.begin(), ivs.begin() + b);
           llvm::append_range(dataPos, tuple.normalized);
           dataPos.append(ivs.begin() + (q - 1), ivs.end());
@@ -655,8 +654,8 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
         checker->checkDims(rewriter, loc, op, updates, "updates", d, indices,
                            "indices", d);
       for (int64_t d = k; d < r; ++d)
-        checker->checkDims(rewriter, loc, op, updates, "updates",
-                           q - 1 + d - k, data, "data", d);
+        checker->checkDims(rewriter, loc, op, updates, "updates", q - 1 + d - k,
+                           data, "data", d);
     }
     checkNDIndices(rewriter, loc, op, data, indices, /*batchDims=*/0);
 
@@ -690,8 +689,8 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
             SmallVector<Value> updatePos(ivs);
             if (singleElement)
               updatePos.assign(updatesType.getRank(), constIndex(nb, nloc, 0));
-            Value update = tensor::ExtractOp::create(nb, nloc, updates,
-                                                     updatePos);
+            Value update =
+                tensor::ExtractOp::create(nb, nloc, updates, updatePos);
             Value current;
             if (reduction != ReductionKind::None)
               current = tensor::ExtractOp::create(nb, nloc, acc, target);
@@ -752,9 +751,8 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
                 });
             newSlice = generic.getResult(0);
           }
-          return {tensor::InsertSliceOp::create(nb, nloc, newSlice, acc,
-                                                dataOffsets, dataSliceSizes,
-                                                strides)};
+          return {tensor::InsertSliceOp::create(
+              nb, nloc, newSlice, acc, dataOffsets, dataSliceSizes, strides)};
         });
     if (failedCombine)
       return rewriter.notifyMatchFailure(
@@ -807,7 +805,8 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
           Value current;
           if (reduction != ReductionKind::None)
             current = tensor::ExtractOp::create(nb, nloc, acc, target);
-          FailureOr<Value> value = combine(nb, nloc, reduction, current, update);
+          FailureOr<Value> value =
+              combine(nb, nloc, reduction, current, update);
           if (failed(value)) {
             failedCombine = true;
             return {acc};

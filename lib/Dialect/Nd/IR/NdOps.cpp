@@ -150,8 +150,8 @@ static LogicalResult verifyElementsIndexing(EmitErrorFn emitError,
 /// max and min need an order: they are not defined on complex numbers.
 static LogicalResult verifyReduction(Operation *op, ReductionKind reduction,
                                      Type elementType) {
-  bool ordered = reduction == ReductionKind::Max ||
-                 reduction == ReductionKind::Min;
+  bool ordered =
+      reduction == ReductionKind::Max || reduction == ReductionKind::Min;
   if (ordered && isa<ComplexType>(elementType))
     return op->emitOpError()
            << "reduction '" << stringifyReductionKind(reduction)
@@ -324,7 +324,8 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
   auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
   auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
   if (!dataType || !indicesType)
-    return emitError() << "operands 'data' and 'indices' must be ranked tensors";
+    return emitError()
+           << "operands 'data' and 'indices' must be ranked tensors";
   FailureOr<RankedTensorType> resultType =
       inferResultType(dataType, indicesType,
                       static_cast<int64_t>(adaptor.getBatchDims()), emitError);
@@ -434,7 +435,8 @@ LogicalResult GatherElementsOp::inferReturnTypes(
   auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
   auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
   if (!dataType || !indicesType)
-    return emitError() << "operands 'data' and 'indices' must be ranked tensors";
+    return emitError()
+           << "operands 'data' and 'indices' must be ranked tensors";
   FailureOr<RankedTensorType> resultType =
       inferResultType(dataType, indicesType,
                       static_cast<int64_t>(adaptor.getAxis()), emitError);
