@@ -374,26 +374,39 @@ static double bfloatBitsToDouble(uint16_t bits) {
   return value;
 }
 
-double HostTensor::getElementAsDouble(int64_t index) const {
-  const uint8_t *data = getData();
+/// Element `index` of a bool or integer buffer of `dtype`, converted to `R`;
+/// nullopt for the floating-point and complex dtypes.
+template <typename R>
+static std::optional<R> loadIntegerAs(DType dtype, const uint8_t *data,
+                                      int64_t index) {
   switch (dtype) {
   case DType::Bool:
   case DType::U8:
-    return loadElement<uint8_t>(data, index);
+    return static_cast<R>(loadElement<uint8_t>(data, index));
   case DType::I8:
-    return loadElement<int8_t>(data, index);
+    return static_cast<R>(loadElement<int8_t>(data, index));
   case DType::I16:
-    return loadElement<int16_t>(data, index);
+    return static_cast<R>(loadElement<int16_t>(data, index));
   case DType::I32:
-    return loadElement<int32_t>(data, index);
+    return static_cast<R>(loadElement<int32_t>(data, index));
   case DType::I64:
-    return static_cast<double>(loadElement<int64_t>(data, index));
+    return static_cast<R>(loadElement<int64_t>(data, index));
   case DType::U16:
-    return loadElement<uint16_t>(data, index);
+    return static_cast<R>(loadElement<uint16_t>(data, index));
   case DType::U32:
-    return loadElement<uint32_t>(data, index);
+    return static_cast<R>(loadElement<uint32_t>(data, index));
   case DType::U64:
-    return static_cast<double>(loadElement<uint64_t>(data, index));
+    return static_cast<R>(loadElement<uint64_t>(data, index));
+  default:
+    return std::nullopt;
+  }
+}
+
+double HostTensor::getElementAsDouble(int64_t index) const {
+  const uint8_t *data = getData();
+  if (std::optional<double> value = loadIntegerAs<double>(dtype, data, index))
+    return *value;
+  switch (dtype) {
   case DType::F16:
     return halfBitsToDouble(loadElement<uint16_t>(data, index));
   case DType::BF16:
@@ -405,8 +418,9 @@ double HostTensor::getElementAsDouble(int64_t index) const {
   case DType::Complex64:
   case DType::Complex128:
     return getComplexElement(index).first;
+  default:
+    llvm_unreachable("integer dtypes are handled above");
   }
-  llvm_unreachable("unknown dtype");
 }
 
 std::pair<double, double> HostTensor::getComplexElement(int64_t index) const {
@@ -421,35 +435,12 @@ std::pair<double, double> HostTensor::getComplexElement(int64_t index) const {
 }
 
 int64_t HostTensor::getElementAsInt64(int64_t index) const {
-  const uint8_t *data = getData();
-  switch (dtype) {
-  case DType::Bool:
-  case DType::U8:
-    return loadElement<uint8_t>(data, index);
-  case DType::I8:
-    return loadElement<int8_t>(data, index);
-  case DType::I16:
-    return loadElement<int16_t>(data, index);
-  case DType::I32:
-    return loadElement<int32_t>(data, index);
-  case DType::I64:
-    return loadElement<int64_t>(data, index);
-  case DType::U16:
-    return loadElement<uint16_t>(data, index);
-  case DType::U32:
-    return loadElement<uint32_t>(data, index);
-  case DType::U64:
-    return static_cast<int64_t>(loadElement<uint64_t>(data, index));
-  default:
-    // Converting a float could overflow; integers only, as documented.
-    return 0;
-  }
+  // Converting a float could overflow; integers only, as documented.
+  return loadIntegerAs<int64_t>(dtype, getData(), index).value_or(0);
 }
 
 uint64_t HostTensor::getElementAsUInt64(int64_t index) const {
-  if (dtype == DType::U64)
-    return loadElement<uint64_t>(getData(), index);
-  return static_cast<uint64_t>(getElementAsInt64(index));
+  return loadIntegerAs<uint64_t>(dtype, getData(), index).value_or(0);
 }
 
 //===----------------------------------------------------------------------===//
