@@ -511,6 +511,35 @@ protected:
                                          resultType.getElementType()));
   }
 
+  /// Replaces the gather `op` by a linalg.generic with parallel iterators
+  /// over its result (`init`) that reads `inputs` elementwise and yields
+  /// `data[position(ivs, inputArgs)]`, where `ivs` are the result indices.
+  static void replaceWithGatherGeneric(
+      ConversionPatternRewriter &rewriter, Operation *op, Value data,
+      Value init, ValueRange inputs,
+      function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange,
+                                      ValueRange)>
+          position) {
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t rank = resultType.getRank();
+    SmallVector<AffineMap> maps(inputs.size() + 1,
+                                rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, op->getLoc(), TypeRange{resultType}, inputs, ValueRange{init},
+        maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          SmallVector<Value> ivs;
+          for (int64_t d = 0; d < rank; ++d)
+            ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
+          Value value = tensor::ExtractOp::create(
+              nb, nloc, data,
+              position(nb, nloc, ivs, args.take_front(inputs.size())));
+          linalg::YieldOp::create(nb, nloc, value);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+  }
+
   std::shared_ptr<RuntimeChecker> checker;
 };
 
@@ -552,24 +581,16 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
     for (int64_t j = 0; j < k; ++j)
       sizes.push_back(dimValue(rewriter, loc, data, b + j));
 
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(resultRank)};
-    SmallVector<utils::IteratorType> iterators(resultRank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{}, ValueRange{*init},
-        maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange) {
-          SmallVector<Value> ivs;
-          for (int64_t d = 0; d < resultRank; ++d)
-            ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
-          ValueRange position = ValueRange(ivs).take_front(q - 1);
-          IndexTuple tuple = loadIndexTuple(nb, nloc, indices, position, sizes);
+    replaceWithGatherGeneric(
+        rewriter, op, data, *init, ValueRange{},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange) {
+          IndexTuple tuple =
+              loadIndexTuple(nb, nloc, indices, ivs.take_front(q - 1), sizes);
           SmallVector<Value> dataPos(ivs.begin(), ivs.begin() + b);
           llvm::append_range(dataPos, tuple.normalized);
           dataPos.append(ivs.begin() + (q - 1), ivs.end());
-          Value value = tensor::ExtractOp::create(nb, nloc, data, dataPos);
-          linalg::YieldOp::create(nb, nloc, value);
+          return dataPos;
         });
-    rewriter.replaceOp(op, generic.getResults());
     return success();
   }
 };
@@ -603,22 +624,14 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
       return rewriter.notifyMatchFailure(op, "cannot reify the result shape");
     Value size = dimValue(rewriter, loc, data, axis);
 
-    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{indices},
-        ValueRange{*init}, ArrayRef<AffineMap>{id, id}, iterators,
-        [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value raw = castToIndex(nb, nloc, args[0]);
-          SmallVector<Value> dataPos;
-          for (int64_t d = 0; d < rank; ++d)
-            dataPos.push_back(linalg::IndexOp::create(nb, nloc, d));
-          dataPos[axis] = normalizeIndex(nb, nloc, raw, size);
-          Value value = tensor::ExtractOp::create(nb, nloc, data, dataPos);
-          linalg::YieldOp::create(nb, nloc, value);
+    replaceWithGatherGeneric(
+        rewriter, op, data, *init, ValueRange{indices},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
+          SmallVector<Value> dataPos(ivs);
+          dataPos[axis] =
+              normalizeIndex(nb, nloc, castToIndex(nb, nloc, args[0]), size);
+          return dataPos;
         });
-    rewriter.replaceOp(op, generic.getResults());
     return success();
   }
 };
