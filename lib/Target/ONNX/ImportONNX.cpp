@@ -603,14 +603,8 @@ ONNXImporter::getReduction(const NodeRef &node,
   FailureOr<std::string> value = getStringAttr(node, *attr);
   if (failed(value))
     return failure();
-  std::optional<ReductionKind> kind =
-      llvm::StringSwitch<std::optional<ReductionKind>>(*value)
-          .Case("none", ReductionKind::None)
-          .Case("add", ReductionKind::Add)
-          .Case("mul", ReductionKind::Mul)
-          .Case("max", ReductionKind::Max)
-          .Case("min", ReductionKind::Min)
-          .Default(std::nullopt);
+  // ONNX spells the reductions as nd's enum does.
+  std::optional<ReductionKind> kind = symbolizeReductionKind(*value);
   llvm::StringRef allowedList =
       node.version >= 18 ? "none, add, mul, max or min" : "none, add or mul";
   if (!kind)
