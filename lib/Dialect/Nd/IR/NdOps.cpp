@@ -234,6 +234,28 @@ static LogicalResult verifyGatherResult(Operation *op,
   return success();
 }
 
+/// InferTypeOpInterface of a gather: `OpTy::inferResultType` on operands
+/// that may not have been verified yet, reporting at `location` as the op
+/// would. `attr` is batch_dims or axis.
+template <typename OpTy>
+static LogicalResult
+inferGatherReturnType(std::optional<Location> location, Value data,
+                      Value indices, int64_t attr,
+                      SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto emitError = makeEmitter(location, OpTy::getOperationName());
+  auto dataType = dyn_cast<RankedTensorType>(data.getType());
+  auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
+  if (!dataType || !indicesType)
+    return emitError()
+           << "operands 'data' and 'indices' must be ranked tensors";
+  FailureOr<RankedTensorType> resultType =
+      OpTy::inferResultType(dataType, indicesType, attr, emitError);
+  if (failed(resultType))
+    return failure();
+  inferredReturnTypes.push_back(*resultType);
+  return success();
+}
+
 /// Result types of the gathers may refine the inferred one (static where the
 /// inferred type is dynamic) but must agree with it on every static dim.
 static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
@@ -320,19 +342,9 @@ LogicalResult
 GatherNDOp::inferReturnTypes(MLIRContext *context,
                              std::optional<Location> location, Adaptor adaptor,
                              SmallVectorImpl<Type> &inferredReturnTypes) {
-  auto emitError = makeEmitter(location, getOperationName());
-  auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
-  auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
-  if (!dataType || !indicesType)
-    return emitError()
-           << "operands 'data' and 'indices' must be ranked tensors";
-  FailureOr<RankedTensorType> resultType =
-      inferResultType(dataType, indicesType,
-                      static_cast<int64_t>(adaptor.getBatchDims()), emitError);
-  if (failed(resultType))
-    return failure();
-  inferredReturnTypes.push_back(*resultType);
-  return success();
+  return inferGatherReturnType<GatherNDOp>(
+      location, adaptor.getData(), adaptor.getIndices(),
+      static_cast<int64_t>(adaptor.getBatchDims()), inferredReturnTypes);
 }
 
 bool GatherNDOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -431,19 +443,9 @@ GatherElementsOp::inferResultType(RankedTensorType dataType,
 LogicalResult GatherElementsOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &inferredReturnTypes) {
-  auto emitError = makeEmitter(location, getOperationName());
-  auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
-  auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
-  if (!dataType || !indicesType)
-    return emitError()
-           << "operands 'data' and 'indices' must be ranked tensors";
-  FailureOr<RankedTensorType> resultType =
-      inferResultType(dataType, indicesType,
-                      static_cast<int64_t>(adaptor.getAxis()), emitError);
-  if (failed(resultType))
-    return failure();
-  inferredReturnTypes.push_back(*resultType);
-  return success();
+  return inferGatherReturnType<GatherElementsOp>(
+      location, adaptor.getData(), adaptor.getIndices(),
+      static_cast<int64_t>(adaptor.getAxis()), inferredReturnTypes);
 }
 
 bool GatherElementsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
