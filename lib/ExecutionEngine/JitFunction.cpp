@@ -222,16 +222,21 @@ llvm::Error JitFunction::checkInputs(llvm::ArrayRef<HostTensor> inputs) const {
   return llvm::Error::success();
 }
 
-llvm::Error JitFunction::invoke(llvm::MutableArrayRef<HostTensor> inputs,
-                                llvm::SmallVectorImpl<int64_t> &resultStorage) {
-  if (llvm::Error error = checkInputs(inputs))
-    return error;
-
-  // Heap-allocated per input so that the addresses handed out stay put.
+/// The packed arguments of one call: the expanded descriptors of the inputs
+/// (one heap vector per input, so the addresses handed out stay put), one
+/// pointer per descriptor field, and storage for the returned descriptors.
+struct JitFunction::CallFrame {
   std::vector<std::vector<int64_t>> descriptors;
-  descriptors.reserve(inputs.size());
+  llvm::SmallVector<void *> args;
+  llvm::SmallVector<int64_t> resultStorage;
+};
+
+void JitFunction::prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
+                              CallFrame &frame) const {
+  frame.descriptors.clear();
+  frame.descriptors.reserve(inputs.size());
   for (HostTensor &input : inputs) {
-    std::vector<int64_t> &descriptor = descriptors.emplace_back();
+    std::vector<int64_t> &descriptor = frame.descriptors.emplace_back();
     auto data = reinterpret_cast<intptr_t>(input.getData());
     descriptor = {data, data, /*offset=*/0};
     llvm::ArrayRef<int64_t> shape = input.getShape();
@@ -242,19 +247,16 @@ llvm::Error JitFunction::invoke(llvm::MutableArrayRef<HostTensor> inputs,
     descriptor.insert(descriptor.end(), strides.begin(), strides.end());
   }
 
-  llvm::SmallVector<void *> args;
-  for (std::vector<int64_t> &descriptor : descriptors)
+  frame.args.clear();
+  for (std::vector<int64_t> &descriptor : frame.descriptors)
     for (int64_t &field : descriptor)
-      args.push_back(&field);
+      frame.args.push_back(&field);
   size_t resultSlots = 0;
   for (const TensorSignature &result : results)
     resultSlots += descriptorSize(result.shape.size());
-  resultStorage.assign(resultSlots, 0);
+  frame.resultStorage.assign(resultSlots, 0);
   if (!results.empty())
-    args.push_back(resultStorage.data());
-
-  entryPoint(args.data());
-  return llvm::Error::success();
+    frame.args.push_back(frame.resultStorage.data());
 }
 
 /// Copies a strided buffer into the row-major `dest`.
@@ -339,15 +341,19 @@ JitFunction::collectResults(llvm::ArrayRef<int64_t> resultStorage,
 
 llvm::Expected<llvm::SmallVector<HostTensor>>
 JitFunction::run(llvm::MutableArrayRef<HostTensor> inputs) {
-  llvm::SmallVector<int64_t> resultStorage;
-  if (llvm::Error error = invoke(inputs, resultStorage))
+  if (llvm::Error error = checkInputs(inputs))
     return std::move(error);
-  return collectResults(resultStorage, inputs, /*copy=*/true);
+  CallFrame frame;
+  prepareCall(inputs, frame);
+  entryPoint(frame.args.data());
+  return collectResults(frame.resultStorage, inputs, /*copy=*/true);
 }
 
 llvm::Expected<BenchmarkResult>
 JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
                        unsigned iterations) {
+  if (llvm::Error error = checkInputs(inputs))
+    return std::move(error);
   llvm::SmallVector<HostTensor> scratch;
   for (const HostTensor &input : inputs) {
     llvm::Expected<HostTensor> copy = input.clone();
@@ -355,16 +361,19 @@ JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
       return copy.takeError();
     scratch.push_back(std::move(*copy));
   }
+  // The scratch buffers stay put: one frame serves every call, and only the
+  // call itself is timed.
+  CallFrame frame;
+  prepareCall(scratch, frame);
   std::vector<double> seconds;
-  llvm::SmallVector<int64_t> resultStorage;
   for (unsigned n = 0; n < warmup + iterations; ++n) {
     for (auto [copy, input] : llvm::zip_equal(scratch, inputs))
       std::memcpy(copy.getData(), input.getData(), input.getSizeInBytes());
     auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = invoke(scratch, resultStorage))
-      return std::move(error);
+    entryPoint(frame.args.data());
     auto stop = std::chrono::steady_clock::now();
-    auto released = collectResults(resultStorage, scratch, /*copy=*/false);
+    auto released =
+        collectResults(frame.resultStorage, scratch, /*copy=*/false);
     if (!released)
       return released.takeError();
     if (n >= warmup)

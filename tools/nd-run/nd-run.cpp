@@ -229,8 +229,6 @@ int main(int argc, char **argv) {
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
 
-  if (llvm::Error error = (*function)->checkInputs(inputs))
-    return fail(std::move(error));
   if (!expected.empty() && expected.size() != (*function)->getResults().size())
     return fail(llvm::formatv("--expect got {0} file(s) but the function "
                               "returns {1} result(s)",

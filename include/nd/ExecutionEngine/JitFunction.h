@@ -87,10 +87,12 @@ public:
 private:
   JitFunction() = default;
 
-  /// Calls the packed entry point; `resultStorage` receives the result
-  /// descriptors.
-  llvm::Error invoke(llvm::MutableArrayRef<HostTensor> inputs,
-                     llvm::SmallVectorImpl<int64_t> &resultStorage);
+  struct CallFrame;
+
+  /// Fills `frame` with the packed arguments of a call on `inputs` (checked
+  /// already); the call itself is `entryPoint(frame.args.data())`.
+  void prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
+                   CallFrame &frame) const;
 
   /// Copies results out of their descriptors and frees their buffers.
   llvm::Expected<llvm::SmallVector<HostTensor>>
