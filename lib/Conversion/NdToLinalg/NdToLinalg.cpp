@@ -283,8 +283,12 @@ public:
       return; // The verifier has checked it.
     std::string rhsText =
         ("operand '" + rhsName + "' dim " + Twine(rhsDim)).str();
-    compareDims(b, loc, op, dimValue(b, loc, lhsTensor, lhsDim), lhsName,
-                lhsDim, dimValue(b, loc, rhsTensor, rhsDim), rhsText, atMost);
+    // Each value is bound before the call: C++ leaves the evaluation order
+    // of call arguments unspecified, and IR built there would come out in a
+    // different order with each compiler.
+    Value lhs = dimValue(b, loc, lhsTensor, lhsDim);
+    Value rhs = dimValue(b, loc, rhsTensor, rhsDim);
+    compareDims(b, loc, op, lhs, lhsName, lhsDim, rhs, rhsText, atMost);
   }
 
   /// Checks that a dynamic operand dim equals the static size a gather's
@@ -300,8 +304,10 @@ public:
         !cast<ShapedType>(operand.getType()).isDynamicDim(operandDim))
       return; // Nothing declared, or the verifier has checked it.
     std::string resultText = ("result dim " + Twine(resultDim)).str();
-    compareDims(b, loc, op, dimValue(b, loc, operand, operandDim), operandName,
-                operandDim, constIndex(b, loc, size), resultText,
+    Value actual = dimValue(b, loc, operand, operandDim);
+    Value declared = constIndex(b, loc, size);
+    compareDims(b, loc, op, actual, operandName, operandDim, declared,
+                resultText,
                 /*atMost=*/false);
   }
 
