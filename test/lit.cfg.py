@@ -51,3 +51,11 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_c_runner_utils",
      os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext)))
+
+# Generated code runs its parallel loops on LLVM's OpenMP runtime and reports
+# failed run-time checks through nd's runner utilities.
+config.substitutions.append(
+    ("%libomp", os.path.join(config.llvm_lib_dir, "libomp" + config.shlibext)))
+config.substitutions.append(
+    ("%nd_runner_utils",
+     os.path.join(config.nd_lib_dir, "libnd_runner_utils" + config.shlibext)))

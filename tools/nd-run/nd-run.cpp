@@ -1,7 +1,8 @@
 //===- nd-run.cpp - run ONNX models and MLIR modules with nd ----*- C++ -*-===//
 //
 //   nd-run MODEL [INPUT...] [--expect OUTPUT...] [--output-dir DIR] [--pb]
-//          [--bench N] [--no-check-bounds] [--entry NAME] [--quiet]
+//          [--bench N] [--threads N] [--donate I]... [--no-check-bounds]
+//          [--entry NAME] [--quiet]
 //
 // MODEL is a .onnx model (imported with nd's ONNX importer) or a .mlir module
 // with a tensor function @main. It is lowered with nd-to-llvm, JIT-compiled
@@ -43,6 +44,8 @@ struct Options {
   std::string outputDir;
   bool writePb = false;
   unsigned bench = 0;
+  unsigned threads = 0;
+  llvm::SmallVector<unsigned> donated;
   bool checkBounds = true;
   bool quiet = false;
   std::string entry = "main";
@@ -64,6 +67,11 @@ function @main) on the INPUT tensors, compiled to native code by nd.
   --pb                 with --output-dir, also write DIR/output_N.pb
   --bench N            after a warm-up run, time N runs and print the compile
                        time and the min/median run time
+  --threads N          run the parallel loops on N threads (default: the
+                       OpenMP runtime's, OMP_NUM_THREADS or every core)
+  --donate I           input I (from 0) is donated: the compiled function may
+                       update it in place and return it as a result instead
+                       of copying it (repeatable)
   --no-check-bounds    drop the run-time checks of index values and dynamic
                        shapes (only for inputs known to be valid)
   --entry NAME         call @NAME instead of @main
@@ -123,6 +131,22 @@ static std::optional<std::string> parseArgs(int argc, char **argv,
       if (!name || name->empty())
         return std::string("--entry needs a function name");
       options.entry = name->str();
+      continue;
+    }
+    if (arg.starts_with("--threads")) {
+      std::optional<llvm::StringRef> count = value("--threads");
+      unsigned n = 0;
+      if (!count || count->getAsInteger(10, n) || n == 0)
+        return std::string("--threads needs a positive number of threads");
+      options.threads = n;
+      continue;
+    }
+    if (arg.starts_with("--donate")) {
+      std::optional<llvm::StringRef> position = value("--donate");
+      unsigned n = 0;
+      if (!position || position->getAsInteger(10, n))
+        return std::string("--donate needs an input position (0, 1, ...)");
+      options.donated.push_back(n);
       continue;
     }
     if (arg.starts_with("--bench")) {
@@ -221,6 +245,8 @@ int main(int argc, char **argv) {
   JitOptions jitOptions;
   jitOptions.entry = options.entry;
   jitOptions.checkBounds = options.checkBounds;
+  jitOptions.threads = options.threads;
+  jitOptions.donated = options.donated;
   llvm::Expected<std::unique_ptr<JitFunction>> function =
       JitFunction::compile(*module, jitOptions);
   if (!function)
@@ -235,8 +261,8 @@ int main(int argc, char **argv) {
                               expected.size(),
                               (*function)->getResults().size()));
 
-  // The compiled code may update its inputs in place: keep pristine copies
-  // for the benchmark.
+  // The compiled code may update donated inputs in place: keep pristine
+  // copies for the benchmark.
   llvm::SmallVector<HostTensor> benchInputs;
   if (options.bench) {
     for (const HostTensor &input : inputs) {

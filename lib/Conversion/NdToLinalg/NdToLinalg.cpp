@@ -1,38 +1,57 @@
 //===- NdToLinalg.cpp - lower nd ops to upstream dialects -------*- C++ -*-===//
 //
-// Lowers the four nd ops to linalg, scf, tensor, arith and complex.
+// Lowers the four nd ops to tensor, bufferization, memref, scf, vector, arith
+// and complex ops (see LoweringSupport.h for the overall shape).
 //
 // Preconditions: the ops verify. Dimensions the verifier could not compare
 // (dynamic ones) and every index value are checked at run time when bounds
-// checking is on; the checks run before any element is written, so a bad
-// index never leaves a half-updated result behind. The error path calls an
-// `llvm.func` helper that prints to stderr and exits with status 1; it and its
-// message strings are inserted into the enclosing module, which is why the
-// patterns must run from a module-anchored pass.
+// checking is on. A failed check calls `__nd_report_error` with a message
+// naming the op, its location, the operand, the value and the dimension; the
+// op then writes nothing into `data` (a scatter) and returns. Checks run
+// before a scatter writes anything; a gather checks each index tuple as it
+// reads it and never touches memory through a bad one.
+//
+// Parallelism. Every op splits its work into partitions that an
+// `scf.parallel` or `scf.forall` runs; the number of partitions comes from
+// the amount of work and the thread count at run time. Results are
+// bit-identical for every partition count: gathers write disjoint parts of
+// their result, and a scatter applies the updates of every destination
+// element in row-major order of the update entries, because each partition
+// owns a disjoint part of the destination:
+//
+// - scatter_nd with wide slices: partitions split the slice columns and each
+//   applies every entry, in order, to its columns;
+// - scatter_elements: positions that differ off the axis never collide, so
+//   partitions split dim 0 (or the last dim when the axis is 0) and walk
+//   their positions in row-major order;
+// - otherwise (point scatters, narrow slices, 1-D scatter_elements) the
+//   destination rows are cut into contiguous ranges, one owner each: a
+//   parallel pass computes every entry's row (checking its index), counts
+//   entries per (chunk, owner), a prefix sum gives offsets, entries are
+//   bucketed stably and each owner applies exactly its entries in order.
 //
 // Unsigned element types are reinterpreted as signless around the arith ops
-// that combine values (arith only accepts signless integers) with
-// `builtin.unrealized_conversion_cast`; the LLVM type converter maps both to
-// the same iN, so the casts fold away.
+// that combine values with `builtin.unrealized_conversion_cast`; the LLVM
+// type converter maps both to the same iN, so the casts fold away.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLinalg/NdToLinalg.h"
 
+#include "LoweringSupport.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/SymbolTable.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_LOWERSCATTER
@@ -41,408 +60,314 @@ namespace mlir::nd {
 
 using namespace mlir;
 using namespace mlir::nd;
+using namespace mlir::nd::lowering;
 
-/// Name of the helper that reports a failed run-time check.
-static constexpr StringLiteral kReportErrorFn = "__nd_report_error";
+/// Slices at least this many elements wide are split by column among the
+/// partitions of a scatter_nd; narrower ones go to row owners.
+static constexpr int64_t kMinSplitColumns = 64;
 
 //===----------------------------------------------------------------------===//
-// Small IR helpers
+// Shared pieces
 //===----------------------------------------------------------------------===//
 
-static Value constIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
+/// The dims `[from, to)` of `shaped` as index values.
+static SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value shaped,
+                                    int64_t from, int64_t to) {
+  SmallVector<Value> dims;
+  for (int64_t d = from; d < to; ++d)
+    dims.push_back(dimValue(b, loc, shaped, d));
+  return dims;
 }
 
-/// The size of dim `d` of `tensor` as an index value.
-static Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t d) {
-  return getValueOrCreateConstantIndexOp(
-      b, loc, tensor::getMixedSize(b, loc, tensor, d));
+/// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
+static SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
+                                          ArrayRef<Value> dims) {
+  SmallVector<Value> strides(dims.size());
+  Value stride = constIndex(b, loc, 1);
+  for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
+    strides[j] = stride;
+    stride = arith::MulIOp::create(b, loc, stride, dims[j]);
+  }
+  return strides;
 }
 
-/// Converts an index value read from `indices` to `index` (i32
-/// sign-extends).
-static Value castToIndex(OpBuilder &b, Location loc, Value value) {
-  if (value.getType().isIndex())
-    return value;
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+/// `a | b` on i1.
+static Value orBool(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::OrIOp::create(b, loc, x, y);
 }
 
-/// Reads one index value and converts it to `index`.
-static Value loadIndex(OpBuilder &b, Location loc, Value indices,
-                       ValueRange position) {
-  return castToIndex(b, loc,
-                     tensor::ExtractOp::create(b, loc, indices, position));
+static Value notBool(OpBuilder &b, Location loc, Value x) {
+  Value yes = constBool(b, loc, true);
+  return arith::XOrIOp::create(b, loc, x, yes);
 }
 
-/// Maps a possibly negative index into `[0, size)`: `i < 0 ? i + size : i`.
-/// Values outside `[-size, size)` stay outside `[0, size)`.
-static Value normalizeIndex(OpBuilder &b, Location loc, Value index,
-                            Value size) {
-  Value zero = constIndex(b, loc, 0);
-  Value isNegative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
-  Value wrapped = arith::AddIOp::create(b, loc, index, size);
-  return arith::SelectOp::create(b, loc, isNegative, wrapped, index);
+/// A scratch buffer of `size` elements of `type`.
+static Value allocScratch(OpBuilder &b, Location loc, Type type, Value size) {
+  auto memrefType = MemRefType::get({ShapedType::kDynamic}, type);
+  return memref::AllocOp::create(b, loc, memrefType, ValueRange{size},
+                                 b.getI64IntegerAttr(64));
 }
 
-static Value toI64(OpBuilder &b, Location loc, Value index) {
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-}
-
-namespace {
-/// Bounds of an scf.for nest over the leading dims of a tensor.
-struct LoopBounds {
-  SmallVector<Value> lbs, ubs, steps;
-};
-} // namespace
-
-/// Unit-step bounds over dims `[0, numDims)` of `tensor`.
-static LoopBounds loopsOverDims(OpBuilder &b, Location loc, Value tensor,
-                                int64_t numDims) {
-  LoopBounds bounds;
+/// The serial OR of `flags[0..count)`.
+static Value anyFlag(OpBuilder &b, Location loc, Value flags, Value count) {
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
-  for (int64_t d = 0; d < numDims; ++d) {
-    bounds.lbs.push_back(zero);
-    bounds.ubs.push_back(dimValue(b, loc, tensor, d));
-    bounds.steps.push_back(one);
-  }
-  return bounds;
+  Value no = constBool(b, loc, false);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, count, one, ValueRange{no},
+      [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
+        Value flag = memref::LoadOp::create(nb, nloc, flags, ValueRange{i});
+        Value any = orBool(nb, nloc, acc[0], flag);
+        scf::YieldOp::create(nb, nloc, any);
+      });
+  return loop.getResult(0);
 }
 
+/// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
+/// when `cond` is the constant true.
+static Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
+                     function_ref<Value(OpBuilder &, Location)> then,
+                     function_ref<Value(OpBuilder &, Location)> otherwise) {
+  if (std::optional<int64_t> known = getConstantIntValue(cond);
+      known && *known != 0)
+    return then(b, loc);
+  // The result type is that of the yielded values.
+  auto ifOp = scf::IfOp::create(
+      b, loc, cond,
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, then(nb, nloc));
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, otherwise(nb, nloc));
+      });
+  assert(ifOp.getResult(0).getType() == type && "branches yield other types");
+  return ifOp.getResult(0);
+}
+
+/// Emits `if (!ok) report()`.
+static void reportUnless(OpBuilder &b, Location loc, Value ok,
+                         function_ref<void(OpBuilder &, Location)> report) {
+  Value failed = notBool(b, loc, ok);
+  auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  report(b, loc);
+}
+
+/// `tensor.collapse_shape` by `groups`, or `tensor` itself when every group
+/// is one dim.
+static Value collapse(OpBuilder &b, Location loc, Value tensor,
+                      ArrayRef<ReassociationIndices> groups) {
+  if (llvm::all_of(groups,
+                   [](const ReassociationIndices &g) { return g.size() == 1; }))
+    return tensor;
+  return tensor::CollapseShapeOp::create(b, loc, tensor, groups);
+}
+
+/// The inverse of `collapse`, back to the type and dims of `like`.
+static Value expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
+                        ArrayRef<ReassociationIndices> groups) {
+  if (tensor.getType() == like.getType())
+    return tensor;
+  SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
+  return tensor::ExpandShapeOp::create(b, loc, like.getType(), tensor, groups,
+                                       shape);
+}
+
+//===----------------------------------------------------------------------===//
+// Index tuples of the ND ops
+//===----------------------------------------------------------------------===//
+
 namespace {
-/// The components of one index tuple of an ND op, as read and normalised.
-struct IndexTuple {
+/// How the ND ops address data rows: the sizes of the `k` indexed dims and
+/// their row-major strides.
+struct TupleSpace {
+  SmallVector<Value> sizes, strides;
+  int64_t firstDataDim = 0;
+};
+
+/// One tuple as read: raw and normalized components, the linear row it
+/// addresses and whether a component is out of range.
+struct Tuple {
   SmallVector<Value> raw, normalized;
+  Value row;
+  Value bad;
 };
 } // namespace
 
-/// Reads the tuple `indices[position..., :]` and normalises component j
-/// against `sizes[j]`.
-static IndexTuple loadIndexTuple(OpBuilder &b, Location loc, Value indices,
-                                 ValueRange position, ArrayRef<Value> sizes) {
-  IndexTuple tuple;
-  SmallVector<Value> at(position);
-  at.push_back(Value());
-  for (auto [j, size] : llvm::enumerate(sizes)) {
-    at.back() = constIndex(b, loc, j);
+/// Reads tuple `t` of the flat `[N, k]` index buffer. With `check`, `bad`
+/// says whether a component is out of range and `row` is 0 then.
+static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
+                       const TupleSpace &space, bool check) {
+  int64_t k = space.sizes.size();
+  Tuple tuple;
+  Value kValue = constIndex(b, loc, k);
+  Value base = arith::MulIOp::create(b, loc, t, kValue);
+  Value row = constIndex(b, loc, 0);
+  tuple.bad = constBool(b, loc, false);
+  for (int64_t j = 0; j < k; ++j) {
+    Value jValue = constIndex(b, loc, j);
+    Value at = arith::AddIOp::create(b, loc, base, jValue);
     Value raw = loadIndex(b, loc, indices, at);
+    Value normalized = normalizeIndex(b, loc, raw, space.sizes[j]);
     tuple.raw.push_back(raw);
-    tuple.normalized.push_back(normalizeIndex(b, loc, raw, size));
+    tuple.normalized.push_back(normalized);
+    if (check) {
+      Value bad = isOutOfRange(b, loc, normalized, space.sizes[j]);
+      tuple.bad = orBool(b, loc, tuple.bad, bad);
+    }
+    Value term = arith::MulIOp::create(b, loc, normalized, space.strides[j]);
+    row = arith::AddIOp::create(b, loc, row, term);
   }
+  tuple.row = check ? clampIfBad(b, loc, tuple.bad, row) : row;
   return tuple;
 }
 
-/// Builds the scalar combination of the value in place with an update.
-/// `none` replaces; i1 (and ui1) treat add/max as `or` and mul/min as `and`;
-/// integers wrap; unsigned integers compare unsigned; floats propagate NaN
-/// under max/min.
-static FailureOr<Value> combine(OpBuilder &b, Location loc,
-                                ReductionKind reduction, Value current,
-                                Value update) {
-  if (reduction == ReductionKind::None)
-    return update;
-  Type type = current.getType();
-
-  if (isa<FloatType>(type)) {
-    switch (reduction) {
-    case ReductionKind::Add:
-      return Value(arith::AddFOp::create(b, loc, current, update));
-    case ReductionKind::Mul:
-      return Value(arith::MulFOp::create(b, loc, current, update));
-    case ReductionKind::Max:
-      return Value(arith::MaximumFOp::create(b, loc, current, update));
-    case ReductionKind::Min:
-      return Value(arith::MinimumFOp::create(b, loc, current, update));
-    case ReductionKind::None:
-      break;
-    }
-    return failure();
-  }
-
-  if (isa<ComplexType>(type)) {
-    if (reduction == ReductionKind::Add)
-      return Value(complex::AddOp::create(b, loc, current, update));
-    if (reduction == ReductionKind::Mul)
-      return Value(complex::MulOp::create(b, loc, current, update));
-    return failure();
-  }
-
-  auto intType = dyn_cast<IntegerType>(type);
-  if (!intType)
-    return failure();
-  bool isUnsigned = intType.isUnsigned();
-  Type signless = b.getIntegerType(intType.getWidth());
-  auto toSignless = [&](Value v) -> Value {
-    if (v.getType() == signless)
-      return v;
-    return UnrealizedConversionCastOp::create(b, loc, signless, v).getResult(0);
-  };
-  Value lhs = toSignless(current);
-  Value rhs = toSignless(update);
-  Value result;
-  if (intType.getWidth() == 1) {
-    bool isOr =
-        reduction == ReductionKind::Add || reduction == ReductionKind::Max;
-    result = isOr ? Value(arith::OrIOp::create(b, loc, lhs, rhs))
-                  : Value(arith::AndIOp::create(b, loc, lhs, rhs));
-  } else {
-    switch (reduction) {
-    case ReductionKind::Add:
-      result = arith::AddIOp::create(b, loc, lhs, rhs);
-      break;
-    case ReductionKind::Mul:
-      result = arith::MulIOp::create(b, loc, lhs, rhs);
-      break;
-    case ReductionKind::Max:
-      result = isUnsigned ? Value(arith::MaxUIOp::create(b, loc, lhs, rhs))
-                          : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
-      break;
-    case ReductionKind::Min:
-      result = isUnsigned ? Value(arith::MinUIOp::create(b, loc, lhs, rhs))
-                          : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
-      break;
-    case ReductionKind::None:
-      return failure();
-    }
-  }
-  if (result.getType() == type)
-    return result;
-  return UnrealizedConversionCastOp::create(b, loc, type, result).getResult(0);
-}
-
-/// `[0, 0, ...]` of the given length, as fold results.
-static SmallVector<OpFoldResult> zeros(OpBuilder &b, size_t n) {
-  return SmallVector<OpFoldResult>(n, b.getIndexAttr(0));
-}
-
-static SmallVector<OpFoldResult> ones(OpBuilder &b, size_t n) {
-  return SmallVector<OpFoldResult>(n, b.getIndexAttr(1));
+/// After a failed parallel check: finds the first tuple in row-major order
+/// with a component out of range and reports it.
+static void reportFirstBadTuple(LoweringState &state, OpBuilder &b,
+                                Location loc, Operation *op, Value indices,
+                                Value numTuples, const TupleSpace &space) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value no = constBool(b, loc, false);
+  scf::ForOp::create(
+      b, loc, zero, numTuples, one, ValueRange{no},
+      [&](OpBuilder &nb, Location nloc, Value t, ValueRange found) {
+        Tuple tuple = readTuple(nb, nloc, indices, t, space, /*check=*/false);
+        Value done = found[0];
+        for (auto [j, size] : llvm::enumerate(space.sizes)) {
+          Value bad = isOutOfRange(nb, nloc, tuple.normalized[j], size);
+          Value fire =
+              arith::AndIOp::create(nb, nloc, notBool(nb, nloc, done), bad);
+          auto ifOp = scf::IfOp::create(nb, nloc, fire, false);
+          {
+            OpBuilder::InsertionGuard guard(nb);
+            nb.setInsertionPointToStart(ifOp.thenBlock());
+            state.report(nb, nloc, op,
+                         LoweringState::indexMessage(space.firstDataDim + j),
+                         tuple.raw[j], size);
+          }
+          done = orBool(nb, nloc, done, bad);
+        }
+        scf::YieldOp::create(nb, nloc, done);
+      });
 }
 
 //===----------------------------------------------------------------------===//
-// Run-time checks
+// Positions of the Elements ops
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Emits run-time checks whose failure prints a message to stderr and exits
-/// with status 1. The message strings and the reporting helper live in the
-/// enclosing module and are created on first use.
-class RuntimeChecker {
-public:
-  explicit RuntimeChecker(bool enabled) : enabled(enabled) {}
+/// Walks the positions of a row-major tensor with dims `dims` (rank >= 1)
+/// whose flat position lies in `[lo, hi)` and whose last coordinate lies in
+/// `[colLo, colHi)`, in row-major order. `body(coords, q, carried)` gets the
+/// coordinates, the flat position and the loop-carried values and returns
+/// the new ones.
+static SmallVector<Value> walkPositions(
+    OpBuilder &b, Location loc, ArrayRef<Value> dims, Value lo, Value hi,
+    Value colLo, Value colHi, ValueRange init,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ArrayRef<Value>,
+                                    Value, ValueRange)>
+        body) {
+  int64_t rank = dims.size();
+  Value one = constIndex(b, loc, 1);
+  Value rowLen = dims.back();
+  // A zero-length row means no positions; divide by at least 1.
+  Value divisor = maxIndex(b, loc, rowLen, one);
+  Value firstRow = arith::DivUIOp::create(b, loc, lo, divisor);
+  Value lastRow = ceilDiv(b, loc, hi, divisor);
+  auto rows = scf::ForOp::create(
+      b, loc, firstRow, lastRow, one, init,
+      [&](OpBuilder &nb, Location nloc, Value row, ValueRange carried) {
+        // Coordinates of the row: unflatten over dims[0, rank-1).
+        SmallVector<Value> coords(rank);
+        Value rest = row;
+        for (int64_t d = rank - 2; d >= 0; --d) {
+          coords[d] = arith::RemUIOp::create(nb, nloc, rest, dims[d]);
+          rest = arith::DivUIOp::create(nb, nloc, rest, dims[d]);
+        }
+        Value rowStart = arith::MulIOp::create(nb, nloc, row, rowLen);
+        Value fromFlat = arith::SubIOp::create(
+            nb, nloc, maxIndex(nb, nloc, lo, rowStart), rowStart);
+        Value rowEnd = arith::AddIOp::create(nb, nloc, rowStart, rowLen);
+        Value toFlat = arith::SubIOp::create(
+            nb, nloc, minIndex(nb, nloc, hi, rowEnd), rowStart);
+        Value from = maxIndex(nb, nloc, fromFlat, colLo);
+        Value to = minIndex(nb, nloc, toFlat, colHi);
+        // An empty range may have from > to: start at most at the end.
+        from = minIndex(nb, nloc, from, to);
+        auto cols = scf::ForOp::create(
+            nb, nloc, from, to, one, carried,
+            [&](OpBuilder &cb, Location cloc, Value col, ValueRange inner) {
+              coords[rank - 1] = col;
+              Value q = arith::AddIOp::create(cb, cloc, rowStart, col);
+              SmallVector<Value> next = body(cb, cloc, coords, q, inner);
+              scf::YieldOp::create(cb, cloc, next);
+            });
+        scf::YieldOp::create(nb, nloc, cols.getResults());
+      });
+  return SmallVector<Value>(rows.getResults());
+}
 
-  bool isEnabled() const { return enabled; }
+/// After a failed parallel check: finds the first position of `indices` in
+/// row-major order whose value is out of range for dim `axis` and reports
+/// it.
+static void reportFirstBadElement(LoweringState &state, OpBuilder &b,
+                                  Location loc, Operation *op, Value indices,
+                                  Value count, Value size, int64_t axis) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value no = constBool(b, loc, false);
+  scf::ForOp::create(
+      b, loc, zero, count, one, ValueRange{no},
+      [&](OpBuilder &nb, Location nloc, Value q, ValueRange found) {
+        Value raw = loadIndex(nb, nloc, indices, q);
+        Value normalized = normalizeIndex(nb, nloc, raw, size);
+        Value bad = isOutOfRange(nb, nloc, normalized, size);
+        Value fire =
+            arith::AndIOp::create(nb, nloc, notBool(nb, nloc, found[0]), bad);
+        auto ifOp = scf::IfOp::create(nb, nloc, fire, false);
+        {
+          OpBuilder::InsertionGuard guard(nb);
+          nb.setInsertionPointToStart(ifOp.thenBlock());
+          state.report(nb, nloc, op, LoweringState::indexMessage(axis), raw,
+                       size);
+        }
+        Value done = orBool(nb, nloc, found[0], bad);
+        scf::YieldOp::create(nb, nloc, done);
+      });
+}
 
-  /// Emits `if (failed) report(format, a, b)`, where `format` is a printf
-  /// format taking two `long long` values and `a`, `b` are index values.
-  void check(OpBuilder &b, Location loc, Operation *op, Value failed,
-             StringRef format, Value a, Value b2) {
-    auto module = op->getParentOfType<ModuleOp>();
-    FlatSymbolRefAttr reporter = getOrCreateReporter(b, module, loc);
-    FlatSymbolRefAttr message = createMessage(b, module, loc, format);
-    auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-    Value formatPtr =
-        LLVM::AddressOfOp::create(b, loc, ptrType, message.getValue());
-    LLVM::CallOp::create(
-        b, loc, TypeRange(), reporter,
-        ValueRange{formatPtr, toI64(b, loc, a), toI64(b, loc, b2)});
-  }
-
-  /// Checks that `index` (raw, possibly negative) lies in `[-size, size)`.
-  void checkIndex(OpBuilder &b, Location loc, Operation *op, Value index,
-                  Value normalized, Value size, StringRef operand,
-                  int64_t dataDim) {
-    if (!enabled)
-      return;
-    Value outOfRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                             normalized, size);
-    std::string format;
-    llvm::raw_string_ostream os(format);
-    os << "error: " << describe(op) << ": index %lld in operand '" << operand
-       << "' is out of range for dim " << dataDim
-       << " of operand 'data' (size %lld)\n";
-    check(b, loc, op, outOfRange, format, index, size);
-  }
-
-  /// Checks `lhs == rhs` (or `lhs <= rhs` with `atMost`) between two dims
-  /// that are not both static.
-  void checkDims(OpBuilder &b, Location loc, Operation *op, Value lhsTensor,
-                 StringRef lhsName, int64_t lhsDim, Value rhsTensor,
-                 StringRef rhsName, int64_t rhsDim, bool atMost = false) {
-    if (!enabled)
-      return;
-    int64_t lhsStatic =
-        cast<ShapedType>(lhsTensor.getType()).getDimSize(lhsDim);
-    int64_t rhsStatic =
-        cast<ShapedType>(rhsTensor.getType()).getDimSize(rhsDim);
-    if (!ShapedType::isDynamic(lhsStatic) && !ShapedType::isDynamic(rhsStatic))
-      return; // The verifier has checked it.
-    std::string rhsText =
-        ("operand '" + rhsName + "' dim " + Twine(rhsDim)).str();
-    // Each value is bound before the call: C++ leaves the evaluation order
-    // of call arguments unspecified, and IR built there would come out in a
-    // different order with each compiler.
-    Value lhs = dimValue(b, loc, lhsTensor, lhsDim);
-    Value rhs = dimValue(b, loc, rhsTensor, rhsDim);
-    compareDims(b, loc, op, lhs, lhsName, lhsDim, rhs, rhsText, atMost);
-  }
-
-  /// Checks that a dynamic operand dim equals the static size a gather's
-  /// result type gives the result dim it becomes.
-  void checkResultDim(OpBuilder &b, Location loc, Operation *op, Value operand,
-                      StringRef operandName, int64_t operandDim,
-                      int64_t resultDim) {
-    if (!enabled)
-      return;
-    int64_t size =
-        cast<ShapedType>(op->getResult(0).getType()).getDimSize(resultDim);
-    if (ShapedType::isDynamic(size) ||
-        !cast<ShapedType>(operand.getType()).isDynamicDim(operandDim))
-      return; // Nothing declared, or the verifier has checked it.
-    std::string resultText = ("result dim " + Twine(resultDim)).str();
-    Value actual = dimValue(b, loc, operand, operandDim);
-    Value declared = constIndex(b, loc, size);
-    compareDims(b, loc, op, actual, operandName, operandDim, declared,
-                resultText,
-                /*atMost=*/false);
-  }
-
-private:
-  /// "file:line:col: nd.op" (an imported node: "file (node): nd.op"), with
-  /// '%' escaped for printf.
-  static std::string describe(Operation *op) {
-    FileLineColLoc fileLoc;
-    NameLoc nameLoc;
-    op->getLoc()->walk([&](Location nested) {
-      if (!fileLoc)
-        fileLoc = dyn_cast<FileLineColLoc>(nested);
-      if (!nameLoc)
-        nameLoc = dyn_cast<NameLoc>(nested);
-      return WalkResult::advance();
-    });
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    if (fileLoc) {
-      os << fileLoc.getFilename().getValue();
-      // Line 0 means "somewhere in the file", as for imported models.
-      if (fileLoc.getLine() != 0)
-        os << ":" << fileLoc.getLine() << ":" << fileLoc.getColumn();
-    } else {
-      os << "<unknown location>";
-    }
-    if (nameLoc)
-      os << " (" << nameLoc.getName().getValue() << ")";
-    os << ": " << op->getName().getStringRef();
-    std::string escaped;
-    for (char c : text) {
-      escaped += c;
-      if (c == '%')
-        escaped += '%';
-    }
-    return escaped;
-  }
-
-  /// Emits the check of `lhs` (dim `lhsDim` of operand `lhsName`) against
-  /// `rhs`, described by `rhsText`.
-  void compareDims(OpBuilder &b, Location loc, Operation *op, Value lhs,
-                   StringRef lhsName, int64_t lhsDim, Value rhs,
-                   StringRef rhsText, bool atMost) {
-    Value bad = arith::CmpIOp::create(
-        b, loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
-        lhs, rhs);
-    std::string format;
-    llvm::raw_string_ostream os(format);
-    os << "error: " << describe(op) << ": operand '" << lhsName << "' dim "
-       << lhsDim << " (%lld) " << (atMost ? "exceeds" : "does not match") << " "
-       << rhsText << " (%lld)\n";
-    check(b, loc, op, bad, format, lhs, rhs);
-  }
-
-  /// Declares an external libc symbol unless the module has it already.
-  static void declareExternal(OpBuilder &b, ModuleOp module, Location loc,
-                              StringRef name, LLVM::LLVMFunctionType type) {
-    if (module.lookupSymbol(name))
-      return;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::LLVMFuncOp::create(b, loc, name, type);
-  }
-
-  /// `__nd_report_error(format, a, b)`: fprintf(stderr, format, a, b);
-  /// exit(1). Marked noreturn and cold so the checks stay off the hot path.
-  FlatSymbolRefAttr getOrCreateReporter(OpBuilder &b, ModuleOp module,
-                                        Location loc) {
-    MLIRContext *ctx = b.getContext();
-    auto symbol = FlatSymbolRefAttr::get(ctx, kReportErrorFn);
-    if (module.lookupSymbol(kReportErrorFn))
-      return symbol;
-
-    auto ptrType = LLVM::LLVMPointerType::get(ctx);
-    Type i32 = b.getI32Type();
-    Type i64 = b.getI64Type();
-    Type voidType = LLVM::LLVMVoidType::get(ctx);
-    auto fprintfType =
-        LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType}, /*isVarArg=*/true);
-    auto exitType = LLVM::LLVMFunctionType::get(voidType, {i32});
-    declareExternal(b, module, loc, "fprintf", fprintfType);
-    declareExternal(b, module, loc, "exit", exitType);
-    if (!module.lookupSymbol("stderr")) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      LLVM::GlobalOp::create(b, loc, ptrType, /*isConstant=*/false,
-                             LLVM::Linkage::External, "stderr",
-                             /*value=*/Attribute());
-    }
-
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    auto fnType = LLVM::LLVMFunctionType::get(voidType, {ptrType, i64, i64});
-    auto fn = LLVM::LLVMFuncOp::create(b, loc, kReportErrorFn, fnType,
-                                       LLVM::Linkage::Internal);
-    fn.setPassthroughAttr(
-        b.getArrayAttr({b.getStringAttr("noreturn"), b.getStringAttr("cold"),
-                        b.getStringAttr("noinline")}));
-    Block *entry = fn.addEntryBlock(b);
-    b.setInsertionPointToStart(entry);
-    Value stderrAddr = LLVM::AddressOfOp::create(b, loc, ptrType, "stderr");
-    Value stream = LLVM::LoadOp::create(b, loc, ptrType, stderrAddr);
-    LLVM::CallOp::create(
-        b, loc, fprintfType, FlatSymbolRefAttr::get(ctx, "fprintf"),
-        ValueRange{stream, entry->getArgument(0), entry->getArgument(1),
-                   entry->getArgument(2)});
-    Value one = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
-    LLVM::CallOp::create(b, loc, exitType, FlatSymbolRefAttr::get(ctx, "exit"),
-                         ValueRange{one});
-    LLVM::UnreachableOp::create(b, loc);
-    return symbol;
-  }
-
-  /// A NUL-terminated, module-private copy of `text`.
-  FlatSymbolRefAttr createMessage(OpBuilder &b, ModuleOp module, Location loc,
-                                  StringRef text) {
-    std::string name;
-    do {
-      name = ("__nd_msg_" + Twine(nextMessage++)).str();
-    } while (module.lookupSymbol(name));
-    std::string data = text.str();
-    data.push_back('\0');
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
-    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                           LLVM::Linkage::Internal, name,
-                           b.getStringAttr(data));
-    return FlatSymbolRefAttr::get(b.getContext(), name);
-  }
-
-  bool enabled;
-  unsigned nextMessage = 0;
-};
-} // namespace
+/// Checks every value of an Elements op's `indices` against dim `axis` of
+/// data in parallel and reports the first bad one; returns whether all are
+/// in range.
+static Value checkElementIndices(LoweringState &state, OpBuilder &b,
+                                 Location loc, Operation *op, Value indices,
+                                 Value count, Value size, int64_t axis) {
+  Value parts = state.numPartitions(b, loc, op, count);
+  Value flags = allocScratch(b, loc, b.getI1Type(), parts);
+  buildParallel(b, loc, parts, [&](OpBuilder &nb, Location nloc, Value p) {
+    std::pair<Value, Value> bounds = partRange(nb, nloc, count, parts, p);
+    Value lo = bounds.first, hi = bounds.second;
+    Value one = constIndex(nb, nloc, 1);
+    Value no = constBool(nb, nloc, false);
+    // Branch-free, so that the loop vectorises.
+    auto loop = scf::ForOp::create(
+        nb, nloc, lo, hi, one, ValueRange{no},
+        [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
+          Value raw = loadIndex(lb, lloc, indices, q);
+          Value normalized = normalizeIndex(lb, lloc, raw, size);
+          Value bad = isOutOfRange(lb, lloc, normalized, size);
+          scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
+        });
+    memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, p);
+  });
+  Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+  reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+    reportFirstBadElement(state, nb, nloc, op, indices, count, size, axis);
+  });
+  return ok;
+}
 
 //===----------------------------------------------------------------------===//
 // Patterns
@@ -452,109 +377,37 @@ namespace {
 template <typename OpTy>
 class NdLoweringPattern : public OpConversionPattern<OpTy> {
 public:
-  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<RuntimeChecker> checker)
-      : OpConversionPattern<OpTy>(ctx), checker(std::move(checker)) {}
+  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
+      : OpConversionPattern<OpTy>(ctx), state(std::move(state)) {}
 
 protected:
-  /// Checks every index component of an ND op's `indices` against the data
-  /// dim it addresses (`batchDims + j` for component j).
-  void checkNDIndices(OpBuilder &b, Location loc, Operation *op, Value data,
-                      Value indices, int64_t batchDims) const {
-    if (!checker->isEnabled())
-      return;
-    auto indicesType = cast<RankedTensorType>(indices.getType());
-    int64_t q = indicesType.getRank();
-    int64_t k = indicesType.getShape().back();
-    LoopBounds loops = loopsOverDims(b, loc, indices, q - 1);
-    SmallVector<Value> sizes;
-    for (int64_t j = 0; j < k; ++j)
-      sizes.push_back(dimValue(b, loc, data, batchDims + j));
-    scf::buildLoopNest(
-        b, loc, loops.lbs, loops.ubs, loops.steps,
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-          IndexTuple tuple = loadIndexTuple(nb, nloc, indices, ivs, sizes);
-          for (int64_t j = 0; j < k; ++j)
-            checker->checkIndex(nb, nloc, op, tuple.raw[j], tuple.normalized[j],
-                                sizes[j], "indices", batchDims + j);
-        });
-  }
-
-  /// Checks every value of an Elements op's `indices` against dim `axis`.
-  void checkElementsIndices(OpBuilder &b, Location loc, Operation *op,
-                            Value data, Value indices, int64_t axis) const {
-    if (!checker->isEnabled())
-      return;
-    int64_t r = cast<RankedTensorType>(indices.getType()).getRank();
-    LoopBounds loops = loopsOverDims(b, loc, indices, r);
-    Value size = dimValue(b, loc, data, axis);
-    scf::buildLoopNest(b, loc, loops.lbs, loops.ubs, loops.steps,
-                       [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                         Value raw = loadIndex(nb, nloc, indices, ivs);
-                         Value normalized = normalizeIndex(nb, nloc, raw, size);
-                         checker->checkIndex(nb, nloc, op, raw, normalized,
-                                             size, "indices", axis);
-                       });
-  }
-
-  /// `indices.shape[d] <= data.shape[d]` off the axis, for dynamic dims.
-  void checkElementsShapes(OpBuilder &b, Location loc, Operation *op,
-                           Value data, Value indices, int64_t axis) const {
-    int64_t r = cast<RankedTensorType>(indices.getType()).getRank();
-    for (int64_t d = 0; d < r; ++d) {
-      if (d != axis)
-        checker->checkDims(b, loc, op, indices, "indices", d, data, "data", d,
-                           /*atMost=*/true);
-    }
-  }
-
-  /// The result of a gather: an empty tensor of the reified result shape.
-  static FailureOr<Value> createGatherInit(OpBuilder &b, Operation *op) {
+  /// The dynamic sizes of a gather's declared result type, from the
+  /// reified result shape.
+  static FailureOr<SmallVector<Value>> gatherResultSizes(OpBuilder &b,
+                                                         Operation *op) {
     ReifiedRankedShapedTypeDims shapes;
     if (failed(reifyResultShapes(b, op, shapes)))
       return failure();
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    return Value(tensor::EmptyOp::create(b, op->getLoc(), shapes[0],
-                                         resultType.getElementType()));
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (type.isDynamicDim(d))
+        sizes.push_back(
+            getValueOrCreateConstantIndexOp(b, op->getLoc(), shapes[0][d]));
+    }
+    return sizes;
   }
 
-  /// Replaces the gather `op` by a linalg.generic with parallel iterators
-  /// over its result (`init`) that reads `inputs` elementwise and yields
-  /// `data[position(ivs, inputArgs)]`, where `ivs` are the result indices.
-  static void replaceWithGatherGeneric(
-      ConversionPatternRewriter &rewriter, Operation *op, Value data,
-      Value init, ValueRange inputs,
-      function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange,
-                                      ValueRange)>
-          position) {
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    int64_t rank = resultType.getRank();
-    SmallVector<AffineMap> maps(inputs.size() + 1,
-                                rewriter.getMultiDimIdentityMap(rank));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, op->getLoc(), TypeRange{resultType}, inputs, ValueRange{init},
-        maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          SmallVector<Value> ivs;
-          for (int64_t d = 0; d < rank; ++d)
-            ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
-          Value value = tensor::ExtractOp::create(
-              nb, nloc, data,
-              position(nb, nloc, ivs, args.take_front(inputs.size())));
-          linalg::YieldOp::create(nb, nloc, value);
-        });
-    rewriter.replaceOp(op, generic.getResults());
-  }
-
-  std::shared_ptr<RuntimeChecker> checker;
+  std::shared_ptr<LoweringState> state;
 };
 
 //===----------------------------------------------------------------------===//
 // gather_nd
 //===----------------------------------------------------------------------===//
 
-/// result[p..., s...] = data[p[:b]..., normalize(indices[p..., :])..., s...]
-/// as a linalg.generic over the result.
+/// result[p..., s...] = data[p[:b]..., normalize(indices[p..., :])..., s...]:
+/// partitions of the index tuples, each tuple read and checked once, then its
+/// slice copied as a row.
 struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
   using NdLoweringPattern::NdLoweringPattern;
 
@@ -565,39 +418,101 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
     Value data = adaptor.getData();
     Value indices = adaptor.getIndices();
     auto resultType = cast<RankedTensorType>(op.getType());
-    int64_t b = static_cast<int64_t>(op.getBatchDims());
+    int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t k = op.getIndexDepth();
     int64_t q = op.getIndices().getType().getRank();
+    int64_t r = op.getData().getType().getRank();
     int64_t resultRank = resultType.getRank();
 
-    for (int64_t d = 0; d < b; ++d)
-      checker->checkDims(rewriter, loc, op, indices, "indices", d, data, "data",
-                         d);
-    for (int64_t d = 0; d < q - 1; ++d)
-      checker->checkResultDim(rewriter, loc, op, indices, "indices", d, d);
-    for (int64_t d = q - 1; d < resultRank; ++d)
-      checker->checkResultDim(rewriter, loc, op, data, "data",
-                              b + k + d - (q - 1), d);
-    checkNDIndices(rewriter, loc, op, data, indices, b);
-
-    FailureOr<Value> init = createGatherInit(rewriter, op);
-    if (failed(init))
+    FailureOr<SmallVector<Value>> resultSizes = gatherResultSizes(rewriter, op);
+    if (failed(resultSizes))
       return rewriter.notifyMatchFailure(op, "cannot reify the result shape");
-    SmallVector<Value> sizes;
-    for (int64_t j = 0; j < k; ++j)
-      sizes.push_back(dimValue(rewriter, loc, data, b + j));
 
-    replaceWithGatherGeneric(
-        rewriter, op, data, *init, ValueRange{},
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange) {
-          IndexTuple tuple =
-              loadIndexTuple(nb, nloc, indices, ivs.take_front(q - 1), sizes);
-          SmallVector<Value> dataPos(ivs.begin(), ivs.begin() + b);
-          llvm::append_range(dataPos, tuple.normalized);
-          dataPos.append(ivs.begin() + (q - 1), ivs.end());
-          return dataPos;
+    LoweringState::CheckChain chain(*state, rewriter, loc, op);
+    for (int64_t d = 0; d < bDims; ++d)
+      state->checkDims(chain, indices, "indices", d, data, "data", d);
+    for (int64_t d = 0; d < q - 1; ++d)
+      state->checkResultDim(chain, indices, "indices", d, d);
+    for (int64_t d = q - 1; d < resultRank; ++d)
+      state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1), d);
+
+    Value result = buildIf(
+        rewriter, loc, chain.ok(), resultType,
+        [&](OpBuilder &b, Location l) {
+          return gather(b, l, op, data, indices, *resultSizes, bDims, k, q, r);
+        },
+        [&](OpBuilder &b, Location l) -> Value {
+          return tensor::EmptyOp::create(b, l, resultType, *resultSizes);
         });
+    rewriter.replaceOp(op, result);
     return success();
+  }
+
+private:
+  Value gather(OpBuilder &b, Location loc, GatherNDOp op, Value data,
+               Value indices, ValueRange resultSizes, int64_t bDims, int64_t k,
+               int64_t q, int64_t r) const {
+    bool check = state->checksEnabled();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value dataFlat = flatReadBuffer(b, loc, data);
+    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    Allocation result = allocateResult(b, loc, resultType, resultSizes);
+
+    TupleSpace space;
+    space.firstDataDim = bDims;
+    space.sizes = dimValues(b, loc, data, bDims, bDims + k);
+    space.strides = rowMajorStrides(b, loc, space.sizes);
+    Value rowsPerBatch = product(b, loc, space.sizes);
+    SmallVector<Value> sliceDims = dimValues(b, loc, data, bDims + k, r);
+    Value sliceSize = product(b, loc, sliceDims);
+    SmallVector<Value> tupleDims = dimValues(b, loc, indices, 0, q - 1);
+    Value numTuples = product(b, loc, tupleDims);
+    Value tuplesPerBatch =
+        product(b, loc, ArrayRef<Value>(tupleDims).drop_front(bDims));
+
+    Value kValue = constIndex(b, loc, k);
+    Value perTuple = arith::AddIOp::create(b, loc, sliceSize, kValue);
+    Value work = arith::MulIOp::create(b, loc, numTuples, perTuple);
+    Value parts = state->numPartitions(b, loc, op, work, numTuples);
+    Value flags;
+    if (check)
+      flags = allocScratch(b, loc, b.getI1Type(), parts);
+
+    buildParallel(b, loc, parts, [&](OpBuilder &nb, Location nloc, Value p) {
+      std::pair<Value, Value> bounds = partRange(nb, nloc, numTuples, parts, p);
+      Value lo = bounds.first, hi = bounds.second;
+      Value one = constIndex(nb, nloc, 1);
+      Value no = constBool(nb, nloc, false);
+      auto loop = scf::ForOp::create(
+          nb, nloc, lo, hi, one, ValueRange{no},
+          [&](OpBuilder &lb, Location lloc, Value t, ValueRange acc) {
+            Tuple tuple = readTuple(lb, lloc, indicesFlat, t, space, check);
+            Value row = tuple.row;
+            if (bDims > 0) {
+              Value batch = arith::DivUIOp::create(lb, lloc, t, tuplesPerBatch);
+              Value batchRow =
+                  arith::MulIOp::create(lb, lloc, batch, rowsPerBatch);
+              row = arith::AddIOp::create(lb, lloc, batchRow, row);
+            }
+            Value srcOffset = arith::MulIOp::create(lb, lloc, row, sliceSize);
+            Value dstOffset = arith::MulIOp::create(lb, lloc, t, sliceSize);
+            emitRowUpdate(lb, lloc, ReductionKind::None, result.flat,
+                          ValueRange{dstOffset}, dataFlat, srcOffset,
+                          sliceSize);
+            scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], tuple.bad));
+          });
+      if (check)
+        memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, p);
+    });
+
+    if (check) {
+      Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+        reportFirstBadTuple(*state, nb, nloc, op, indicesFlat, numTuples,
+                            space);
+      });
+    }
+    return result.tensor;
   }
 };
 
@@ -605,8 +520,8 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
 // gather_elements
 //===----------------------------------------------------------------------===//
 
-/// result[p] = data[p with p[axis] = normalize(indices[p])] as a
-/// linalg.generic reading `indices` elementwise.
+/// result[p] = data[p with p[axis] = normalize(indices[p])]: partitions of
+/// the flat positions of indices, each value read and checked once.
 struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
   using NdLoweringPattern::NdLoweringPattern;
 
@@ -620,35 +535,351 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
     int64_t axis = op.getNormalizedAxis();
     int64_t rank = resultType.getRank();
 
-    checkElementsShapes(rewriter, loc, op, data, indices, axis);
-    for (int64_t d = 0; d < rank; ++d)
-      checker->checkResultDim(rewriter, loc, op, indices, "indices", d, d);
-    checkElementsIndices(rewriter, loc, op, data, indices, axis);
-
-    FailureOr<Value> init = createGatherInit(rewriter, op);
-    if (failed(init))
+    FailureOr<SmallVector<Value>> resultSizes = gatherResultSizes(rewriter, op);
+    if (failed(resultSizes))
       return rewriter.notifyMatchFailure(op, "cannot reify the result shape");
-    Value size = dimValue(rewriter, loc, data, axis);
 
-    replaceWithGatherGeneric(
-        rewriter, op, data, *init, ValueRange{indices},
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange args) {
-          SmallVector<Value> dataPos(ivs);
-          dataPos[axis] =
-              normalizeIndex(nb, nloc, castToIndex(nb, nloc, args[0]), size);
-          return dataPos;
+    LoweringState::CheckChain chain(*state, rewriter, loc, op);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != axis)
+        state->checkDims(chain, indices, "indices", d, data, "data", d,
+                         /*atMost=*/true);
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      state->checkResultDim(chain, indices, "indices", d, d);
+
+    Value result = buildIf(
+        rewriter, loc, chain.ok(), resultType,
+        [&](OpBuilder &b, Location l) {
+          return gather(b, l, op, data, indices, *resultSizes, axis);
+        },
+        [&](OpBuilder &b, Location l) -> Value {
+          return tensor::EmptyOp::create(b, l, resultType, *resultSizes);
         });
+    rewriter.replaceOp(op, result);
     return success();
   }
+
+private:
+  Value gather(OpBuilder &b, Location loc, GatherElementsOp op, Value data,
+               Value indices, ValueRange resultSizes, int64_t axis) const {
+    bool check = state->checksEnabled();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t rank = resultType.getRank();
+    Value dataFlat = flatReadBuffer(b, loc, data);
+    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    Allocation result = allocateResult(b, loc, resultType, resultSizes);
+
+    SmallVector<Value> dataDims = dimValues(b, loc, data, 0, rank);
+    SmallVector<Value> dataStrides = rowMajorStrides(b, loc, dataDims);
+    SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, rank);
+    Value count = product(b, loc, indexDims);
+    Value size = dataDims[axis];
+    Value zero = constIndex(b, loc, 0);
+
+    Value parts = state->numPartitions(b, loc, op, count, count);
+    Value flags;
+    if (check)
+      flags = allocScratch(b, loc, b.getI1Type(), parts);
+    buildParallel(b, loc, parts, [&](OpBuilder &nb, Location nloc, Value p) {
+      std::pair<Value, Value> bounds = partRange(nb, nloc, count, parts, p);
+      Value lo = bounds.first, hi = bounds.second;
+      Value no = constBool(nb, nloc, false);
+      SmallVector<Value> bad = walkPositions(
+          nb, nloc, indexDims, lo, hi, zero, indexDims.back(), ValueRange{no},
+          [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords, Value pos,
+              ValueRange acc) -> SmallVector<Value> {
+            Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+            Value normalized = normalizeIndex(eb, eloc, raw, size);
+            Value isBad = constBool(eb, eloc, false);
+            if (check) {
+              isBad = isOutOfRange(eb, eloc, normalized, size);
+              normalized = clampIfBad(eb, eloc, isBad, normalized);
+            }
+            Value offset = constIndex(eb, eloc, 0);
+            for (int64_t d = 0; d < rank; ++d) {
+              Value coord = d == axis ? normalized : coords[d];
+              Value term =
+                  arith::MulIOp::create(eb, eloc, coord, dataStrides[d]);
+              offset = arith::AddIOp::create(eb, eloc, offset, term);
+            }
+            Value value =
+                memref::LoadOp::create(eb, eloc, dataFlat, ValueRange{offset});
+            memref::StoreOp::create(eb, eloc, value, result.flat,
+                                    ValueRange{pos});
+            return {orBool(eb, eloc, acc[0], isBad)};
+          });
+      if (check)
+        memref::StoreOp::create(nb, nloc, bad[0], flags, p);
+    });
+
+    if (check) {
+      Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+        reportFirstBadElement(*state, nb, nloc, op, indicesFlat, count, size,
+                              axis);
+      });
+    }
+    return result.tensor;
+  }
 };
+
+//===----------------------------------------------------------------------===//
+// Row owners (scatter_nd; scatter_elements along its only non-unit dim)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A scatter seen as entries that each update one row of a 2-D
+/// destination `[numRows, rowSize]` (1-D when every row is one element):
+/// entry `e` reads `rowSize` values at `e * rowSize` of `updates`.
+struct RowScatter {
+  Value numEntries, numRows, rowSize;
+  /// The updates tensor. Partitions read it through their own to_buffer:
+  /// bufferization takes a to_buffer for the point where the buffer is read,
+  /// and `updates` may be `data` itself.
+  Value updates;
+  Value rows; // flat buffer of numEntries row numbers (filled below)
+  ReductionKind reduction;
+  bool oneD;
+};
+} // namespace
+
+/// Applies entry `e` to the rows `[rowLo, ...)` slice `dst` of the
+/// destination, columns `[colLo, colLo + width)`.
+static void applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
+                       Value dst, Value updates, Value e, Value rowLo,
+                       Value colLo, Value width) {
+  Value row = memref::LoadOp::create(b, loc, s.rows, ValueRange{e});
+  Value local = arith::SubIOp::create(b, loc, row, rowLo);
+  Value base = arith::MulIOp::create(b, loc, e, s.rowSize);
+  Value srcOffset = arith::AddIOp::create(b, loc, base, colLo);
+  SmallVector<Value> dstPos = {local};
+  if (!s.oneD)
+    dstPos.push_back(constIndex(b, loc, 0));
+  emitRowUpdate(b, loc, s.reduction, dst, dstPos, updates, srcOffset, width);
+}
+
+/// `ceil(log2(x))` for x >= 1, as an index value.
+static Value ceilLog2(OpBuilder &b, Location loc, Value x) {
+  Value one = constIndex(b, loc, 1);
+  Value xm1 = arith::SubIOp::create(b, loc, x, one);
+  Value asI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), xm1);
+  Value lz = math::CountLeadingZerosOp::create(b, loc, asI64);
+  Value width = arith::ConstantIntOp::create(b, loc, 64, 64);
+  Value bits = arith::SubIOp::create(b, loc, width, lz);
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bits);
+}
+
+/// Updates `dest` (`[numRows, rowSize]`, or `[numRows]` when `s.oneD`) with
+/// the entries of `s`, whose rows are already in `s.rows` and known to be in
+/// range. `ownerParts` partitions own contiguous row ranges; with more than
+/// one, entries are bucketed by owner in a stable order first.
+static Value scatterByRowOwners(OpBuilder &b, Location loc, const RowScatter &s,
+                                Value dest, Value entryChunks,
+                                Value ownerParts) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  // Owner ranges are 2^shift rows: the owner of a row is a shift.
+  Value rowsPerOwner =
+      ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), ownerParts);
+  Value shift = ceilLog2(b, loc, rowsPerOwner);
+  Value span = arith::ShLIOp::create(b, loc, one, shift);
+  Value owners = ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), span);
+  Value bucketed =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, owners, one);
+
+  // counts[c * owners + t]: entries of chunk c owned by t, then the next
+  // bucket slot of each; starts[t]: first bucket slot of owner t.
+  Value countSize = arith::MulIOp::create(b, loc, entryChunks, owners);
+  Value ownersPlusOne = arith::AddIOp::create(b, loc, owners, one);
+  Value counts =
+      allocScratch(b, loc, b.getIndexType(),
+                   arith::SelectOp::create(b, loc, bucketed, countSize, zero));
+  Value starts = allocScratch(
+      b, loc, b.getIndexType(),
+      arith::SelectOp::create(b, loc, bucketed, ownersPlusOne, zero));
+  Value bucket = allocScratch(
+      b, loc, b.getIndexType(),
+      arith::SelectOp::create(b, loc, bucketed, s.numEntries, zero));
+
+  auto ifBucketed = scf::IfOp::create(b, loc, bucketed, false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifBucketed.thenBlock());
+    auto ownerOf = [&](OpBuilder &nb, Location nloc, Value e) -> Value {
+      Value row = memref::LoadOp::create(nb, nloc, s.rows, ValueRange{e});
+      return arith::ShRUIOp::create(nb, nloc, row, shift);
+    };
+    // Count.
+    buildParallel(
+        b, loc, entryChunks, [&](OpBuilder &nb, Location nloc, Value c) {
+          Value rowBase = arith::MulIOp::create(nb, nloc, c, owners);
+          scf::ForOp::create(
+              nb, nloc, zero, owners, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
+                Value at = arith::AddIOp::create(lb, lloc, rowBase, t);
+                memref::StoreOp::create(lb, lloc, zero, counts, at);
+                scf::YieldOp::create(lb, lloc);
+              });
+          std::pair<Value, Value> bounds =
+              partRange(nb, nloc, s.numEntries, entryChunks, c);
+          Value lo = bounds.first, hi = bounds.second;
+          scf::ForOp::create(
+              nb, nloc, lo, hi, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                Value owner = ownerOf(lb, lloc, e);
+                Value at = arith::AddIOp::create(lb, lloc, rowBase, owner);
+                Value n = memref::LoadOp::create(lb, lloc, counts, at);
+                Value n1 = arith::AddIOp::create(lb, lloc, n, one);
+                memref::StoreOp::create(lb, lloc, n1, counts, at);
+                scf::YieldOp::create(lb, lloc);
+              });
+        });
+    // Prefix sum, owner-major then chunk order: stable buckets.
+    auto prefix = scf::ForOp::create(
+        b, loc, zero, owners, one, ValueRange{zero},
+        [&](OpBuilder &nb, Location nloc, Value t, ValueRange running) {
+          memref::StoreOp::create(nb, nloc, running[0], starts, t);
+          auto chunks = scf::ForOp::create(
+              nb, nloc, zero, entryChunks, one, running,
+              [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
+                Value rowBase = arith::MulIOp::create(lb, lloc, c, owners);
+                Value at = arith::AddIOp::create(lb, lloc, rowBase, t);
+                Value n = memref::LoadOp::create(lb, lloc, counts, at);
+                memref::StoreOp::create(lb, lloc, run[0], counts, at);
+                Value next = arith::AddIOp::create(lb, lloc, run[0], n);
+                scf::YieldOp::create(lb, lloc, next);
+              });
+          scf::YieldOp::create(nb, nloc, chunks.getResults());
+        });
+    memref::StoreOp::create(b, loc, prefix.getResult(0), starts, owners);
+    // Bucket.
+    buildParallel(
+        b, loc, entryChunks, [&](OpBuilder &nb, Location nloc, Value c) {
+          Value rowBase = arith::MulIOp::create(nb, nloc, c, owners);
+          std::pair<Value, Value> bounds =
+              partRange(nb, nloc, s.numEntries, entryChunks, c);
+          Value lo = bounds.first, hi = bounds.second;
+          scf::ForOp::create(
+              nb, nloc, lo, hi, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                Value owner = ownerOf(lb, lloc, e);
+                Value at = arith::AddIOp::create(lb, lloc, rowBase, owner);
+                Value slot = memref::LoadOp::create(lb, lloc, counts, at);
+                memref::StoreOp::create(lb, lloc, e, bucket, slot);
+                Value next = arith::AddIOp::create(lb, lloc, slot, one);
+                memref::StoreOp::create(lb, lloc, next, counts, at);
+                scf::YieldOp::create(lb, lloc);
+              });
+        });
+  }
+
+  auto destType = cast<RankedTensorType>(dest.getType());
+  Type elementType = destType.getElementType();
+  SmallVector<int64_t> sliceShape(destType.getRank(), ShapedType::kDynamic);
+  MemRefType sliceType =
+      sliceMemRefType(elementType, sliceShape, /*contiguousRows=*/true);
+  return buildPartitionedUpdate(
+      b, loc, dest, owners, sliceType,
+      [&](OpBuilder &nb, Location nloc, Value t) {
+        Value lo = arith::ShLIOp::create(nb, nloc, t, shift);
+        Value end = arith::AddIOp::create(nb, nloc, lo, span);
+        Value hi = minIndex(nb, nloc, end, s.numRows);
+        lo = minIndex(nb, nloc, lo, hi);
+        SliceRegion region;
+        region.offsets.push_back(lo);
+        region.sizes.push_back(
+            arith::SubIOp::create(nb, nloc, hi, lo).getResult());
+        if (!s.oneD) {
+          region.offsets.push_back(nb.getIndexAttr(0));
+          region.sizes.push_back(s.rowSize);
+        }
+        return region;
+      },
+      [&](OpBuilder &nb, Location nloc, Value t, Value slice) {
+        Value updates = flatReadBuffer(nb, nloc, s.updates);
+        Value rowLo = arith::ShLIOp::create(nb, nloc, t, shift);
+        auto ifOp = scf::IfOp::create(nb, nloc, bucketed, true);
+        {
+          OpBuilder::InsertionGuard guard(nb);
+          nb.setInsertionPointToStart(ifOp.thenBlock());
+          Value first = memref::LoadOp::create(nb, nloc, starts, t);
+          Value tNext = arith::AddIOp::create(nb, nloc, t, one);
+          Value last = memref::LoadOp::create(nb, nloc, starts, tNext);
+          scf::ForOp::create(
+              nb, nloc, first, last, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value i, ValueRange) {
+                Value e = memref::LoadOp::create(lb, lloc, bucket, i);
+                applyEntry(lb, lloc, s, slice, updates, e, rowLo,
+                           constIndex(lb, lloc, 0), s.rowSize);
+                scf::YieldOp::create(lb, lloc);
+              });
+          nb.setInsertionPointToStart(ifOp.elseBlock());
+          scf::ForOp::create(
+              nb, nloc, zero, s.numEntries, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                applyEntry(lb, lloc, s, slice, updates, e, rowLo,
+                           constIndex(lb, lloc, 0), s.rowSize);
+                scf::YieldOp::create(lb, lloc);
+              });
+        }
+      });
+}
+
+/// Updates `dest` (`[numRows, rowSize]`) with every entry, the slice columns
+/// split among `parts` partitions (aligned to vectors).
+static Value scatterByColumns(OpBuilder &b, Location loc, const RowScatter &s,
+                              Value dest, Value parts) {
+  auto destType = cast<RankedTensorType>(dest.getType());
+  Type elementType = destType.getElementType();
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  int64_t align =
+      isVectorizable(elementType) ? vectorLength(elementType) : int64_t(1);
+  Value alignValue = constIndex(b, loc, align);
+  Value perPart = ceilDiv(b, loc, s.rowSize, parts);
+  Value width = arith::MulIOp::create(
+      b, loc, ceilDiv(b, loc, perPart, alignValue), alignValue);
+  width = maxIndex(b, loc, width, one);
+  Value used = ceilDiv(b, loc, s.rowSize, width);
+  MemRefType sliceType =
+      sliceMemRefType(elementType, {ShapedType::kDynamic, ShapedType::kDynamic},
+                      /*contiguousRows=*/true);
+  return buildPartitionedUpdate(
+      b, loc, dest, used, sliceType,
+      [&](OpBuilder &nb, Location nloc, Value p) {
+        Value lo = minIndex(nb, nloc, arith::MulIOp::create(nb, nloc, p, width),
+                            s.rowSize);
+        Value hi = minIndex(
+            nb, nloc, arith::AddIOp::create(nb, nloc, lo, width), s.rowSize);
+        SliceRegion region;
+        region.offsets = {nb.getIndexAttr(0), lo};
+        region.sizes = {s.numRows,
+                        arith::SubIOp::create(nb, nloc, hi, lo).getResult()};
+        return region;
+      },
+      [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
+        Value updates = flatReadBuffer(nb, nloc, s.updates);
+        Value lo = minIndex(nb, nloc, arith::MulIOp::create(nb, nloc, p, width),
+                            s.rowSize);
+        Value hi = minIndex(
+            nb, nloc, arith::AddIOp::create(nb, nloc, lo, width), s.rowSize);
+        Value cols = arith::SubIOp::create(nb, nloc, hi, lo);
+        scf::ForOp::create(
+            nb, nloc, zero, s.numEntries, one, ValueRange{},
+            [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+              applyEntry(lb, lloc, s, slice, updates, e, zero, lo, cols);
+              scf::YieldOp::create(lb, lloc);
+            });
+      });
+}
 
 //===----------------------------------------------------------------------===//
 // scatter_nd
 //===----------------------------------------------------------------------===//
 
-/// An scf.for nest over `indices.shape[:-1]` in row-major order threading
-/// the result through its iteration arguments; each entry inserts (or
-/// combines) an element when k == rank(data), a slice otherwise.
+/// Every entry's row is computed and checked by a parallel pass; then the
+/// rows are updated by column partitions (wide slices) or by row owners.
 struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   using NdLoweringPattern::NdLoweringPattern;
 
@@ -661,124 +892,122 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
     Value updates = adaptor.getUpdates();
     auto dataType = op.getData().getType();
     auto updatesType = op.getUpdates().getType();
-    ReductionKind reduction = op.getReduction();
     int64_t r = dataType.getRank();
     int64_t q = op.getIndices().getType().getRank();
     int64_t k = op.getIndexDepth();
+    if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
+      return rewriter.notifyMatchFailure(
+          op, "reduction is not supported for this element type");
     // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
     bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
 
+    LoweringState::CheckChain chain(*state, rewriter, loc, op);
     if (!singleElement) {
       for (int64_t d = 0; d < q - 1; ++d)
-        checker->checkDims(rewriter, loc, op, updates, "updates", d, indices,
-                           "indices", d);
+        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
       for (int64_t d = k; d < r; ++d)
-        checker->checkDims(rewriter, loc, op, updates, "updates", q - 1 + d - k,
-                           data, "data", d);
+        state->checkDims(chain, updates, "updates", q - 1 + d - k, data, "data",
+                         d);
     }
-    checkNDIndices(rewriter, loc, op, data, indices, /*batchDims=*/0);
-
-    // Slices with a dim of static size 0 hold no element, so nothing is
-    // written; the slice ops below would not even verify (offset 0 is out of
-    // bounds in a dim of size 0).
-    if (k < r &&
-        (llvm::is_contained(dataType.getShape().drop_front(k), 0) ||
-         llvm::is_contained(updatesType.getShape().drop_front(q - 1), 0))) {
-      rewriter.replaceOp(op, data);
-      return success();
-    }
-
-    LoopBounds loops = loopsOverDims(rewriter, loc, indices, q - 1);
-    SmallVector<OpFoldResult> dataSizes =
-        tensor::getMixedSizes(rewriter, loc, data);
-    SmallVector<Value> sizes;
-    for (int64_t j = 0; j < k; ++j)
-      sizes.push_back(dimValue(rewriter, loc, data, j));
-
-    bool failedCombine = false;
-    scf::LoopNest nest = scf::buildLoopNest(
-        rewriter, loc, loops.lbs, loops.ubs, loops.steps, ValueRange{data},
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs,
-            ValueRange iterArgs) -> scf::ValueVector {
-          Value acc = iterArgs[0];
-          SmallVector<Value> target =
-              loadIndexTuple(nb, nloc, indices, ivs, sizes).normalized;
-
-          if (k == r) {
-            SmallVector<Value> updatePos(ivs);
-            if (singleElement)
-              updatePos.assign(updatesType.getRank(), constIndex(nb, nloc, 0));
-            Value update =
-                tensor::ExtractOp::create(nb, nloc, updates, updatePos);
-            Value current;
-            if (reduction != ReductionKind::None)
-              current = tensor::ExtractOp::create(nb, nloc, acc, target);
-            FailureOr<Value> value =
-                combine(nb, nloc, reduction, current, update);
-            if (failed(value)) {
-              failedCombine = true;
-              return {acc};
-            }
-            return {tensor::InsertOp::create(nb, nloc, *value, acc, target)};
-          }
-
-          // A slice of rank r - k per entry.
-          auto sliceType = RankedTensorType::get(
-              dataType.getShape().drop_front(k), dataType.getElementType());
-          ArrayRef<OpFoldResult> sliceSizes =
-              ArrayRef<OpFoldResult>(dataSizes).drop_front(k);
-          SmallVector<OpFoldResult> updateOffsets(ivs.begin(), ivs.end());
-          llvm::append_range(updateOffsets, zeros(nb, r - k));
-          SmallVector<OpFoldResult> updateSizes = ones(nb, q - 1);
-          llvm::append_range(updateSizes, sliceSizes);
-          Value updateSlice = tensor::ExtractSliceOp::create(
-              nb, nloc, sliceType, updates, updateOffsets, updateSizes,
-              ones(nb, q - 1 + r - k));
-
-          SmallVector<OpFoldResult> dataOffsets(target.begin(), target.end());
-          llvm::append_range(dataOffsets, zeros(nb, r - k));
-          SmallVector<OpFoldResult> dataSliceSizes = ones(nb, k);
-          llvm::append_range(dataSliceSizes, sliceSizes);
-          SmallVector<OpFoldResult> strides = ones(nb, r);
-
-          // The slice in place is written by a linalg op (loops once
-          // bufferized) rather than by inserting the update slice directly,
-          // which would bufferize to a strided memref.copy: a runtime library
-          // call.
-          Value current = tensor::ExtractSliceOp::create(
-              nb, nloc, sliceType, acc, dataOffsets, dataSliceSizes, strides);
-          Value newSlice;
-          if (reduction == ReductionKind::None) {
-            newSlice = linalg::CopyOp::create(nb, nloc, updateSlice, current)
-                           .getResult(0);
-          } else {
-            AffineMap id = nb.getMultiDimIdentityMap(r - k);
-            SmallVector<utils::IteratorType> iterators(
-                r - k, utils::IteratorType::parallel);
-            auto generic = linalg::GenericOp::create(
-                nb, nloc, TypeRange{sliceType}, ValueRange{updateSlice},
-                ValueRange{current}, ArrayRef<AffineMap>{id, id}, iterators,
-                [&](OpBuilder &bb, Location bloc, ValueRange args) {
-                  FailureOr<Value> value =
-                      combine(bb, bloc, reduction, args[1], args[0]);
-                  if (failed(value)) {
-                    failedCombine = true;
-                    linalg::YieldOp::create(bb, bloc, args[1]);
-                    return;
-                  }
-                  linalg::YieldOp::create(bb, bloc, *value);
-                });
-            newSlice = generic.getResult(0);
-          }
-          return {tensor::InsertSliceOp::create(
-              nb, nloc, newSlice, acc, dataOffsets, dataSliceSizes, strides)};
-        });
-    if (failedCombine)
-      return rewriter.notifyMatchFailure(
-          op, "reduction is not supported for this element type");
-    rewriter.replaceOp(op, nest.results.empty() ? ValueRange{data}
-                                                : ValueRange(nest.results));
+    Value result = buildIf(
+        rewriter, loc, chain.ok(), dataType,
+        [&](OpBuilder &b, Location l) {
+          return scatter(b, l, op, data, indices, updates, r, q, k);
+        },
+        [&](OpBuilder &, Location) { return data; });
+    rewriter.replaceOp(op, result);
     return success();
+  }
+
+private:
+  Value scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
+                Value indices, Value updates, int64_t r, int64_t q,
+                int64_t k) const {
+    bool check = state->checksEnabled();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    Value indicesFlat = flatReadBuffer(b, loc, indices);
+
+    TupleSpace space;
+    space.sizes = dimValues(b, loc, data, 0, k);
+    space.strides = rowMajorStrides(b, loc, space.sizes);
+    Value numRows = product(b, loc, space.sizes);
+    Value rowSize = product(b, loc, dimValues(b, loc, data, k, r));
+    Value numEntries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
+
+    // Rows of every entry, checked: a parallel pass over entry chunks.
+    Value kValue = constIndex(b, loc, k);
+    Value indexWork = arith::MulIOp::create(b, loc, numEntries, kValue);
+    Value chunks = state->numPartitions(b, loc, op, indexWork, numEntries);
+    Value rows = allocScratch(b, loc, b.getIndexType(), numEntries);
+    Value flags;
+    if (check)
+      flags = allocScratch(b, loc, b.getI1Type(), chunks);
+    buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+      std::pair<Value, Value> bounds =
+          partRange(nb, nloc, numEntries, chunks, c);
+      Value lo = bounds.first, hi = bounds.second;
+      Value no = constBool(nb, nloc, false);
+      Value step = constIndex(nb, nloc, 1);
+      auto loop = scf::ForOp::create(
+          nb, nloc, lo, hi, step, ValueRange{no},
+          [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
+            Tuple tuple = readTuple(lb, lloc, indicesFlat, e, space, check);
+            memref::StoreOp::create(lb, lloc, tuple.row, rows, e);
+            scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], tuple.bad));
+          });
+      if (check)
+        memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, c);
+    });
+    Value ok = constBool(b, loc, true);
+    if (check) {
+      ok = notBool(b, loc, anyFlag(b, loc, flags, chunks));
+      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+        reportFirstBadTuple(*state, nb, nloc, op, indicesFlat, numEntries,
+                            space);
+      });
+    }
+    // A dim of static size 0 leaves nothing to write (the indices are still
+    // checked above).
+    if (llvm::is_contained(dataType.getShape(), 0))
+      return data;
+
+    return buildIf(
+        b, loc, ok, dataType,
+        [&](OpBuilder &nb, Location nloc) -> Value {
+          RowScatter s;
+          s.numEntries = numEntries;
+          s.numRows = numRows;
+          s.rowSize = rowSize;
+          s.updates = updates;
+          s.rows = rows;
+          s.reduction = op.getReduction();
+          s.oneD = k == r;
+          // The destination as [rows, slice] (or [rows]).
+          SmallVector<ReassociationIndices> groups(1);
+          for (int64_t d = 0; d < k; ++d)
+            groups[0].push_back(d);
+          if (k < r) {
+            groups.emplace_back();
+            for (int64_t d = k; d < r; ++d)
+              groups[1].push_back(d);
+          }
+          Value dest = collapse(nb, nloc, data, groups);
+          Value updated;
+          std::optional<int64_t> staticRow = getConstantIntValue(rowSize);
+          bool wide = k < r && (!staticRow || *staticRow >= kMinSplitColumns);
+          Value work = arith::MulIOp::create(nb, nloc, numEntries, rowSize);
+          if (wide) {
+            Value maxParts = ceilDiv(nb, nloc, rowSize,
+                                     constIndex(nb, nloc, kMinSplitColumns));
+            Value parts = state->numPartitions(nb, nloc, op, work, maxParts);
+            updated = scatterByColumns(nb, nloc, s, dest, parts);
+          } else {
+            Value parts = state->numPartitions(nb, nloc, op, work, numRows);
+            updated = scatterByRowOwners(nb, nloc, s, dest, chunks, parts);
+          }
+          return expandLike(nb, nloc, updated, data, groups);
+        },
+        [&](OpBuilder &, Location) { return data; });
   }
 };
 
@@ -786,8 +1015,10 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
 // scatter_elements
 //===----------------------------------------------------------------------===//
 
-/// An scf.for nest over every position of `indices` in row-major order
-/// threading the result through its iteration arguments.
+/// Positions that differ off the axis never collide: partitions own ranges
+/// of dim 0 (or of the last dim when the axis is 0) and walk their positions
+/// in row-major order. Where every dim but the axis is 1, the axis is cut
+/// among row owners instead.
 struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
   using NdLoweringPattern::NdLoweringPattern;
 
@@ -798,54 +1029,211 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
     Value data = adaptor.getData();
     Value indices = adaptor.getIndices();
     Value updates = adaptor.getUpdates();
-    ReductionKind reduction = op.getReduction();
+    auto dataType = op.getData().getType();
     int64_t axis = op.getNormalizedAxis();
-    int64_t r = op.getData().getType().getRank();
-
-    for (int64_t d = 0; d < r; ++d)
-      checker->checkDims(rewriter, loc, op, updates, "updates", d, indices,
-                         "indices", d);
-    checkElementsShapes(rewriter, loc, op, data, indices, axis);
-    checkElementsIndices(rewriter, loc, op, data, indices, axis);
-
-    LoopBounds loops = loopsOverDims(rewriter, loc, indices, r);
-    Value size = dimValue(rewriter, loc, data, axis);
-
-    bool failedCombine = false;
-    scf::LoopNest nest = scf::buildLoopNest(
-        rewriter, loc, loops.lbs, loops.ubs, loops.steps, ValueRange{data},
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs,
-            ValueRange iterArgs) -> scf::ValueVector {
-          Value acc = iterArgs[0];
-          Value raw = loadIndex(nb, nloc, indices, ivs);
-          SmallVector<Value> target(ivs);
-          target[axis] = normalizeIndex(nb, nloc, raw, size);
-          Value update = tensor::ExtractOp::create(nb, nloc, updates, ivs);
-          Value current;
-          if (reduction != ReductionKind::None)
-            current = tensor::ExtractOp::create(nb, nloc, acc, target);
-          FailureOr<Value> value =
-              combine(nb, nloc, reduction, current, update);
-          if (failed(value)) {
-            failedCombine = true;
-            return {acc};
-          }
-          return {tensor::InsertOp::create(nb, nloc, *value, acc, target)};
-        });
-    if (failedCombine)
+    int64_t r = dataType.getRank();
+    if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
       return rewriter.notifyMatchFailure(
           op, "reduction is not supported for this element type");
-    rewriter.replaceOp(op, nest.results);
+
+    LoweringState::CheckChain chain(*state, rewriter, loc, op);
+    for (int64_t d = 0; d < r; ++d)
+      state->checkDims(chain, updates, "updates", d, indices, "indices", d);
+    for (int64_t d = 0; d < r; ++d) {
+      if (d != axis)
+        state->checkDims(chain, indices, "indices", d, data, "data", d,
+                         /*atMost=*/true);
+    }
+    Value result = buildIf(
+        rewriter, loc, chain.ok(), dataType,
+        [&](OpBuilder &b, Location l) {
+          return scatter(b, l, op, data, indices, updates, axis);
+        },
+        [&](OpBuilder &, Location) { return data; });
+    rewriter.replaceOp(op, result);
     return success();
+  }
+
+private:
+  Value scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
+                Value indices, Value updates, int64_t axis) const {
+    bool check = state->checksEnabled();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t r = dataType.getRank();
+    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, r);
+    Value count = product(b, loc, indexDims);
+    Value size = dimValue(b, loc, data, axis);
+
+    // Off-axis dims all statically 1: the positions are the axis.
+    bool alongAxis = llvm::all_of(llvm::seq<int64_t>(0, r), [&](int64_t d) {
+      return d == axis || dataType.getDimSize(d) == 1;
+    });
+    if (alongAxis)
+      return scatterAlongAxis(b, loc, op, data, indicesFlat, updates, count,
+                              size);
+
+    Value ok = constBool(b, loc, true);
+    if (check)
+      ok = checkElementIndices(*state, b, loc, op, indicesFlat, count, size,
+                               axis);
+    return buildIf(
+        b, loc, ok, dataType,
+        [&](OpBuilder &nb, Location nloc) -> Value {
+          return applyByFibers(nb, nloc, op, data, indices, updates, indexDims,
+                               count, size, axis);
+        },
+        [&](OpBuilder &, Location) { return data; });
+  }
+
+  /// The partitioned walk over the positions of indices.
+  Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
+                      Value data, Value indices, Value updates,
+                      ArrayRef<Value> indexDims, Value count, Value size,
+                      int64_t axis) const {
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t r = dataType.getRank();
+    ReductionKind reduction = op.getReduction();
+    Value zero = constIndex(b, loc, 0);
+    // Split dim 0 unless it is the axis; then the last dim.
+    int64_t split = axis != 0 ? 0 : r - 1;
+    Value extent = indexDims[split];
+    Value parts = state->numPartitions(b, loc, op, count, extent);
+    Value perSlab = arith::DivUIOp::create(
+        b, loc, count, maxIndex(b, loc, extent, constIndex(b, loc, 1)));
+    MemRefType sliceType =
+        sliceMemRefType(dataType.getElementType(),
+                        SmallVector<int64_t>(r, ShapedType::kDynamic),
+                        /*contiguousRows=*/false);
+    auto range = [&](OpBuilder &nb, Location nloc, Value p) {
+      return partRange(nb, nloc, extent, parts, p);
+    };
+    return buildPartitionedUpdate(
+        b, loc, data, parts, sliceType,
+        [&](OpBuilder &nb, Location nloc, Value p) {
+          std::pair<Value, Value> bounds = range(nb, nloc, p);
+          Value lo = bounds.first, hi = bounds.second;
+          SliceRegion region;
+          for (int64_t d = 0; d < r; ++d) {
+            if (d == split) {
+              region.offsets.push_back(lo);
+              region.sizes.push_back(
+                  arith::SubIOp::create(nb, nloc, hi, lo).getResult());
+              continue;
+            }
+            region.offsets.push_back(nb.getIndexAttr(0));
+            region.sizes.push_back(tensor::getMixedSize(nb, nloc, data, d));
+          }
+          return region;
+        },
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
+          // Read where they are used (see RowScatter::updates).
+          Value indicesFlat = flatReadBuffer(nb, nloc, indices);
+          Value updatesFlat = flatReadBuffer(nb, nloc, updates);
+          std::pair<Value, Value> bounds = range(nb, nloc, p);
+          Value lo = bounds.first, hi = bounds.second;
+          Value flatLo = zero, flatHi = count, colLo = zero,
+                colHi = indexDims.back();
+          if (split == 0) {
+            flatLo = arith::MulIOp::create(nb, nloc, lo, perSlab);
+            flatHi = arith::MulIOp::create(nb, nloc, hi, perSlab);
+          } else {
+            colLo = lo;
+            colHi = hi;
+          }
+          walkPositions(
+              nb, nloc, indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
+              [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
+                  Value pos, ValueRange) -> SmallVector<Value> {
+                Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+                Value normalized = normalizeIndex(eb, eloc, raw, size);
+                SmallVector<Value> at(coords);
+                at[axis] = normalized;
+                at[split] = arith::SubIOp::create(eb, eloc, at[split], lo);
+                Value value = memref::LoadOp::create(eb, eloc, updatesFlat,
+                                                     ValueRange{pos});
+                if (reduction != ReductionKind::None) {
+                  Value current = memref::LoadOp::create(eb, eloc, slice, at);
+                  value = combine(eb, eloc, reduction, current, value);
+                }
+                memref::StoreOp::create(eb, eloc, value, slice, at);
+                return {};
+              });
+        });
+  }
+
+  /// Every off-axis dim is 1: row owners over the axis positions.
+  Value scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
+                         Value data, Value indicesFlat, Value updates,
+                         Value count, Value size) const {
+    bool check = state->checksEnabled();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t r = dataType.getRank();
+    int64_t axis = op.getNormalizedAxis();
+    Value chunks = state->numPartitions(b, loc, op, count, count);
+    Value rows = allocScratch(b, loc, b.getIndexType(), count);
+    Value flags;
+    if (check)
+      flags = allocScratch(b, loc, b.getI1Type(), chunks);
+    buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+      std::pair<Value, Value> bounds = partRange(nb, nloc, count, chunks, c);
+      Value lo = bounds.first, hi = bounds.second;
+      Value no = constBool(nb, nloc, false);
+      Value step = constIndex(nb, nloc, 1);
+      auto loop = scf::ForOp::create(
+          nb, nloc, lo, hi, step, ValueRange{no},
+          [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
+            Value raw = loadIndex(lb, lloc, indicesFlat, e);
+            Value normalized = normalizeIndex(lb, lloc, raw, size);
+            Value bad = constBool(lb, lloc, false);
+            if (check) {
+              bad = isOutOfRange(lb, lloc, normalized, size);
+              normalized = clampIfBad(lb, lloc, bad, normalized);
+            }
+            memref::StoreOp::create(lb, lloc, normalized, rows, e);
+            scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
+          });
+      if (check)
+        memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, c);
+    });
+    Value ok = constBool(b, loc, true);
+    if (check) {
+      ok = notBool(b, loc, anyFlag(b, loc, flags, chunks));
+      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+        reportFirstBadElement(*state, nb, nloc, op, indicesFlat, count, size,
+                              axis);
+      });
+    }
+    return buildIf(
+        b, loc, ok, dataType,
+        [&](OpBuilder &nb, Location nloc) -> Value {
+          RowScatter s;
+          s.numEntries = count;
+          s.numRows = size;
+          s.rowSize = constIndex(nb, nloc, 1);
+          s.updates = updates;
+          s.rows = rows;
+          s.reduction = op.getReduction();
+          s.oneD = true;
+          SmallVector<ReassociationIndices> groups(1);
+          for (int64_t d = 0; d < r; ++d)
+            groups[0].push_back(d);
+          Value dest = collapse(nb, nloc, data, groups);
+          Value parts = state->numPartitions(nb, nloc, op, count, size);
+          Value updated = scatterByRowOwners(nb, nloc, s, dest, chunks, parts);
+          return expandLike(nb, nloc, updated, data, groups);
+        },
+        [&](OpBuilder &, Location) { return data; });
   }
 };
 } // namespace
 
 void mlir::nd::populateNdToLinalgPatterns(RewritePatternSet &patterns,
                                           const NdLoweringOptions &options) {
-  auto checker = std::make_shared<RuntimeChecker>(options.checkBounds);
+  auto state = std::make_shared<LoweringState>(options.checkBounds,
+                                               options.parallelGrain);
   patterns.add<GatherNDLowering, GatherElementsLowering, ScatterNDLowering,
-               ScatterElementsLowering>(patterns.getContext(), checker);
+               ScatterElementsLowering>(patterns.getContext(), state);
 }
 
 //===----------------------------------------------------------------------===//
@@ -862,6 +1250,7 @@ struct LowerScatterPass
     RewritePatternSet patterns(ctx);
     NdLoweringOptions options;
     options.checkBounds = checkBounds;
+    options.parallelGrain = grain;
     populateNdToLinalgPatterns(patterns, options);
 
     ConversionTarget target(*ctx);
