@@ -9,8 +9,9 @@
 // so the struct has no padding and is read as an array of int64.
 //
 // Returned buffers are owned by the caller (the deallocation pipeline clones
-// whatever the function does not own) and are released with `free`, except a
-// buffer that is one of the inputs (a donated input, updated in place).
+// whatever the function does not own) and are released through nd's runtime
+// allocator, which allocated them, except a buffer that is one of the inputs
+// (a donated input, updated in place).
 //
 // The generated code runs its parallel loops on LLVM's OpenMP runtime
 // (libomp, loaded into the JIT) and reports a failed run-time check by
@@ -22,6 +23,7 @@
 
 #include "nd/ExecutionEngine/JitFunction.h"
 
+#include "Runtime/Memory.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -100,6 +102,15 @@ static void reportError(const char *format, int64_t a, int64_t b) {
   std::snprintf(sink->message.data(), sink->message.size(), format,
                 static_cast<long long>(a), static_cast<long long>(b));
   sink->message.resize(static_cast<size_t>(size));
+}
+
+/// The allocation functions of the generated code (sizes are i64 there).
+static void *allocateBuffer(int64_t size) {
+  return ::nd::runtime::allocate(static_cast<size_t>(size));
+}
+static void *allocateAlignedBuffer(int64_t alignment, int64_t size) {
+  return ::nd::runtime::allocateAligned(static_cast<size_t>(alignment),
+                                      static_cast<size_t>(size));
 }
 
 namespace {
@@ -293,9 +304,14 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   function->engine = std::move(*engine);
   function->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    symbols[interner(kHostReportErrorFn)] = {
-        llvm::orc::ExecutorAddr::fromPtr(&reportError),
-        llvm::JITSymbolFlags::Exported};
+    auto add = [&](StringRef name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add(kHostReportErrorFn, &reportError);
+    add("_mlir_memref_to_llvm_alloc", &allocateBuffer);
+    add("_mlir_memref_to_llvm_aligned_alloc", &allocateAlignedBuffer);
+    add("_mlir_memref_to_llvm_free", &::nd::runtime::release);
     return symbols;
   });
   // Looking the symbol up compiles the module now rather than on first call.
@@ -442,7 +458,7 @@ JitFunction::collectResults(llvm::ArrayRef<int64_t> resultStorage,
     outputs.push_back(std::move(*output));
   }
   for (intptr_t allocated : toFree)
-    std::free(reinterpret_cast<void *>(allocated));
+    ::nd::runtime::release(reinterpret_cast<void *>(allocated));
   if (error)
     return std::move(error);
   return outputs;

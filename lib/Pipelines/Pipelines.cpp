@@ -11,6 +11,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
@@ -73,6 +74,11 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   ConvertNdRuntimeToLLVMOptions runtimeOptions;
   runtimeOptions.parallel = options.parallel;
   pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));
+  if (options.runtimeAllocator) {
+    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+    memrefOptions.useGenericFunctions = true;
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  }
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

@@ -5,6 +5,10 @@
 // (pass it with `-shared-libs`, next to libomp.so and upstream's runner
 // utilities).
 //
+// `_mlir_memref_to_llvm_alloc`, `_mlir_memref_to_llvm_aligned_alloc` and
+// `_mlir_memref_to_llvm_free`: every buffer of the generated code (see
+// Memory.h).
+//
 // `nd_report_error(format, a, b)`: a run-time check failed. Prints
 // "error: <message>" (the message is a printf format with two `%lld`) to
 // stderr and ends the process with exit status 1, which flushes stdout. Only
@@ -13,13 +17,29 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Memory.h"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
-extern "C" __attribute__((visibility("default"))) void
-nd_report_error(const char *format, int64_t a, int64_t b) {
+#define ND_EXPORT extern "C" __attribute__((visibility("default")))
+
+ND_EXPORT void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return nd::runtime::allocate(size);
+}
+
+ND_EXPORT void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                   size_t size) {
+  return nd::runtime::allocateAligned(alignment, size);
+}
+
+ND_EXPORT void _mlir_memref_to_llvm_free(void *buffer) {
+  nd::runtime::release(buffer);
+}
+
+ND_EXPORT void nd_report_error(const char *format, int64_t a, int64_t b) {
   static std::atomic<bool> reported{false};
   if (reported.exchange(true))
     return;

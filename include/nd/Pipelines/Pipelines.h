@@ -29,6 +29,14 @@ struct NdToLLVMPipelineOptions
                      "op does not split its work among threads (see "
                      "--lower-scatter)"),
       llvm::cl::init(32768)};
+  PassOptions::Option<bool> runtimeAllocator{
+      *this, "runtime-allocator",
+      llvm::cl::desc("Allocate buffers through _mlir_memref_to_llvm_alloc "
+                     "and _mlir_memref_to_llvm_free (JitFunction and "
+                     "libnd_runner_utils.so provide them: large buffers get "
+                     "huge pages and are reused across calls) instead of "
+                     "malloc and free"),
+      llvm::cl::init(true)};
 };
 
 /// Builds the pipeline that takes a module of tensor functions using nd ops
