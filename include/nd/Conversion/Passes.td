@@ -118,7 +118,8 @@ def NdReturnDonated : Pass<"nd-return-donated", "ModuleOp"> {
     the caller owns each result. A result that is the buffer of an argument
     marked `nd.donated` is returned as it is instead: the caller donated it
     and takes it back as the result (a `bufferization.clone` of the
-    argument directly before `func.return` is removed).
+    argument directly before `func.return` is removed). The `nd.donated`
+    attributes are removed: nothing after this pass uses them.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }

@@ -66,6 +66,9 @@ struct NdReturnDonatedPass
             clone->erase();
         }
       });
+      // Donation is done with: the attribute has no meaning in LLVM.
+      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+        function.removeArgAttr(i, NdDialect::getDonatedAttrName());
     });
   }
 };

@@ -53,6 +53,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 
+#include <functional>
+
 namespace mlir::nd {
 #define GEN_PASS_DEF_LOWERSCATTER
 #include "nd/Conversion/Passes.h.inc"
@@ -164,14 +166,30 @@ static Value collapse(OpBuilder &b, Location loc, Value tensor,
   return tensor::CollapseShapeOp::create(b, loc, tensor, groups);
 }
 
-/// The inverse of `collapse`, back to the type and dims of `like`.
+/// The inverse of `collapse`, back to the type and dims of `like`. A group
+/// that expands a dynamic dim into several becomes a `tensor.reshape` (a
+/// `memref.reshape` view once bufferized): expand-strided-metadata of MLIR 22
+/// crashes on such a `memref.expand_shape`.
 static Value expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
                         ArrayRef<ReassociationIndices> groups) {
   if (tensor.getType() == like.getType())
     return tensor;
-  SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
-  return tensor::ExpandShapeOp::create(b, loc, like.getType(), tensor, groups,
-                                       shape);
+  auto likeType = cast<RankedTensorType>(like.getType());
+  bool dynamicGroup = llvm::any_of(groups, [&](const ReassociationIndices &g) {
+    return g.size() > 1 && llvm::any_of(g, [&](int64_t d) {
+             return likeType.isDynamicDim(d);
+           });
+  });
+  if (!dynamicGroup) {
+    SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
+    return tensor::ExpandShapeOp::create(b, loc, likeType, tensor, groups,
+                                         shape);
+  }
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < likeType.getRank(); ++d)
+    dims.push_back(dimValue(b, loc, like, d));
+  Value shape = tensor::FromElementsOp::create(b, loc, dims);
+  return tensor::ReshapeOp::create(b, loc, likeType, tensor, shape);
 }
 
 //===----------------------------------------------------------------------===//
@@ -187,24 +205,22 @@ struct TupleSpace {
 };
 
 /// One tuple as read: raw and normalized components, the linear row it
-/// addresses and whether a component is out of range.
+/// addresses (unchecked) and, per component, `raw + size`, which is below
+/// `2 * size` (unsigned) exactly when the component is in range.
 struct Tuple {
-  SmallVector<Value> raw, normalized;
+  SmallVector<Value> raw, normalized, shifted;
   Value row;
-  Value bad;
 };
 } // namespace
 
-/// Reads tuple `t` of the flat `[N, k]` index buffer. With `check`, `bad`
-/// says whether a component is out of range and `row` is 0 then.
+/// Reads tuple `t` of the flat `[N, k]` index buffer.
 static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
-                       const TupleSpace &space, bool check) {
+                       const TupleSpace &space) {
   int64_t k = space.sizes.size();
   Tuple tuple;
   Value kValue = constIndex(b, loc, k);
   Value base = arith::MulIOp::create(b, loc, t, kValue);
   Value row = constIndex(b, loc, 0);
-  tuple.bad = constBool(b, loc, false);
   for (int64_t j = 0; j < k; ++j) {
     Value jValue = constIndex(b, loc, j);
     Value at = arith::AddIOp::create(b, loc, base, jValue);
@@ -212,15 +228,28 @@ static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
     Value normalized = normalizeIndex(b, loc, raw, space.sizes[j]);
     tuple.raw.push_back(raw);
     tuple.normalized.push_back(normalized);
-    if (check) {
-      Value bad = isOutOfRange(b, loc, normalized, space.sizes[j]);
-      tuple.bad = orBool(b, loc, tuple.bad, bad);
-    }
+    tuple.shifted.push_back(arith::AddIOp::create(b, loc, raw, space.sizes[j]));
     Value term = arith::MulIOp::create(b, loc, normalized, space.strides[j]);
     row = arith::AddIOp::create(b, loc, row, term);
   }
-  tuple.row = check ? clampIfBad(b, loc, tuple.bad, row) : row;
+  tuple.row = row;
   return tuple;
+}
+
+/// `2 * size`: a raw index `i` is in `[-size, size)` iff `i + size` is
+/// below it as an unsigned number, so that checking many indices is one
+/// unsigned max reduction (which vectorises) and one compare.
+static Value rangeBound(OpBuilder &b, Location loc, Value size) {
+  Value two = constIndex(b, loc, 2);
+  return b.createOrFold<arith::MulIOp>(loc, size, two);
+}
+
+/// Whether the unsigned maximum `shiftedMax` of `index + size` over some
+/// indices shows one out of range.
+static Value anyOutOfRange(OpBuilder &b, Location loc, Value shiftedMax,
+                           Value bound) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, shiftedMax,
+                               bound);
 }
 
 /// After a failed parallel check: finds the first tuple in row-major order
@@ -234,7 +263,7 @@ static void reportFirstBadTuple(LoweringState &state, OpBuilder &b,
   scf::ForOp::create(
       b, loc, zero, numTuples, one, ValueRange{no},
       [&](OpBuilder &nb, Location nloc, Value t, ValueRange found) {
-        Tuple tuple = readTuple(nb, nloc, indices, t, space, /*check=*/false);
+        Tuple tuple = readTuple(nb, nloc, indices, t, space);
         Value done = found[0];
         for (auto [j, size] : llvm::enumerate(space.sizes)) {
           Value bad = isOutOfRange(nb, nloc, tuple.normalized[j], size);
@@ -346,21 +375,21 @@ static Value checkElementIndices(LoweringState &state, OpBuilder &b,
                                  Value count, Value size, int64_t axis) {
   Value parts = state.numPartitions(b, loc, op, count);
   Value flags = allocScratch(b, loc, b.getI1Type(), parts);
+  Value bound = rangeBound(b, loc, size);
   buildParallel(b, loc, parts, [&](OpBuilder &nb, Location nloc, Value p) {
     std::pair<Value, Value> bounds = partRange(nb, nloc, count, parts, p);
     Value lo = bounds.first, hi = bounds.second;
+    Value zero = constIndex(nb, nloc, 0);
     Value one = constIndex(nb, nloc, 1);
-    Value no = constBool(nb, nloc, false);
-    // Branch-free, so that the loop vectorises.
     auto loop = scf::ForOp::create(
-        nb, nloc, lo, hi, one, ValueRange{no},
+        nb, nloc, lo, hi, one, ValueRange{zero},
         [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
           Value raw = loadIndex(lb, lloc, indices, q);
-          Value normalized = normalizeIndex(lb, lloc, raw, size);
-          Value bad = isOutOfRange(lb, lloc, normalized, size);
-          scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
+          Value shifted = arith::AddIOp::create(lb, lloc, raw, size);
+          scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
         });
-    memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, p);
+    Value bad = anyOutOfRange(nb, nloc, loop.getResult(0), bound);
+    memref::StoreOp::create(nb, nloc, bad, flags, p);
   });
   Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
   reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
@@ -475,38 +504,73 @@ private:
     Value work = arith::MulIOp::create(b, loc, numTuples, perTuple);
     Value parts = state->numPartitions(b, loc, op, work, numTuples);
     Value flags;
-    if (check)
-      flags = allocScratch(b, loc, b.getI1Type(), parts);
-
-    buildParallel(b, loc, parts, [&](OpBuilder &nb, Location nloc, Value p) {
-      std::pair<Value, Value> bounds = partRange(nb, nloc, numTuples, parts, p);
-      Value lo = bounds.first, hi = bounds.second;
-      Value one = constIndex(nb, nloc, 1);
-      Value no = constBool(nb, nloc, false);
-      auto loop = scf::ForOp::create(
-          nb, nloc, lo, hi, one, ValueRange{no},
-          [&](OpBuilder &lb, Location lloc, Value t, ValueRange acc) {
-            Tuple tuple = readTuple(lb, lloc, indicesFlat, t, space, check);
-            Value row = tuple.row;
-            if (bDims > 0) {
-              Value batch = arith::DivUIOp::create(lb, lloc, t, tuplesPerBatch);
-              Value batchRow =
-                  arith::MulIOp::create(lb, lloc, batch, rowsPerBatch);
-              row = arith::AddIOp::create(lb, lloc, batchRow, row);
-            }
-            Value srcOffset = arith::MulIOp::create(lb, lloc, row, sliceSize);
-            Value dstOffset = arith::MulIOp::create(lb, lloc, t, sliceSize);
-            emitRowUpdate(lb, lloc, ReductionKind::None, result.flat,
-                          ValueRange{dstOffset}, dataFlat, srcOffset,
-                          sliceSize);
-            scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], tuple.bad));
-          });
-      if (check)
-        memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, p);
-    });
+    SmallVector<Value> rangeBounds;
+    for (Value size : space.sizes)
+      rangeBounds.push_back(rangeBound(b, loc, size));
+    // Every tuple is out of range when an indexed dim is empty: nothing may
+    // be read then.
+    Value zero = constIndex(b, loc, 0);
+    Value empty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        rowsPerBatch, zero);
+    auto gatherIf = scf::IfOp::create(
+        b, loc, empty,
+        [&](OpBuilder &nb, Location nloc) {
+          Value none = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
+                                             numTuples, zero);
+          scf::YieldOp::create(nb, nloc, none);
+        },
+        [&](OpBuilder &nb, Location nloc) {
+          Value flags;
+          if (check)
+            flags = allocScratch(nb, nloc, nb.getI1Type(), parts);
+          buildParallel(
+              nb, nloc, parts, [&](OpBuilder &pb, Location ploc, Value p) {
+                std::pair<Value, Value> bounds =
+                    partRange(pb, ploc, numTuples, parts, p);
+                Value lo = bounds.first, hi = bounds.second;
+                Value one = constIndex(pb, ploc, 1);
+                Value no = constBool(pb, ploc, false);
+                auto loop = scf::ForOp::create(
+                    pb, ploc, lo, hi, one, ValueRange{no},
+                    [&](OpBuilder &lb, Location lloc, Value t, ValueRange acc) {
+                      Tuple tuple = readTuple(lb, lloc, indicesFlat, t, space);
+                      Value row = tuple.row;
+                      Value bad = constBool(lb, lloc, false);
+                      if (check) {
+                        for (auto [shifted, bound] :
+                             llvm::zip_equal(tuple.shifted, rangeBounds))
+                          bad = orBool(lb, lloc, bad,
+                                       anyOutOfRange(lb, lloc, shifted, bound));
+                        row = clampIfBad(lb, lloc, bad, row);
+                      }
+                      if (bDims > 0) {
+                        Value batch =
+                            arith::DivUIOp::create(lb, lloc, t, tuplesPerBatch);
+                        Value batchRow = arith::MulIOp::create(lb, lloc, batch,
+                                                               rowsPerBatch);
+                        row = arith::AddIOp::create(lb, lloc, batchRow, row);
+                      }
+                      Value srcOffset =
+                          arith::MulIOp::create(lb, lloc, row, sliceSize);
+                      Value dstOffset =
+                          arith::MulIOp::create(lb, lloc, t, sliceSize);
+                      emitRowUpdate(lb, lloc, ReductionKind::None, result.flat,
+                                    ValueRange{dstOffset}, dataFlat, srcOffset,
+                                    sliceSize);
+                      scf::YieldOp::create(lb, lloc,
+                                           orBool(lb, lloc, acc[0], bad));
+                    });
+                if (check)
+                  memref::StoreOp::create(pb, ploc, loop.getResult(0), flags,
+                                          p);
+              });
+          Value ok = check ? notBool(nb, nloc, anyFlag(nb, nloc, flags, parts))
+                           : constBool(nb, nloc, true);
+          scf::YieldOp::create(nb, nloc, ok);
+        });
 
     if (check) {
-      Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+      Value ok = gatherIf.getResult(0);
       reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
         reportFirstBadTuple(*state, nb, nloc, op, indicesFlat, numTuples,
                             space);
@@ -578,43 +642,62 @@ private:
     Value zero = constIndex(b, loc, 0);
 
     Value parts = state->numPartitions(b, loc, op, count, count);
-    Value flags;
-    if (check)
-      flags = allocScratch(b, loc, b.getI1Type(), parts);
-    buildParallel(b, loc, parts, [&](OpBuilder &nb, Location nloc, Value p) {
-      std::pair<Value, Value> bounds = partRange(nb, nloc, count, parts, p);
-      Value lo = bounds.first, hi = bounds.second;
-      Value no = constBool(nb, nloc, false);
-      SmallVector<Value> bad = walkPositions(
-          nb, nloc, indexDims, lo, hi, zero, indexDims.back(), ValueRange{no},
-          [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords, Value pos,
-              ValueRange acc) -> SmallVector<Value> {
-            Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-            Value normalized = normalizeIndex(eb, eloc, raw, size);
-            Value isBad = constBool(eb, eloc, false);
-            if (check) {
-              isBad = isOutOfRange(eb, eloc, normalized, size);
-              normalized = clampIfBad(eb, eloc, isBad, normalized);
-            }
-            Value offset = constIndex(eb, eloc, 0);
-            for (int64_t d = 0; d < rank; ++d) {
-              Value coord = d == axis ? normalized : coords[d];
-              Value term =
-                  arith::MulIOp::create(eb, eloc, coord, dataStrides[d]);
-              offset = arith::AddIOp::create(eb, eloc, offset, term);
-            }
-            Value value =
-                memref::LoadOp::create(eb, eloc, dataFlat, ValueRange{offset});
-            memref::StoreOp::create(eb, eloc, value, result.flat,
-                                    ValueRange{pos});
-            return {orBool(eb, eloc, acc[0], isBad)};
-          });
-      if (check)
-        memref::StoreOp::create(nb, nloc, bad[0], flags, p);
-    });
+    // Every index is out of range when the axis is empty: nothing may be
+    // read then.
+    Value empty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero);
+    auto gatherIf = scf::IfOp::create(
+        b, loc, empty,
+        [&](OpBuilder &nb, Location nloc) {
+          Value none = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
+                                             count, zero);
+          scf::YieldOp::create(nb, nloc, none);
+        },
+        [&](OpBuilder &nb, Location nloc) {
+          Value flags;
+          if (check)
+            flags = allocScratch(nb, nloc, nb.getI1Type(), parts);
+          buildParallel(
+              nb, nloc, parts, [&](OpBuilder &pb, Location ploc, Value p) {
+                std::pair<Value, Value> bounds =
+                    partRange(pb, ploc, count, parts, p);
+                Value lo = bounds.first, hi = bounds.second;
+                Value no = constBool(pb, ploc, false);
+                SmallVector<Value> bad = walkPositions(
+                    pb, ploc, indexDims, lo, hi, zero, indexDims.back(),
+                    ValueRange{no},
+                    [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
+                        Value pos, ValueRange acc) -> SmallVector<Value> {
+                      Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+                      Value normalized = normalizeIndex(eb, eloc, raw, size);
+                      Value isBad = constBool(eb, eloc, false);
+                      if (check) {
+                        isBad = isOutOfRange(eb, eloc, normalized, size);
+                        normalized = clampIfBad(eb, eloc, isBad, normalized);
+                      }
+                      Value offset = constIndex(eb, eloc, 0);
+                      for (int64_t d = 0; d < rank; ++d) {
+                        Value coord = d == axis ? normalized : coords[d];
+                        Value term = arith::MulIOp::create(eb, eloc, coord,
+                                                           dataStrides[d]);
+                        offset = arith::AddIOp::create(eb, eloc, offset, term);
+                      }
+                      Value value = memref::LoadOp::create(eb, eloc, dataFlat,
+                                                           ValueRange{offset});
+                      memref::StoreOp::create(eb, eloc, value, result.flat,
+                                              ValueRange{pos});
+                      return {orBool(eb, eloc, acc[0], isBad)};
+                    });
+                if (check)
+                  memref::StoreOp::create(pb, ploc, bad[0], flags, p);
+              });
+          Value ok = check ? notBool(nb, nloc, anyFlag(nb, nloc, flags, parts))
+                           : constBool(nb, nloc, true);
+          scf::YieldOp::create(nb, nloc, ok);
+        });
 
     if (check) {
-      Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+      Value ok = gatherIf.getResult(0);
       reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
         reportFirstBadElement(*state, nb, nloc, op, indicesFlat, count, size,
                               axis);
@@ -625,31 +708,97 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
-// Row owners (scatter_nd; scatter_elements along its only non-unit dim)
+// Row scatters (scatter_nd; scatter_elements along its only non-unit dim)
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A scatter seen as entries that each update one row of a 2-D
-/// destination `[numRows, rowSize]` (1-D when every row is one element):
-/// entry `e` reads `rowSize` values at `e * rowSize` of `updates`.
+/// One entry of a row scatter as read from the indices: the destination row
+/// (unchecked) and, per index component, `index + size` (see rangeBound).
+struct EntryRow {
+  Value row;
+  SmallVector<Value> shifted;
+};
+
+/// A scatter seen as entries that each update one row of a 2-D destination
+/// `[numRows, rowSize]` (1-D `[numRows]` when `oneD`): entry `e` reads
+/// `rowSize` values at `e * rowSize` of `updates`.
 struct RowScatter {
   Value numEntries, numRows, rowSize;
   /// The updates tensor. Partitions read it through their own to_buffer:
   /// bufferization takes a to_buffer for the point where the buffer is read,
   /// and `updates` may be `data` itself.
   Value updates;
-  Value rows; // flat buffer of numEntries row numbers (filled below)
   ReductionKind reduction;
   bool oneD;
+  /// Reads entry `e` from the indices buffer `indices`.
+  std::function<EntryRow(OpBuilder &, Location, Value indices, Value e)>
+      readEntry;
+  /// The indices tensor, read like `updates`.
+  Value indices;
+  /// `2 * size` of every index component.
+  SmallVector<Value> bounds;
+  /// Finds the first bad entry in row-major order and reports it.
+  std::function<void(OpBuilder &, Location, Value indices)> reportFirstBad;
 };
 } // namespace
 
-/// Applies entry `e` to the rows `[rowLo, ...)` slice `dst` of the
-/// destination, columns `[colLo, colLo + width)`.
+/// Whether any of the per-component maxima in `maxima` is out of range.
+static Value anyComponentBad(OpBuilder &b, Location loc, const RowScatter &s,
+                             ValueRange maxima) {
+  Value bad = constBool(b, loc, false);
+  for (auto [max, bound] : llvm::zip_equal(maxima, s.bounds))
+    bad = orBool(b, loc, bad, anyOutOfRange(b, loc, max, bound));
+  return bad;
+}
+
+/// A parallel pass over chunks of the entries: `body(e)` for every entry,
+/// and, with `check`, the per-component maxima of `index + size` reduced into
+/// one flag per chunk. Returns whether every entry is in range (true without
+/// `check`).
+static Value forEachEntryChecked(
+    OpBuilder &b, Location loc, const RowScatter &s, Value chunks, bool check,
+    function_ref<void(OpBuilder &, Location, Value, const EntryRow &, Value)>
+        body) {
+  Value flags;
+  if (check)
+    flags = allocScratch(b, loc, b.getI1Type(), chunks);
+  Value indices = flatReadBuffer(b, loc, s.indices);
+  buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+    std::pair<Value, Value> range =
+        partRange(nb, nloc, s.numEntries, chunks, c);
+    Value lo = range.first, hi = range.second;
+    Value one = constIndex(nb, nloc, 1);
+    SmallVector<Value> init;
+    if (check)
+      init.assign(s.bounds.size(), constIndex(nb, nloc, 0));
+    auto loop = scf::ForOp::create(
+        nb, nloc, lo, hi, one, init,
+        [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
+          EntryRow entry = s.readEntry(lb, lloc, indices, e);
+          body(lb, lloc, e, entry, c);
+          SmallVector<Value> next;
+          for (auto [max, shifted] : llvm::zip(maxima, entry.shifted))
+            next.push_back(maxIndex(lb, lloc, max, shifted));
+          scf::YieldOp::create(lb, lloc, next);
+        });
+    if (check) {
+      Value bad = anyComponentBad(nb, nloc, s, loop.getResults());
+      memref::StoreOp::create(nb, nloc, bad, flags, c);
+    }
+  });
+  if (!check)
+    return constBool(b, loc, true);
+  Value ok = notBool(b, loc, anyFlag(b, loc, flags, chunks));
+  reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+    s.reportFirstBad(nb, nloc, indices);
+  });
+  return ok;
+}
+
+/// `dst[row - rowLo, colLo .. colLo + width) ⊕= updates[e, colLo ..]`.
 static void applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
-                       Value dst, Value updates, Value e, Value rowLo,
-                       Value colLo, Value width) {
-  Value row = memref::LoadOp::create(b, loc, s.rows, ValueRange{e});
+                       Value dst, Value updates, Value e, Value row,
+                       Value rowLo, Value colLo, Value width) {
   Value local = arith::SubIOp::create(b, loc, row, rowLo);
   Value base = arith::MulIOp::create(b, loc, e, s.rowSize);
   Value srcOffset = arith::AddIOp::create(b, loc, base, colLo);
@@ -670,16 +819,27 @@ static Value ceilLog2(OpBuilder &b, Location loc, Value x) {
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bits);
 }
 
-/// Updates `dest` (`[numRows, rowSize]`, or `[numRows]` when `s.oneD`) with
-/// the entries of `s`, whose rows are already in `s.rows` and known to be in
-/// range. `ownerParts` partitions own contiguous row ranges; with more than
-/// one, entries are bucketed by owner in a stable order first.
-static Value scatterByRowOwners(OpBuilder &b, Location loc, const RowScatter &s,
-                                Value dest, Value entryChunks,
-                                Value ownerParts) {
+/// The slice memref type of a partition of a `[rows, rowSize]` or `[rows]`
+/// destination.
+static MemRefType rowSliceType(const RowScatter &s, Value dest) {
+  auto destType = cast<RankedTensorType>(dest.getType());
+  SmallVector<int64_t> shape(destType.getRank(), ShapedType::kDynamic);
+  return sliceMemRefType(destType.getElementType(), shape,
+                         /*contiguousRows=*/true);
+}
+
+/// Row owners: `ownerParts` partitions own contiguous ranges of 2^shift rows.
+/// With more than one owner, a counting pass (which also checks the indices
+/// and records every entry's row), a prefix sum and a filling pass bucket
+/// the entries by owner in a stable order, and each owner applies exactly its
+/// entries; with one, a check pass runs and the owner applies every entry.
+/// Returns the updated `dest`, or `dest` itself when a check fails.
+static Value scatterByRowOwners(OpBuilder &b, Location loc,
+                                LoweringState &state, const RowScatter &s,
+                                Value dest, Value ownerParts, Value chunks) {
+  bool check = state.checksEnabled();
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
-  // Owner ranges are 2^shift rows: the owner of a row is a shift.
   Value rowsPerOwner =
       ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), ownerParts);
   Value shift = ceilLog2(b, loc, rowsPerOwner);
@@ -687,120 +847,129 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc, const RowScatter &s,
   Value owners = ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), span);
   Value bucketed =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, owners, one);
+  auto sized = [&](Value n) -> Value {
+    return arith::SelectOp::create(b, loc, bucketed, n, zero);
+  };
 
-  // counts[c * owners + t]: entries of chunk c owned by t, then the next
-  // bucket slot of each; starts[t]: first bucket slot of owner t.
-  Value countSize = arith::MulIOp::create(b, loc, entryChunks, owners);
+  // rows[e]: the row of entry e; counts[c * owners + t]: entries of chunk c
+  // owned by t, then the next bucket slot of each; starts[t]: first bucket
+  // slot of owner t; bucket: the entries, owner by owner, in order.
+  Value countSize = arith::MulIOp::create(b, loc, chunks, owners);
   Value ownersPlusOne = arith::AddIOp::create(b, loc, owners, one);
-  Value counts =
-      allocScratch(b, loc, b.getIndexType(),
-                   arith::SelectOp::create(b, loc, bucketed, countSize, zero));
-  Value starts = allocScratch(
-      b, loc, b.getIndexType(),
-      arith::SelectOp::create(b, loc, bucketed, ownersPlusOne, zero));
-  Value bucket = allocScratch(
-      b, loc, b.getIndexType(),
-      arith::SelectOp::create(b, loc, bucketed, s.numEntries, zero));
+  Value rows = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
+  Value counts = allocScratch(b, loc, b.getIndexType(), sized(countSize));
+  Value starts = allocScratch(b, loc, b.getIndexType(), sized(ownersPlusOne));
+  Value bucket = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
 
-  auto ifBucketed = scf::IfOp::create(b, loc, bucketed, false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifBucketed.thenBlock());
-    auto ownerOf = [&](OpBuilder &nb, Location nloc, Value e) -> Value {
-      Value row = memref::LoadOp::create(nb, nloc, s.rows, ValueRange{e});
-      return arith::ShRUIOp::create(nb, nloc, row, shift);
-    };
-    // Count.
-    buildParallel(
-        b, loc, entryChunks, [&](OpBuilder &nb, Location nloc, Value c) {
-          Value rowBase = arith::MulIOp::create(nb, nloc, c, owners);
-          scf::ForOp::create(
-              nb, nloc, zero, owners, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
-                Value at = arith::AddIOp::create(lb, lloc, rowBase, t);
-                memref::StoreOp::create(lb, lloc, zero, counts, at);
-                scf::YieldOp::create(lb, lloc);
-              });
-          std::pair<Value, Value> bounds =
-              partRange(nb, nloc, s.numEntries, entryChunks, c);
-          Value lo = bounds.first, hi = bounds.second;
-          scf::ForOp::create(
-              nb, nloc, lo, hi, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-                Value owner = ownerOf(lb, lloc, e);
-                Value at = arith::AddIOp::create(lb, lloc, rowBase, owner);
-                Value n = memref::LoadOp::create(lb, lloc, counts, at);
-                Value n1 = arith::AddIOp::create(lb, lloc, n, one);
-                memref::StoreOp::create(lb, lloc, n1, counts, at);
-                scf::YieldOp::create(lb, lloc);
-              });
-        });
-    // Prefix sum, owner-major then chunk order: stable buckets.
-    auto prefix = scf::ForOp::create(
-        b, loc, zero, owners, one, ValueRange{zero},
-        [&](OpBuilder &nb, Location nloc, Value t, ValueRange running) {
-          memref::StoreOp::create(nb, nloc, running[0], starts, t);
-          auto chunks = scf::ForOp::create(
-              nb, nloc, zero, entryChunks, one, running,
-              [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
-                Value rowBase = arith::MulIOp::create(lb, lloc, c, owners);
-                Value at = arith::AddIOp::create(lb, lloc, rowBase, t);
-                Value n = memref::LoadOp::create(lb, lloc, counts, at);
-                memref::StoreOp::create(lb, lloc, run[0], counts, at);
-                Value next = arith::AddIOp::create(lb, lloc, run[0], n);
-                scf::YieldOp::create(lb, lloc, next);
-              });
-          scf::YieldOp::create(nb, nloc, chunks.getResults());
-        });
-    memref::StoreOp::create(b, loc, prefix.getResult(0), starts, owners);
-    // Bucket.
-    buildParallel(
-        b, loc, entryChunks, [&](OpBuilder &nb, Location nloc, Value c) {
-          Value rowBase = arith::MulIOp::create(nb, nloc, c, owners);
-          std::pair<Value, Value> bounds =
-              partRange(nb, nloc, s.numEntries, entryChunks, c);
-          Value lo = bounds.first, hi = bounds.second;
-          scf::ForOp::create(
-              nb, nloc, lo, hi, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-                Value owner = ownerOf(lb, lloc, e);
-                Value at = arith::AddIOp::create(lb, lloc, rowBase, owner);
-                Value slot = memref::LoadOp::create(lb, lloc, counts, at);
-                memref::StoreOp::create(lb, lloc, e, bucket, slot);
-                Value next = arith::AddIOp::create(lb, lloc, slot, one);
-                memref::StoreOp::create(lb, lloc, next, counts, at);
-                scf::YieldOp::create(lb, lloc);
-              });
-        });
-  }
-
-  auto destType = cast<RankedTensorType>(dest.getType());
-  Type elementType = destType.getElementType();
-  SmallVector<int64_t> sliceShape(destType.getRank(), ShapedType::kDynamic);
-  MemRefType sliceType =
-      sliceMemRefType(elementType, sliceShape, /*contiguousRows=*/true);
-  return buildPartitionedUpdate(
-      b, loc, dest, owners, sliceType,
-      [&](OpBuilder &nb, Location nloc, Value t) {
-        Value lo = arith::ShLIOp::create(nb, nloc, t, shift);
-        Value end = arith::AddIOp::create(nb, nloc, lo, span);
-        Value hi = minIndex(nb, nloc, end, s.numRows);
-        lo = minIndex(nb, nloc, lo, hi);
-        SliceRegion region;
-        region.offsets.push_back(lo);
-        region.sizes.push_back(
-            arith::SubIOp::create(nb, nloc, hi, lo).getResult());
-        if (!s.oneD) {
-          region.offsets.push_back(nb.getIndexAttr(0));
-          region.sizes.push_back(s.rowSize);
-        }
-        return region;
+  auto countRow = [&](OpBuilder &nb, Location nloc, Value c) -> Value {
+    return arith::MulIOp::create(nb, nloc, c, owners);
+  };
+  auto checked = scf::IfOp::create(
+      b, loc, bucketed,
+      [&](OpBuilder &nb, Location nloc) {
+        // Zero the counts, then count (and check, and record the rows).
+        buildParallel(
+            nb, nloc, chunks, [&](OpBuilder &pb, Location ploc, Value c) {
+              Value base = countRow(pb, ploc, c);
+              scf::ForOp::create(
+                  pb, ploc, zero, owners, one, ValueRange{},
+                  [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
+                    Value at = arith::AddIOp::create(lb, lloc, base, t);
+                    memref::StoreOp::create(lb, lloc, zero, counts, at);
+                    scf::YieldOp::create(lb, lloc);
+                  });
+            });
+        Value ok = forEachEntryChecked(
+            nb, nloc, s, chunks, check,
+            [&](OpBuilder &lb, Location lloc, Value e, const EntryRow &entry,
+                Value c) {
+              // A bad entry's row may be anything: keep it in range until
+              // the check fails the whole op.
+              Value row =
+                  minIndex(lb, lloc, entry.row,
+                           arith::SubIOp::create(lb, lloc, s.numRows, one));
+              memref::StoreOp::create(lb, lloc, row, rows, e);
+              Value owner = arith::ShRUIOp::create(lb, lloc, row, shift);
+              Value base = countRow(lb, lloc, c);
+              Value at = arith::AddIOp::create(lb, lloc, base, owner);
+              Value n = memref::LoadOp::create(lb, lloc, counts, at);
+              Value n1 = arith::AddIOp::create(lb, lloc, n, one);
+              memref::StoreOp::create(lb, lloc, n1, counts, at);
+            });
+        scf::YieldOp::create(nb, nloc, ok);
       },
-      [&](OpBuilder &nb, Location nloc, Value t, Value slice) {
-        Value updates = flatReadBuffer(nb, nloc, s.updates);
-        Value rowLo = arith::ShLIOp::create(nb, nloc, t, shift);
-        auto ifOp = scf::IfOp::create(nb, nloc, bucketed, true);
-        {
+      [&](OpBuilder &nb, Location nloc) {
+        Value ok = forEachEntryChecked(
+            nb, nloc, s, chunks, check,
+            [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
+        scf::YieldOp::create(nb, nloc, ok);
+      });
+  Value ok = checked.getResult(0);
+
+  auto apply = [&](OpBuilder &ab, Location aloc) -> Value {
+    auto fill = scf::IfOp::create(ab, aloc, bucketed, false);
+    {
+      OpBuilder::InsertionGuard guard(ab);
+      ab.setInsertionPointToStart(fill.thenBlock());
+      // Prefix sum, owner-major then chunk order: stable buckets.
+      auto prefix = scf::ForOp::create(
+          ab, aloc, zero, owners, one, ValueRange{zero},
+          [&](OpBuilder &nb, Location nloc, Value t, ValueRange running) {
+            memref::StoreOp::create(nb, nloc, running[0], starts, t);
+            auto chunkLoop = scf::ForOp::create(
+                nb, nloc, zero, chunks, one, running,
+                [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
+                  Value base = countRow(lb, lloc, c);
+                  Value at = arith::AddIOp::create(lb, lloc, base, t);
+                  Value n = memref::LoadOp::create(lb, lloc, counts, at);
+                  memref::StoreOp::create(lb, lloc, run[0], counts, at);
+                  Value next = arith::AddIOp::create(lb, lloc, run[0], n);
+                  scf::YieldOp::create(lb, lloc, next);
+                });
+            scf::YieldOp::create(nb, nloc, chunkLoop.getResults());
+          });
+      memref::StoreOp::create(ab, aloc, prefix.getResult(0), starts, owners);
+      buildParallel(
+          ab, aloc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+            Value base = countRow(nb, nloc, c);
+            std::pair<Value, Value> range =
+                partRange(nb, nloc, s.numEntries, chunks, c);
+            scf::ForOp::create(
+                nb, nloc, range.first, range.second, one, ValueRange{},
+                [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                  Value row = memref::LoadOp::create(lb, lloc, rows, e);
+                  Value owner = arith::ShRUIOp::create(lb, lloc, row, shift);
+                  Value at = arith::AddIOp::create(lb, lloc, base, owner);
+                  Value slot = memref::LoadOp::create(lb, lloc, counts, at);
+                  memref::StoreOp::create(lb, lloc, e, bucket, slot);
+                  Value next = arith::AddIOp::create(lb, lloc, slot, one);
+                  memref::StoreOp::create(lb, lloc, next, counts, at);
+                  scf::YieldOp::create(lb, lloc);
+                });
+          });
+    }
+    return buildPartitionedUpdate(
+        ab, aloc, dest, owners, rowSliceType(s, dest),
+        [&](OpBuilder &nb, Location nloc, Value t) {
+          Value lo = arith::ShLIOp::create(nb, nloc, t, shift);
+          Value end = arith::AddIOp::create(nb, nloc, lo, span);
+          Value hi = minIndex(nb, nloc, end, s.numRows);
+          lo = minIndex(nb, nloc, lo, hi);
+          SliceRegion region;
+          region.offsets.push_back(lo);
+          region.sizes.push_back(
+              arith::SubIOp::create(nb, nloc, hi, lo).getResult());
+          if (!s.oneD) {
+            region.offsets.push_back(nb.getIndexAttr(0));
+            region.sizes.push_back(s.rowSize);
+          }
+          return region;
+        },
+        [&](OpBuilder &nb, Location nloc, Value t, Value slice) {
+          Value updates = flatReadBuffer(nb, nloc, s.updates);
+          Value rowLo = arith::ShLIOp::create(nb, nloc, t, shift);
+          Value colLo = constIndex(nb, nloc, 0);
+          auto ifOp = scf::IfOp::create(nb, nloc, bucketed, true);
           OpBuilder::InsertionGuard guard(nb);
           nb.setInsertionPointToStart(ifOp.thenBlock());
           Value first = memref::LoadOp::create(nb, nloc, starts, t);
@@ -810,76 +979,118 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc, const RowScatter &s,
               nb, nloc, first, last, one, ValueRange{},
               [&](OpBuilder &lb, Location lloc, Value i, ValueRange) {
                 Value e = memref::LoadOp::create(lb, lloc, bucket, i);
-                applyEntry(lb, lloc, s, slice, updates, e, rowLo,
-                           constIndex(lb, lloc, 0), s.rowSize);
+                Value row = memref::LoadOp::create(lb, lloc, rows, e);
+                applyEntry(lb, lloc, s, slice, updates, e, row, rowLo, colLo,
+                           s.rowSize);
                 scf::YieldOp::create(lb, lloc);
               });
+          // One owner: every entry, rows read again from the indices.
           nb.setInsertionPointToStart(ifOp.elseBlock());
+          Value indices = flatReadBuffer(nb, nloc, s.indices);
           scf::ForOp::create(
               nb, nloc, zero, s.numEntries, one, ValueRange{},
               [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-                applyEntry(lb, lloc, s, slice, updates, e, rowLo,
-                           constIndex(lb, lloc, 0), s.rowSize);
+                EntryRow entry = s.readEntry(lb, lloc, indices, e);
+                applyEntry(lb, lloc, s, slice, updates, e, entry.row, rowLo,
+                           colLo, s.rowSize);
                 scf::YieldOp::create(lb, lloc);
               });
-        }
-      });
+        });
+  };
+  return buildIf(b, loc, ok, dest.getType(), apply,
+                 [&](OpBuilder &, Location) { return dest; });
 }
 
-/// Updates `dest` (`[numRows, rowSize]`) with every entry, the slice columns
-/// split among `parts` partitions (aligned to vectors).
-static Value scatterByColumns(OpBuilder &b, Location loc, const RowScatter &s,
-                              Value dest, Value parts) {
+/// Column partitions: after a check pass, every partition applies every
+/// entry to its columns (aligned to vectors) of `dest` (`[rows, rowSize]`).
+static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
+                              const RowScatter &s, Value dest, Value parts,
+                              Value chunks) {
+  Value ok = forEachEntryChecked(
+      b, loc, s, chunks, state.checksEnabled(),
+      [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
   auto destType = cast<RankedTensorType>(dest.getType());
   Type elementType = destType.getElementType();
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  int64_t align =
-      isVectorizable(elementType) ? vectorLength(elementType) : int64_t(1);
-  Value alignValue = constIndex(b, loc, align);
-  Value perPart = ceilDiv(b, loc, s.rowSize, parts);
-  Value width = arith::MulIOp::create(
-      b, loc, ceilDiv(b, loc, perPart, alignValue), alignValue);
-  width = maxIndex(b, loc, width, one);
-  Value used = ceilDiv(b, loc, s.rowSize, width);
-  MemRefType sliceType =
-      sliceMemRefType(elementType, {ShapedType::kDynamic, ShapedType::kDynamic},
-                      /*contiguousRows=*/true);
-  return buildPartitionedUpdate(
-      b, loc, dest, used, sliceType,
-      [&](OpBuilder &nb, Location nloc, Value p) {
-        Value lo = minIndex(nb, nloc, arith::MulIOp::create(nb, nloc, p, width),
-                            s.rowSize);
-        Value hi = minIndex(
-            nb, nloc, arith::AddIOp::create(nb, nloc, lo, width), s.rowSize);
-        SliceRegion region;
-        region.offsets = {nb.getIndexAttr(0), lo};
-        region.sizes = {s.numRows,
-                        arith::SubIOp::create(nb, nloc, hi, lo).getResult()};
-        return region;
-      },
-      [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
-        Value updates = flatReadBuffer(nb, nloc, s.updates);
-        Value lo = minIndex(nb, nloc, arith::MulIOp::create(nb, nloc, p, width),
-                            s.rowSize);
-        Value hi = minIndex(
-            nb, nloc, arith::AddIOp::create(nb, nloc, lo, width), s.rowSize);
-        Value cols = arith::SubIOp::create(nb, nloc, hi, lo);
-        scf::ForOp::create(
-            nb, nloc, zero, s.numEntries, one, ValueRange{},
-            [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-              applyEntry(lb, lloc, s, slice, updates, e, zero, lo, cols);
-              scf::YieldOp::create(lb, lloc);
-            });
-      });
+  auto apply = [&](OpBuilder &ab, Location aloc) -> Value {
+    Value zero = constIndex(ab, aloc, 0);
+    Value one = constIndex(ab, aloc, 1);
+    int64_t align =
+        isVectorizable(elementType) ? vectorLength(elementType) : int64_t(1);
+    Value alignValue = constIndex(ab, aloc, align);
+    Value perPart = ceilDiv(ab, aloc, s.rowSize, parts);
+    Value width = arith::MulIOp::create(
+        ab, aloc, ceilDiv(ab, aloc, perPart, alignValue), alignValue);
+    width = maxIndex(ab, aloc, width, one);
+    Value used = ceilDiv(ab, aloc, s.rowSize, width);
+    auto columns = [&](OpBuilder &nb, Location nloc, Value p) {
+      Value start = arith::MulIOp::create(nb, nloc, p, width);
+      Value lo = minIndex(nb, nloc, start, s.rowSize);
+      Value end = arith::AddIOp::create(nb, nloc, lo, width);
+      Value hi = minIndex(nb, nloc, end, s.rowSize);
+      return std::make_pair(lo, hi);
+    };
+    return buildPartitionedUpdate(
+        ab, aloc, dest, used, rowSliceType(s, dest),
+        [&](OpBuilder &nb, Location nloc, Value p) {
+          std::pair<Value, Value> cols = columns(nb, nloc, p);
+          SliceRegion region;
+          region.offsets = {nb.getIndexAttr(0), cols.first};
+          region.sizes = {s.numRows, arith::SubIOp::create(
+                                         nb, nloc, cols.second, cols.first)
+                                         .getResult()};
+          return region;
+        },
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
+          Value updates = flatReadBuffer(nb, nloc, s.updates);
+          Value indices = flatReadBuffer(nb, nloc, s.indices);
+          std::pair<Value, Value> cols = columns(nb, nloc, p);
+          Value width =
+              arith::SubIOp::create(nb, nloc, cols.second, cols.first);
+          scf::ForOp::create(
+              nb, nloc, zero, s.numEntries, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                EntryRow entry = s.readEntry(lb, lloc, indices, e);
+                applyEntry(lb, lloc, s, slice, updates, e, entry.row, zero,
+                           cols.first, width);
+                scf::YieldOp::create(lb, lloc);
+              });
+        });
+  };
+  return buildIf(b, loc, ok, dest.getType(), apply,
+                 [&](OpBuilder &, Location) { return dest; });
+}
+
+/// The partition counts of a row scatter and the scatter itself on `data`
+/// viewed through `groups` (as `[rows, slice]`, or `[rows]` when `oneD`).
+static Value scatterRows(OpBuilder &b, Location loc, LoweringState &state,
+                         Operation *op, RowScatter &s, Value data,
+                         ArrayRef<ReassociationIndices> groups) {
+  Value k = constIndex(b, loc, s.bounds.size());
+  Value indexWork = arith::MulIOp::create(b, loc, s.numEntries, k);
+  Value chunks = state.numPartitions(b, loc, op, indexWork, s.numEntries);
+  Value work = arith::MulIOp::create(b, loc, s.numEntries, s.rowSize);
+  Value dest = collapse(b, loc, data, groups);
+  std::optional<int64_t> staticRow = getConstantIntValue(s.rowSize);
+  bool wide = !s.oneD && (!staticRow || *staticRow >= kMinSplitColumns);
+  Value updated;
+  if (wide) {
+    Value maxParts =
+        ceilDiv(b, loc, s.rowSize, constIndex(b, loc, kMinSplitColumns));
+    Value parts = state.numPartitions(b, loc, op, work, maxParts);
+    updated = scatterByColumns(b, loc, state, s, dest, parts, chunks);
+  } else {
+    Value parts = state.numPartitions(b, loc, op, work, s.numRows);
+    updated = scatterByRowOwners(b, loc, state, s, dest, parts, chunks);
+  }
+  return expandLike(b, loc, updated, data, groups);
 }
 
 //===----------------------------------------------------------------------===//
 // scatter_nd
 //===----------------------------------------------------------------------===//
 
-/// Every entry's row is computed and checked by a parallel pass; then the
-/// rows are updated by column partitions (wide slices) or by row owners.
+/// Entries are the index tuples; each updates a slice of `data` (a row of
+/// `data` seen as `[prod(shape[:k]), prod(shape[k:])]`).
 struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   using NdLoweringPattern::NdLoweringPattern;
 
@@ -923,91 +1134,51 @@ private:
   Value scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
                 Value indices, Value updates, int64_t r, int64_t q,
                 int64_t k) const {
-    bool check = state->checksEnabled();
-    auto dataType = cast<RankedTensorType>(data.getType());
-    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    auto space = std::make_shared<TupleSpace>();
+    space->sizes = dimValues(b, loc, data, 0, k);
+    space->strides = rowMajorStrides(b, loc, space->sizes);
 
-    TupleSpace space;
-    space.sizes = dimValues(b, loc, data, 0, k);
-    space.strides = rowMajorStrides(b, loc, space.sizes);
-    Value numRows = product(b, loc, space.sizes);
-    Value rowSize = product(b, loc, dimValues(b, loc, data, k, r));
-    Value numEntries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
+    RowScatter s;
+    s.numRows = product(b, loc, space->sizes);
+    s.rowSize = product(b, loc, dimValues(b, loc, data, k, r));
+    s.numEntries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
+    s.updates = updates;
+    s.indices = indices;
+    s.reduction = op.getReduction();
+    s.oneD = k == r;
+    for (Value size : space->sizes)
+      s.bounds.push_back(rangeBound(b, loc, size));
+    s.readEntry = [space](OpBuilder &nb, Location nloc, Value flat,
+                          Value e) -> EntryRow {
+      Tuple tuple = readTuple(nb, nloc, flat, e, *space);
+      return {tuple.row, tuple.shifted};
+    };
+    Value numEntries = s.numEntries;
+    LoweringState *state = this->state.get();
+    s.reportFirstBad = [state, op, space,
+                        numEntries](OpBuilder &nb, Location nloc, Value flat) {
+      reportFirstBadTuple(*state, nb, nloc, op, flat, numEntries, *space);
+    };
 
-    // Rows of every entry, checked: a parallel pass over entry chunks.
-    Value kValue = constIndex(b, loc, k);
-    Value indexWork = arith::MulIOp::create(b, loc, numEntries, kValue);
-    Value chunks = state->numPartitions(b, loc, op, indexWork, numEntries);
-    Value rows = allocScratch(b, loc, b.getIndexType(), numEntries);
-    Value flags;
-    if (check)
-      flags = allocScratch(b, loc, b.getI1Type(), chunks);
-    buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
-      std::pair<Value, Value> bounds =
-          partRange(nb, nloc, numEntries, chunks, c);
-      Value lo = bounds.first, hi = bounds.second;
-      Value no = constBool(nb, nloc, false);
-      Value step = constIndex(nb, nloc, 1);
-      auto loop = scf::ForOp::create(
-          nb, nloc, lo, hi, step, ValueRange{no},
-          [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
-            Tuple tuple = readTuple(lb, lloc, indicesFlat, e, space, check);
-            memref::StoreOp::create(lb, lloc, tuple.row, rows, e);
-            scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], tuple.bad));
-          });
-      if (check)
-        memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, c);
-    });
-    Value ok = constBool(b, loc, true);
-    if (check) {
-      ok = notBool(b, loc, anyFlag(b, loc, flags, chunks));
-      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-        reportFirstBadTuple(*state, nb, nloc, op, indicesFlat, numEntries,
-                            space);
-      });
-    }
-    // A dim of static size 0 leaves nothing to write (the indices are still
-    // checked above).
-    if (llvm::is_contained(dataType.getShape(), 0))
+    // A dim of static size 0 leaves nothing to write; the indices are still
+    // checked.
+    if (llvm::is_contained(op.getData().getType().getShape(), 0)) {
+      Value chunks = state->numPartitions(b, loc, op, s.numEntries);
+      forEachEntryChecked(
+          b, loc, s, chunks, state->checksEnabled(),
+          [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
       return data;
-
-    return buildIf(
-        b, loc, ok, dataType,
-        [&](OpBuilder &nb, Location nloc) -> Value {
-          RowScatter s;
-          s.numEntries = numEntries;
-          s.numRows = numRows;
-          s.rowSize = rowSize;
-          s.updates = updates;
-          s.rows = rows;
-          s.reduction = op.getReduction();
-          s.oneD = k == r;
-          // The destination as [rows, slice] (or [rows]).
-          SmallVector<ReassociationIndices> groups(1);
-          for (int64_t d = 0; d < k; ++d)
-            groups[0].push_back(d);
-          if (k < r) {
-            groups.emplace_back();
-            for (int64_t d = k; d < r; ++d)
-              groups[1].push_back(d);
-          }
-          Value dest = collapse(nb, nloc, data, groups);
-          Value updated;
-          std::optional<int64_t> staticRow = getConstantIntValue(rowSize);
-          bool wide = k < r && (!staticRow || *staticRow >= kMinSplitColumns);
-          Value work = arith::MulIOp::create(nb, nloc, numEntries, rowSize);
-          if (wide) {
-            Value maxParts = ceilDiv(nb, nloc, rowSize,
-                                     constIndex(nb, nloc, kMinSplitColumns));
-            Value parts = state->numPartitions(nb, nloc, op, work, maxParts);
-            updated = scatterByColumns(nb, nloc, s, dest, parts);
-          } else {
-            Value parts = state->numPartitions(nb, nloc, op, work, numRows);
-            updated = scatterByRowOwners(nb, nloc, s, dest, chunks, parts);
-          }
-          return expandLike(nb, nloc, updated, data, groups);
-        },
-        [&](OpBuilder &, Location) { return data; });
+    }
+    // The destination as [rows, slice] (or [rows]).
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < k; ++d)
+      groups[0].push_back(d);
+    if (k < r) {
+      groups.emplace_back();
+      for (int64_t d = k; d < r; ++d)
+        groups[1].push_back(d);
+    }
+    return scatterRows(b, loc, *state, op, s, data, groups);
   }
 };
 
@@ -1070,8 +1241,7 @@ private:
       return d == axis || dataType.getDimSize(d) == 1;
     });
     if (alongAxis)
-      return scatterAlongAxis(b, loc, op, data, indicesFlat, updates, count,
-                              size);
+      return scatterAlongAxis(b, loc, op, data, indices, updates, count, size);
 
     Value ok = constBool(b, loc, true);
     if (check)
@@ -1164,66 +1334,35 @@ private:
 
   /// Every off-axis dim is 1: row owners over the axis positions.
   Value scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
-                         Value data, Value indicesFlat, Value updates,
-                         Value count, Value size) const {
-    bool check = state->checksEnabled();
-    auto dataType = cast<RankedTensorType>(data.getType());
-    int64_t r = dataType.getRank();
+                         Value data, Value indices, Value updates, Value count,
+                         Value size) const {
+    int64_t r = cast<RankedTensorType>(data.getType()).getRank();
     int64_t axis = op.getNormalizedAxis();
-    Value chunks = state->numPartitions(b, loc, op, count, count);
-    Value rows = allocScratch(b, loc, b.getIndexType(), count);
-    Value flags;
-    if (check)
-      flags = allocScratch(b, loc, b.getI1Type(), chunks);
-    buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
-      std::pair<Value, Value> bounds = partRange(nb, nloc, count, chunks, c);
-      Value lo = bounds.first, hi = bounds.second;
-      Value no = constBool(nb, nloc, false);
-      Value step = constIndex(nb, nloc, 1);
-      auto loop = scf::ForOp::create(
-          nb, nloc, lo, hi, step, ValueRange{no},
-          [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
-            Value raw = loadIndex(lb, lloc, indicesFlat, e);
-            Value normalized = normalizeIndex(lb, lloc, raw, size);
-            Value bad = constBool(lb, lloc, false);
-            if (check) {
-              bad = isOutOfRange(lb, lloc, normalized, size);
-              normalized = clampIfBad(lb, lloc, bad, normalized);
-            }
-            memref::StoreOp::create(lb, lloc, normalized, rows, e);
-            scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
-          });
-      if (check)
-        memref::StoreOp::create(nb, nloc, loop.getResult(0), flags, c);
-    });
-    Value ok = constBool(b, loc, true);
-    if (check) {
-      ok = notBool(b, loc, anyFlag(b, loc, flags, chunks));
-      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-        reportFirstBadElement(*state, nb, nloc, op, indicesFlat, count, size,
-                              axis);
-      });
-    }
-    return buildIf(
-        b, loc, ok, dataType,
-        [&](OpBuilder &nb, Location nloc) -> Value {
-          RowScatter s;
-          s.numEntries = count;
-          s.numRows = size;
-          s.rowSize = constIndex(nb, nloc, 1);
-          s.updates = updates;
-          s.rows = rows;
-          s.reduction = op.getReduction();
-          s.oneD = true;
-          SmallVector<ReassociationIndices> groups(1);
-          for (int64_t d = 0; d < r; ++d)
-            groups[0].push_back(d);
-          Value dest = collapse(nb, nloc, data, groups);
-          Value parts = state->numPartitions(nb, nloc, op, count, size);
-          Value updated = scatterByRowOwners(nb, nloc, s, dest, chunks, parts);
-          return expandLike(nb, nloc, updated, data, groups);
-        },
-        [&](OpBuilder &, Location) { return data; });
+    RowScatter s;
+    s.numEntries = count;
+    s.numRows = size;
+    s.rowSize = constIndex(b, loc, 1);
+    s.updates = updates;
+    s.indices = indices;
+    s.reduction = op.getReduction();
+    s.oneD = true;
+    s.bounds.push_back(rangeBound(b, loc, size));
+    s.readEntry = [size](OpBuilder &nb, Location nloc, Value flat,
+                         Value e) -> EntryRow {
+      Value raw = loadIndex(nb, nloc, flat, e);
+      Value row = normalizeIndex(nb, nloc, raw, size);
+      Value shifted = arith::AddIOp::create(nb, nloc, raw, size);
+      return {row, {shifted}};
+    };
+    LoweringState *state = this->state.get();
+    s.reportFirstBad = [state, op, count, size,
+                        axis](OpBuilder &nb, Location nloc, Value flat) {
+      reportFirstBadElement(*state, nb, nloc, op, flat, count, size, axis);
+    };
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < r; ++d)
+      groups[0].push_back(d);
+    return scatterRows(b, loc, *state, op, s, data, groups);
   }
 };
 } // namespace
