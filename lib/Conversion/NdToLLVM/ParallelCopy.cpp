@@ -45,9 +45,18 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
   if (type.getRank() == 1)
     return memref;
   ReassociationIndices all;
-  for (int64_t d = 0; d < type.getRank(); ++d)
+  bool dynamic = false;
+  int64_t size = 1;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
     all.push_back(d);
-  return memref::CollapseShapeOp::create(b, loc, memref,
+    dynamic |= type.isDynamicDim(d);
+    if (!type.isDynamicDim(d))
+      size *= type.getDimSize(d);
+  }
+  // A dynamic dim makes the collapsed one dynamic, even beside a static 0.
+  auto flatType = MemRefType::get({dynamic ? ShapedType::kDynamic : size},
+                                  type.getElementType());
+  return memref::CollapseShapeOp::create(b, loc, flatType, memref,
                                          ArrayRef<ReassociationIndices>{all});
 }
 

@@ -184,6 +184,24 @@ Value lowering::combine(OpBuilder &b, Location loc, ReductionKind reduction,
 // Buffers
 //===----------------------------------------------------------------------===//
 
+SmallVector<int64_t>
+lowering::collapsedShape(ArrayRef<int64_t> shape,
+                         ArrayRef<ReassociationIndices> groups) {
+  SmallVector<int64_t> result;
+  for (const ReassociationIndices &group : groups) {
+    int64_t size = 1;
+    for (int64_t d : group) {
+      if (ShapedType::isDynamic(shape[d])) {
+        size = ShapedType::kDynamic;
+        break;
+      }
+      size *= shape[d];
+    }
+    result.push_back(size);
+  }
+  return result;
+}
+
 /// `memref` (identity layout) as one row-major dimension.
 static Value flatten(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
@@ -197,8 +215,10 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
   ReassociationIndices all;
   for (int64_t d = 0; d < type.getRank(); ++d)
     all.push_back(d);
-  return memref::CollapseShapeOp::create(b, loc, memref,
-                                         ArrayRef<ReassociationIndices>{all});
+  SmallVector<ReassociationIndices> groups = {all};
+  auto flatType = MemRefType::get(collapsedShape(type.getShape(), groups),
+                                  type.getElementType());
+  return memref::CollapseShapeOp::create(b, loc, flatType, memref, groups);
 }
 
 Value lowering::flatReadBuffer(OpBuilder &b, Location loc, Value tensor) {

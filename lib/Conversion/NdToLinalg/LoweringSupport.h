@@ -27,6 +27,7 @@
 #ifndef ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
 #define ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
@@ -86,6 +87,12 @@ Value combine(OpBuilder &b, Location loc, ReductionKind reduction,
 //===----------------------------------------------------------------------===//
 // Buffers
 //===----------------------------------------------------------------------===//
+
+/// The shape of `shape` collapsed by `groups`: a group is dynamic when one
+/// of its dims is (even with a static 0 beside it, as the collapse_shape
+/// verifiers demand).
+SmallVector<int64_t> collapsedShape(ArrayRef<int64_t> shape,
+                                    ArrayRef<ReassociationIndices> groups);
 
 /// A read-only 1-D row-major view of a tensor operand (rank 0 gives one
 /// element).
@@ -220,8 +227,7 @@ public:
 private:
   /// Declares `name` with `type` in the module of `op` the first time it
   /// is asked for that module (one symbol lookup per module and pass run).
-  void declare(OpBuilder &b, Operation *op, StringRef name,
-               FunctionType type);
+  void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
 
   bool checkBounds;
   int64_t grain;

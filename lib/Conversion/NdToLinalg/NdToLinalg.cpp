@@ -163,7 +163,10 @@ static Value collapse(OpBuilder &b, Location loc, Value tensor,
   if (llvm::all_of(groups,
                    [](const ReassociationIndices &g) { return g.size() == 1; }))
     return tensor;
-  return tensor::CollapseShapeOp::create(b, loc, tensor, groups);
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto collapsedType = RankedTensorType::get(
+      collapsedShape(type.getShape(), groups), type.getElementType());
+  return tensor::CollapseShapeOp::create(b, loc, collapsedType, tensor, groups);
 }
 
 /// The inverse of `collapse`, back to the type and dims of `like`. A group
@@ -176,9 +179,8 @@ static Value expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
     return tensor;
   auto likeType = cast<RankedTensorType>(like.getType());
   bool dynamicGroup = llvm::any_of(groups, [&](const ReassociationIndices &g) {
-    return g.size() > 1 && llvm::any_of(g, [&](int64_t d) {
-             return likeType.isDynamicDim(d);
-           });
+    return g.size() > 1 &&
+           llvm::any_of(g, [&](int64_t d) { return likeType.isDynamicDim(d); });
   });
   if (!dynamicGroup) {
     SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
@@ -503,7 +505,6 @@ private:
     Value perTuple = arith::AddIOp::create(b, loc, sliceSize, kValue);
     Value work = arith::MulIOp::create(b, loc, numTuples, perTuple);
     Value parts = state->numPartitions(b, loc, op, work, numTuples);
-    Value flags;
     SmallVector<Value> rangeBounds;
     for (Value size : space.sizes)
       rangeBounds.push_back(rangeBound(b, loc, size));
