@@ -67,28 +67,28 @@ Value lowering::loadIndex(OpBuilder &b, Location loc, Value flat,
   Value raw = memref::LoadOp::create(b, loc, flat, ValueRange{position});
   if (raw.getType().isIndex())
     return raw;
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+  return b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), raw);
 }
 
 Value lowering::normalizeIndex(OpBuilder &b, Location loc, Value index,
                                Value size) {
   Value zero = constIndex(b, loc, 0);
-  Value isNegative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
-  Value wrapped = arith::AddIOp::create(b, loc, index, size);
-  return arith::SelectOp::create(b, loc, isNegative, wrapped, index);
+  Value isNegative = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped = b.createOrFold<arith::AddIOp>(loc, index, size);
+  return b.createOrFold<arith::SelectOp>(loc, isNegative, wrapped, index);
 }
 
 Value lowering::isOutOfRange(OpBuilder &b, Location loc, Value normalized,
                              Value size) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, normalized,
-                               size);
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                       normalized, size);
 }
 
 Value lowering::clampIfBad(OpBuilder &b, Location loc, Value bad,
                            Value normalized) {
   Value zero = constIndex(b, loc, 0);
-  return arith::SelectOp::create(b, loc, bad, zero, normalized);
+  return b.createOrFold<arith::SelectOp>(loc, bad, zero, normalized);
 }
 
 //===----------------------------------------------------------------------===//
@@ -153,22 +153,22 @@ Value lowering::combine(OpBuilder &b, Location loc, ReductionKind reduction,
   if (intType.getWidth() == 1) {
     bool isOr =
         reduction == ReductionKind::Add || reduction == ReductionKind::Max;
-    result = isOr ? Value(arith::OrIOp::create(b, loc, lhs, rhs))
-                  : Value(arith::AndIOp::create(b, loc, lhs, rhs));
+    result = isOr ? Value(b.createOrFold<arith::OrIOp>(loc, lhs, rhs))
+                  : Value(b.createOrFold<arith::AndIOp>(loc, lhs, rhs));
   } else {
     switch (reduction) {
     case ReductionKind::Add:
-      result = arith::AddIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::AddIOp>(loc, lhs, rhs);
       break;
     case ReductionKind::Mul:
-      result = arith::MulIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::MulIOp>(loc, lhs, rhs);
       break;
     case ReductionKind::Max:
-      result = isUnsigned ? Value(arith::MaxUIOp::create(b, loc, lhs, rhs))
+      result = isUnsigned ? Value(b.createOrFold<arith::MaxUIOp>(loc, lhs, rhs))
                           : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
       break;
     case ReductionKind::Min:
-      result = isUnsigned ? Value(arith::MinUIOp::create(b, loc, lhs, rhs))
+      result = isUnsigned ? Value(b.createOrFold<arith::MinUIOp>(loc, lhs, rhs))
                           : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
       break;
     case ReductionKind::None:
@@ -260,10 +260,10 @@ static void emitScalarRow(OpBuilder &b, Location loc, ReductionKind reduction,
   scf::ForOp::create(
       b, loc, from, len, one, ValueRange{},
       [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-        Value srcPos = arith::AddIOp::create(nb, nloc, srcOffset, j);
+        Value srcPos = nb.createOrFold<arith::AddIOp>(nloc, srcOffset, j);
         Value value = memref::LoadOp::create(nb, nloc, src, srcPos);
         SmallVector<Value> at(dstPos);
-        at.back() = arith::AddIOp::create(nb, nloc, at.back(), j);
+        at.back() = nb.createOrFold<arith::AddIOp>(nloc, at.back(), j);
         if (reduction != ReductionKind::None) {
           Value current = memref::LoadOp::create(nb, nloc, dst, at);
           value = combine(nb, nloc, reduction, current, value);
@@ -287,16 +287,16 @@ void lowering::emitRowUpdate(OpBuilder &b, Location loc,
   }
 
   Value vlValue = constIndex(b, loc, vl);
-  Value rem = arith::RemUIOp::create(b, loc, len, vlValue);
-  Value vectorEnd = arith::SubIOp::create(b, loc, len, rem);
+  Value rem = b.createOrFold<arith::RemUIOp>(loc, len, vlValue);
+  Value vectorEnd = b.createOrFold<arith::SubIOp>(loc, len, rem);
   auto vectorType = VectorType::get({vl}, elementType);
   scf::ForOp::create(
       b, loc, zero, vectorEnd, vlValue, ValueRange{},
       [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-        Value srcPos = arith::AddIOp::create(nb, nloc, srcOffset, j);
+        Value srcPos = nb.createOrFold<arith::AddIOp>(nloc, srcOffset, j);
         Value value = vector::LoadOp::create(nb, nloc, vectorType, src, srcPos);
         SmallVector<Value> at(dstPos);
-        at.back() = arith::AddIOp::create(nb, nloc, at.back(), j);
+        at.back() = nb.createOrFold<arith::AddIOp>(nloc, at.back(), j);
         if (reduction != ReductionKind::None) {
           Value current = vector::LoadOp::create(nb, nloc, vectorType, dst, at);
           value = combine(nb, nloc, reduction, current, value);
@@ -316,15 +316,15 @@ void lowering::emitRowUpdate(OpBuilder &b, Location loc,
 std::pair<Value, Value> lowering::partRange(OpBuilder &b, Location loc, Value n,
                                             Value parts, Value p) {
   // lo(p) = p * (n / parts) + min(p, n % parts): no overflow for any n.
-  Value base = arith::DivUIOp::create(b, loc, n, parts);
-  Value extra = arith::RemUIOp::create(b, loc, n, parts);
+  Value base = b.createOrFold<arith::DivUIOp>(loc, n, parts);
+  Value extra = b.createOrFold<arith::RemUIOp>(loc, n, parts);
   auto start = [&](Value part) -> Value {
-    Value full = arith::MulIOp::create(b, loc, part, base);
+    Value full = b.createOrFold<arith::MulIOp>(loc, part, base);
     Value bonus = minIndex(b, loc, part, extra);
-    return arith::AddIOp::create(b, loc, full, bonus);
+    return b.createOrFold<arith::AddIOp>(loc, full, bonus);
   };
   Value one = constIndex(b, loc, 1);
-  Value next = arith::AddIOp::create(b, loc, p, one);
+  Value next = b.createOrFold<arith::AddIOp>(loc, p, one);
   Value lo = start(p);
   Value hi = start(next);
   return {lo, hi};
@@ -376,8 +376,8 @@ Value lowering::buildPartitionedUpdate(
     dims.push_back(dimValue(b, loc, dest, d));
   Value numElements = product(b, loc, dims);
   Value zero = constIndex(b, loc, 0);
-  Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         numElements, zero);
+  Value nonEmpty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                                 numElements, zero);
   auto guard = scf::IfOp::create(b, loc, TypeRange{destType}, nonEmpty,
                                  /*withElseRegion=*/true);
   OpBuilder::InsertionGuard insertion(b);
@@ -480,7 +480,7 @@ Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
   // min(max(work / grain, 1), threads[, max(limit, 1)]): at least 1, and
   // never a constant, so that canonicalization keeps the loops (and the
   // scatters' scf.forall) whatever the static sizes.
-  Value byWork = arith::DivUIOp::create(b, loc, work, grainValue);
+  Value byWork = b.createOrFold<arith::DivUIOp>(loc, work, grainValue);
   byWork = maxIndex(b, loc, byWork, one);
   Value parts = minIndex(b, loc, byWork, threads.getResult(0));
   if (limit)
@@ -496,7 +496,7 @@ void LoweringState::report(OpBuilder &b, Location loc, Operation *op,
   auto toI64 = [&](Value v) -> Value {
     if (v.getType().isInteger(64))
       return v;
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+    return b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), v);
   };
   Value lhs = toI64(a);
   Value rhs = toI64(b2);
@@ -511,15 +511,15 @@ LoweringState::CheckChain::CheckChain(LoweringState &state, OpBuilder &b,
 
 void LoweringState::CheckChain::check(Value bad, StringRef text, Value a,
                                       Value b2) {
-  Value fire = arith::AndIOp::create(b, loc, allOk, bad);
+  Value fire = b.createOrFold<arith::AndIOp>(loc, allOk, bad);
   auto ifOp = scf::IfOp::create(b, loc, fire, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     state.report(b, loc, op, text, a, b2);
   }
-  Value good = arith::XOrIOp::create(b, loc, bad, constBool(b, loc, true));
-  allOk = arith::AndIOp::create(b, loc, allOk, good);
+  Value good = b.createOrFold<arith::XOrIOp>(loc, bad, constBool(b, loc, true));
+  allOk = b.createOrFold<arith::AndIOp>(loc, allOk, good);
 }
 
 /// Emits the check of `lhs` (dim `lhsDim` of operand `lhsName`) against
@@ -528,9 +528,9 @@ static void compareDims(LoweringState::CheckChain &chain, OpBuilder &b,
                         Location loc, Value lhs, StringRef lhsName,
                         int64_t lhsDim, Value rhs, StringRef rhsText,
                         bool atMost) {
-  Value bad = arith::CmpIOp::create(
-      b, loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
-      lhs, rhs);
+  Value bad = b.createOrFold<arith::CmpIOp>(
+      loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne, lhs,
+      rhs);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "operand '" << lhsName << "' dim " << lhsDim << " (%lld) "

@@ -88,19 +88,19 @@ static SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
   Value stride = constIndex(b, loc, 1);
   for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
     strides[j] = stride;
-    stride = arith::MulIOp::create(b, loc, stride, dims[j]);
+    stride = b.createOrFold<arith::MulIOp>(loc, stride, dims[j]);
   }
   return strides;
 }
 
 /// `a | b` on i1.
 static Value orBool(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::OrIOp::create(b, loc, x, y);
+  return b.createOrFold<arith::OrIOp>(loc, x, y);
 }
 
 static Value notBool(OpBuilder &b, Location loc, Value x) {
   Value yes = constBool(b, loc, true);
-  return arith::XOrIOp::create(b, loc, x, yes);
+  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
 }
 
 /// A scratch buffer of `size` elements of `type`.
@@ -221,18 +221,20 @@ static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
   int64_t k = space.sizes.size();
   Tuple tuple;
   Value kValue = constIndex(b, loc, k);
-  Value base = arith::MulIOp::create(b, loc, t, kValue);
+  Value base = b.createOrFold<arith::MulIOp>(loc, t, kValue);
   Value row = constIndex(b, loc, 0);
   for (int64_t j = 0; j < k; ++j) {
     Value jValue = constIndex(b, loc, j);
-    Value at = arith::AddIOp::create(b, loc, base, jValue);
+    Value at = b.createOrFold<arith::AddIOp>(loc, base, jValue);
     Value raw = loadIndex(b, loc, indices, at);
     Value normalized = normalizeIndex(b, loc, raw, space.sizes[j]);
     tuple.raw.push_back(raw);
     tuple.normalized.push_back(normalized);
-    tuple.shifted.push_back(arith::AddIOp::create(b, loc, raw, space.sizes[j]));
-    Value term = arith::MulIOp::create(b, loc, normalized, space.strides[j]);
-    row = arith::AddIOp::create(b, loc, row, term);
+    tuple.shifted.push_back(
+        b.createOrFold<arith::AddIOp>(loc, raw, space.sizes[j]));
+    Value term =
+        b.createOrFold<arith::MulIOp>(loc, normalized, space.strides[j]);
+    row = b.createOrFold<arith::AddIOp>(loc, row, term);
   }
   tuple.row = row;
   return tuple;
@@ -250,8 +252,8 @@ static Value rangeBound(OpBuilder &b, Location loc, Value size) {
 /// indices shows one out of range.
 static Value anyOutOfRange(OpBuilder &b, Location loc, Value shiftedMax,
                            Value bound) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, shiftedMax,
-                               bound);
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                       shiftedMax, bound);
 }
 
 /// After a failed parallel check: finds the first tuple in row-major order
@@ -269,8 +271,8 @@ static void reportFirstBadTuple(LoweringState &state, OpBuilder &b,
         Value done = found[0];
         for (auto [j, size] : llvm::enumerate(space.sizes)) {
           Value bad = isOutOfRange(nb, nloc, tuple.normalized[j], size);
-          Value fire =
-              arith::AndIOp::create(nb, nloc, notBool(nb, nloc, done), bad);
+          Value fire = nb.createOrFold<arith::AndIOp>(
+              nloc, notBool(nb, nloc, done), bad);
           auto ifOp = scf::IfOp::create(nb, nloc, fire, false);
           {
             OpBuilder::InsertionGuard guard(nb);
@@ -305,7 +307,7 @@ static SmallVector<Value> walkPositions(
   Value rowLen = dims.back();
   // A zero-length row means no positions; divide by at least 1.
   Value divisor = maxIndex(b, loc, rowLen, one);
-  Value firstRow = arith::DivUIOp::create(b, loc, lo, divisor);
+  Value firstRow = b.createOrFold<arith::DivUIOp>(loc, lo, divisor);
   Value lastRow = ceilDiv(b, loc, hi, divisor);
   auto rows = scf::ForOp::create(
       b, loc, firstRow, lastRow, one, init,
@@ -314,15 +316,15 @@ static SmallVector<Value> walkPositions(
         SmallVector<Value> coords(rank);
         Value rest = row;
         for (int64_t d = rank - 2; d >= 0; --d) {
-          coords[d] = arith::RemUIOp::create(nb, nloc, rest, dims[d]);
-          rest = arith::DivUIOp::create(nb, nloc, rest, dims[d]);
+          coords[d] = nb.createOrFold<arith::RemUIOp>(nloc, rest, dims[d]);
+          rest = nb.createOrFold<arith::DivUIOp>(nloc, rest, dims[d]);
         }
-        Value rowStart = arith::MulIOp::create(nb, nloc, row, rowLen);
-        Value fromFlat = arith::SubIOp::create(
-            nb, nloc, maxIndex(nb, nloc, lo, rowStart), rowStart);
-        Value rowEnd = arith::AddIOp::create(nb, nloc, rowStart, rowLen);
-        Value toFlat = arith::SubIOp::create(
-            nb, nloc, minIndex(nb, nloc, hi, rowEnd), rowStart);
+        Value rowStart = nb.createOrFold<arith::MulIOp>(nloc, row, rowLen);
+        Value fromFlat = nb.createOrFold<arith::SubIOp>(
+            nloc, maxIndex(nb, nloc, lo, rowStart), rowStart);
+        Value rowEnd = nb.createOrFold<arith::AddIOp>(nloc, rowStart, rowLen);
+        Value toFlat = nb.createOrFold<arith::SubIOp>(
+            nloc, minIndex(nb, nloc, hi, rowEnd), rowStart);
         Value from = maxIndex(nb, nloc, fromFlat, colLo);
         Value to = minIndex(nb, nloc, toFlat, colHi);
         // An empty range may have from > to: start at most at the end.
@@ -331,7 +333,7 @@ static SmallVector<Value> walkPositions(
             nb, nloc, from, to, one, carried,
             [&](OpBuilder &cb, Location cloc, Value col, ValueRange inner) {
               coords[rank - 1] = col;
-              Value q = arith::AddIOp::create(cb, cloc, rowStart, col);
+              Value q = cb.createOrFold<arith::AddIOp>(cloc, rowStart, col);
               SmallVector<Value> next = body(cb, cloc, coords, q, inner);
               scf::YieldOp::create(cb, cloc, next);
             });
@@ -355,8 +357,8 @@ static void reportFirstBadElement(LoweringState &state, OpBuilder &b,
         Value raw = loadIndex(nb, nloc, indices, q);
         Value normalized = normalizeIndex(nb, nloc, raw, size);
         Value bad = isOutOfRange(nb, nloc, normalized, size);
-        Value fire =
-            arith::AndIOp::create(nb, nloc, notBool(nb, nloc, found[0]), bad);
+        Value fire = nb.createOrFold<arith::AndIOp>(
+            nloc, notBool(nb, nloc, found[0]), bad);
         auto ifOp = scf::IfOp::create(nb, nloc, fire, false);
         {
           OpBuilder::InsertionGuard guard(nb);
@@ -387,7 +389,7 @@ static Value checkElementIndices(LoweringState &state, OpBuilder &b,
         nb, nloc, lo, hi, one, ValueRange{zero},
         [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
           Value raw = loadIndex(lb, lloc, indices, q);
-          Value shifted = arith::AddIOp::create(lb, lloc, raw, size);
+          Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
           scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
         });
     Value bad = anyOutOfRange(nb, nloc, loop.getResult(0), bound);
@@ -502,8 +504,8 @@ private:
         product(b, loc, ArrayRef<Value>(tupleDims).drop_front(bDims));
 
     Value kValue = constIndex(b, loc, k);
-    Value perTuple = arith::AddIOp::create(b, loc, sliceSize, kValue);
-    Value work = arith::MulIOp::create(b, loc, numTuples, perTuple);
+    Value perTuple = b.createOrFold<arith::AddIOp>(loc, sliceSize, kValue);
+    Value work = b.createOrFold<arith::MulIOp>(loc, numTuples, perTuple);
     Value parts = state->numPartitions(b, loc, op, work, numTuples);
     SmallVector<Value> rangeBounds;
     for (Value size : space.sizes)
@@ -511,13 +513,13 @@ private:
     // Every tuple is out of range when an indexed dim is empty: nothing may
     // be read then.
     Value zero = constIndex(b, loc, 0);
-    Value empty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        rowsPerBatch, zero);
+    Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                rowsPerBatch, zero);
     auto gatherIf = scf::IfOp::create(
         b, loc, empty,
         [&](OpBuilder &nb, Location nloc) {
-          Value none = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
-                                             numTuples, zero);
+          Value none = nb.createOrFold<arith::CmpIOp>(
+              nloc, arith::CmpIPredicate::eq, numTuples, zero);
           scf::YieldOp::create(nb, nloc, none);
         },
         [&](OpBuilder &nb, Location nloc) {
@@ -545,16 +547,17 @@ private:
                         row = clampIfBad(lb, lloc, bad, row);
                       }
                       if (bDims > 0) {
-                        Value batch =
-                            arith::DivUIOp::create(lb, lloc, t, tuplesPerBatch);
-                        Value batchRow = arith::MulIOp::create(lb, lloc, batch,
-                                                               rowsPerBatch);
-                        row = arith::AddIOp::create(lb, lloc, batchRow, row);
+                        Value batch = lb.createOrFold<arith::DivUIOp>(
+                            lloc, t, tuplesPerBatch);
+                        Value batchRow = lb.createOrFold<arith::MulIOp>(
+                            lloc, batch, rowsPerBatch);
+                        row =
+                            lb.createOrFold<arith::AddIOp>(lloc, batchRow, row);
                       }
                       Value srcOffset =
-                          arith::MulIOp::create(lb, lloc, row, sliceSize);
+                          lb.createOrFold<arith::MulIOp>(lloc, row, sliceSize);
                       Value dstOffset =
-                          arith::MulIOp::create(lb, lloc, t, sliceSize);
+                          lb.createOrFold<arith::MulIOp>(lloc, t, sliceSize);
                       emitRowUpdate(lb, lloc, ReductionKind::None, result.flat,
                                     ValueRange{dstOffset}, dataFlat, srcOffset,
                                     sliceSize);
@@ -645,13 +648,13 @@ private:
     Value parts = state->numPartitions(b, loc, op, count, count);
     // Every index is out of range when the axis is empty: nothing may be
     // read then.
-    Value empty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero);
+    Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                size, zero);
     auto gatherIf = scf::IfOp::create(
         b, loc, empty,
         [&](OpBuilder &nb, Location nloc) {
-          Value none = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
-                                             count, zero);
+          Value none = nb.createOrFold<arith::CmpIOp>(
+              nloc, arith::CmpIPredicate::eq, count, zero);
           scf::YieldOp::create(nb, nloc, none);
         },
         [&](OpBuilder &nb, Location nloc) {
@@ -679,9 +682,10 @@ private:
                       Value offset = constIndex(eb, eloc, 0);
                       for (int64_t d = 0; d < rank; ++d) {
                         Value coord = d == axis ? normalized : coords[d];
-                        Value term = arith::MulIOp::create(eb, eloc, coord,
-                                                           dataStrides[d]);
-                        offset = arith::AddIOp::create(eb, eloc, offset, term);
+                        Value term = eb.createOrFold<arith::MulIOp>(
+                            eloc, coord, dataStrides[d]);
+                        offset =
+                            eb.createOrFold<arith::AddIOp>(eloc, offset, term);
                       }
                       Value value = memref::LoadOp::create(eb, eloc, dataFlat,
                                                            ValueRange{offset});
@@ -800,9 +804,9 @@ static Value forEachEntryChecked(
 static void applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
                        Value dst, Value updates, Value e, Value row,
                        Value rowLo, Value colLo, Value width) {
-  Value local = arith::SubIOp::create(b, loc, row, rowLo);
-  Value base = arith::MulIOp::create(b, loc, e, s.rowSize);
-  Value srcOffset = arith::AddIOp::create(b, loc, base, colLo);
+  Value local = b.createOrFold<arith::SubIOp>(loc, row, rowLo);
+  Value base = b.createOrFold<arith::MulIOp>(loc, e, s.rowSize);
+  Value srcOffset = b.createOrFold<arith::AddIOp>(loc, base, colLo);
   SmallVector<Value> dstPos = {local};
   if (!s.oneD)
     dstPos.push_back(constIndex(b, loc, 0));
@@ -812,12 +816,12 @@ static void applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
 /// `ceil(log2(x))` for x >= 1, as an index value.
 static Value ceilLog2(OpBuilder &b, Location loc, Value x) {
   Value one = constIndex(b, loc, 1);
-  Value xm1 = arith::SubIOp::create(b, loc, x, one);
-  Value asI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), xm1);
+  Value xm1 = b.createOrFold<arith::SubIOp>(loc, x, one);
+  Value asI64 = b.createOrFold<arith::IndexCastUIOp>(loc, b.getI64Type(), xm1);
   Value lz = math::CountLeadingZerosOp::create(b, loc, asI64);
   Value width = arith::ConstantIntOp::create(b, loc, 64, 64);
-  Value bits = arith::SubIOp::create(b, loc, width, lz);
-  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bits);
+  Value bits = b.createOrFold<arith::SubIOp>(loc, width, lz);
+  return b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), bits);
 }
 
 /// The slice memref type of a partition of a `[rows, rowSize]` or `[rows]`
@@ -844,26 +848,26 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
   Value rowsPerOwner =
       ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), ownerParts);
   Value shift = ceilLog2(b, loc, rowsPerOwner);
-  Value span = arith::ShLIOp::create(b, loc, one, shift);
+  Value span = b.createOrFold<arith::ShLIOp>(loc, one, shift);
   Value owners = ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), span);
-  Value bucketed =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, owners, one);
+  Value bucketed = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt,
+                                                 owners, one);
   auto sized = [&](Value n) -> Value {
-    return arith::SelectOp::create(b, loc, bucketed, n, zero);
+    return b.createOrFold<arith::SelectOp>(loc, bucketed, n, zero);
   };
 
   // rows[e]: the row of entry e; counts[c * owners + t]: entries of chunk c
   // owned by t, then the next bucket slot of each; starts[t]: first bucket
   // slot of owner t; bucket: the entries, owner by owner, in order.
-  Value countSize = arith::MulIOp::create(b, loc, chunks, owners);
-  Value ownersPlusOne = arith::AddIOp::create(b, loc, owners, one);
+  Value countSize = b.createOrFold<arith::MulIOp>(loc, chunks, owners);
+  Value ownersPlusOne = b.createOrFold<arith::AddIOp>(loc, owners, one);
   Value rows = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
   Value counts = allocScratch(b, loc, b.getIndexType(), sized(countSize));
   Value starts = allocScratch(b, loc, b.getIndexType(), sized(ownersPlusOne));
   Value bucket = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
 
   auto countRow = [&](OpBuilder &nb, Location nloc, Value c) -> Value {
-    return arith::MulIOp::create(nb, nloc, c, owners);
+    return nb.createOrFold<arith::MulIOp>(nloc, c, owners);
   };
   auto checked = scf::IfOp::create(
       b, loc, bucketed,
@@ -875,7 +879,7 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
               scf::ForOp::create(
                   pb, ploc, zero, owners, one, ValueRange{},
                   [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
-                    Value at = arith::AddIOp::create(lb, lloc, base, t);
+                    Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
                     memref::StoreOp::create(lb, lloc, zero, counts, at);
                     scf::YieldOp::create(lb, lloc);
                   });
@@ -886,15 +890,15 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
                 Value c) {
               // A bad entry's row may be anything: keep it in range until
               // the check fails the whole op.
-              Value row =
-                  minIndex(lb, lloc, entry.row,
-                           arith::SubIOp::create(lb, lloc, s.numRows, one));
+              Value row = minIndex(
+                  lb, lloc, entry.row,
+                  lb.createOrFold<arith::SubIOp>(lloc, s.numRows, one));
               memref::StoreOp::create(lb, lloc, row, rows, e);
-              Value owner = arith::ShRUIOp::create(lb, lloc, row, shift);
+              Value owner = lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
               Value base = countRow(lb, lloc, c);
-              Value at = arith::AddIOp::create(lb, lloc, base, owner);
+              Value at = lb.createOrFold<arith::AddIOp>(lloc, base, owner);
               Value n = memref::LoadOp::create(lb, lloc, counts, at);
-              Value n1 = arith::AddIOp::create(lb, lloc, n, one);
+              Value n1 = lb.createOrFold<arith::AddIOp>(lloc, n, one);
               memref::StoreOp::create(lb, lloc, n1, counts, at);
             });
         scf::YieldOp::create(nb, nloc, ok);
@@ -921,10 +925,10 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
                 nb, nloc, zero, chunks, one, running,
                 [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
                   Value base = countRow(lb, lloc, c);
-                  Value at = arith::AddIOp::create(lb, lloc, base, t);
+                  Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
                   Value n = memref::LoadOp::create(lb, lloc, counts, at);
                   memref::StoreOp::create(lb, lloc, run[0], counts, at);
-                  Value next = arith::AddIOp::create(lb, lloc, run[0], n);
+                  Value next = lb.createOrFold<arith::AddIOp>(lloc, run[0], n);
                   scf::YieldOp::create(lb, lloc, next);
                 });
             scf::YieldOp::create(nb, nloc, chunkLoop.getResults());
@@ -939,11 +943,12 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
                 nb, nloc, range.first, range.second, one, ValueRange{},
                 [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
                   Value row = memref::LoadOp::create(lb, lloc, rows, e);
-                  Value owner = arith::ShRUIOp::create(lb, lloc, row, shift);
-                  Value at = arith::AddIOp::create(lb, lloc, base, owner);
+                  Value owner =
+                      lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
+                  Value at = lb.createOrFold<arith::AddIOp>(lloc, base, owner);
                   Value slot = memref::LoadOp::create(lb, lloc, counts, at);
                   memref::StoreOp::create(lb, lloc, e, bucket, slot);
-                  Value next = arith::AddIOp::create(lb, lloc, slot, one);
+                  Value next = lb.createOrFold<arith::AddIOp>(lloc, slot, one);
                   memref::StoreOp::create(lb, lloc, next, counts, at);
                   scf::YieldOp::create(lb, lloc);
                 });
@@ -952,14 +957,13 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
     return buildPartitionedUpdate(
         ab, aloc, dest, owners, rowSliceType(s, dest),
         [&](OpBuilder &nb, Location nloc, Value t) {
-          Value lo = arith::ShLIOp::create(nb, nloc, t, shift);
-          Value end = arith::AddIOp::create(nb, nloc, lo, span);
+          Value lo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
+          Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, span);
           Value hi = minIndex(nb, nloc, end, s.numRows);
           lo = minIndex(nb, nloc, lo, hi);
           SliceRegion region;
           region.offsets.push_back(lo);
-          region.sizes.push_back(
-              arith::SubIOp::create(nb, nloc, hi, lo).getResult());
+          region.sizes.push_back(nb.createOrFold<arith::SubIOp>(nloc, hi, lo));
           if (!s.oneD) {
             region.offsets.push_back(nb.getIndexAttr(0));
             region.sizes.push_back(s.rowSize);
@@ -968,13 +972,13 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
         },
         [&](OpBuilder &nb, Location nloc, Value t, Value slice) {
           Value updates = flatReadBuffer(nb, nloc, s.updates);
-          Value rowLo = arith::ShLIOp::create(nb, nloc, t, shift);
+          Value rowLo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
           Value colLo = constIndex(nb, nloc, 0);
           auto ifOp = scf::IfOp::create(nb, nloc, bucketed, true);
           OpBuilder::InsertionGuard guard(nb);
           nb.setInsertionPointToStart(ifOp.thenBlock());
           Value first = memref::LoadOp::create(nb, nloc, starts, t);
-          Value tNext = arith::AddIOp::create(nb, nloc, t, one);
+          Value tNext = nb.createOrFold<arith::AddIOp>(nloc, t, one);
           Value last = memref::LoadOp::create(nb, nloc, starts, tNext);
           scf::ForOp::create(
               nb, nloc, first, last, one, ValueRange{},
@@ -1019,14 +1023,14 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
         isVectorizable(elementType) ? vectorLength(elementType) : int64_t(1);
     Value alignValue = constIndex(ab, aloc, align);
     Value perPart = ceilDiv(ab, aloc, s.rowSize, parts);
-    Value width = arith::MulIOp::create(
-        ab, aloc, ceilDiv(ab, aloc, perPart, alignValue), alignValue);
+    Value width = ab.createOrFold<arith::MulIOp>(
+        aloc, ceilDiv(ab, aloc, perPart, alignValue), alignValue);
     width = maxIndex(ab, aloc, width, one);
     Value used = ceilDiv(ab, aloc, s.rowSize, width);
     auto columns = [&](OpBuilder &nb, Location nloc, Value p) {
-      Value start = arith::MulIOp::create(nb, nloc, p, width);
+      Value start = nb.createOrFold<arith::MulIOp>(nloc, p, width);
       Value lo = minIndex(nb, nloc, start, s.rowSize);
-      Value end = arith::AddIOp::create(nb, nloc, lo, width);
+      Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, width);
       Value hi = minIndex(nb, nloc, end, s.rowSize);
       return std::make_pair(lo, hi);
     };
@@ -1036,9 +1040,9 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
           std::pair<Value, Value> cols = columns(nb, nloc, p);
           SliceRegion region;
           region.offsets = {nb.getIndexAttr(0), cols.first};
-          region.sizes = {s.numRows, arith::SubIOp::create(
-                                         nb, nloc, cols.second, cols.first)
-                                         .getResult()};
+          Value width =
+              nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
+          region.sizes = {s.numRows, width};
           return region;
         },
         [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
@@ -1046,7 +1050,7 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
           Value indices = flatReadBuffer(nb, nloc, s.indices);
           std::pair<Value, Value> cols = columns(nb, nloc, p);
           Value width =
-              arith::SubIOp::create(nb, nloc, cols.second, cols.first);
+              nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
           scf::ForOp::create(
               nb, nloc, zero, s.numEntries, one, ValueRange{},
               [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
@@ -1067,9 +1071,9 @@ static Value scatterRows(OpBuilder &b, Location loc, LoweringState &state,
                          Operation *op, RowScatter &s, Value data,
                          ArrayRef<ReassociationIndices> groups) {
   Value k = constIndex(b, loc, s.bounds.size());
-  Value indexWork = arith::MulIOp::create(b, loc, s.numEntries, k);
+  Value indexWork = b.createOrFold<arith::MulIOp>(loc, s.numEntries, k);
   Value chunks = state.numPartitions(b, loc, op, indexWork, s.numEntries);
-  Value work = arith::MulIOp::create(b, loc, s.numEntries, s.rowSize);
+  Value work = b.createOrFold<arith::MulIOp>(loc, s.numEntries, s.rowSize);
   Value dest = collapse(b, loc, data, groups);
   std::optional<int64_t> staticRow = getConstantIntValue(s.rowSize);
   bool wide = !s.oneD && (!staticRow || *staticRow >= kMinSplitColumns);
@@ -1270,8 +1274,8 @@ private:
     int64_t split = axis != 0 ? 0 : r - 1;
     Value extent = indexDims[split];
     Value parts = state->numPartitions(b, loc, op, count, extent);
-    Value perSlab = arith::DivUIOp::create(
-        b, loc, count, maxIndex(b, loc, extent, constIndex(b, loc, 1)));
+    Value perSlab = b.createOrFold<arith::DivUIOp>(
+        loc, count, maxIndex(b, loc, extent, constIndex(b, loc, 1)));
     MemRefType sliceType =
         sliceMemRefType(dataType.getElementType(),
                         SmallVector<int64_t>(r, ShapedType::kDynamic),
@@ -1289,7 +1293,7 @@ private:
             if (d == split) {
               region.offsets.push_back(lo);
               region.sizes.push_back(
-                  arith::SubIOp::create(nb, nloc, hi, lo).getResult());
+                  nb.createOrFold<arith::SubIOp>(nloc, hi, lo));
               continue;
             }
             region.offsets.push_back(nb.getIndexAttr(0));
@@ -1306,8 +1310,8 @@ private:
           Value flatLo = zero, flatHi = count, colLo = zero,
                 colHi = indexDims.back();
           if (split == 0) {
-            flatLo = arith::MulIOp::create(nb, nloc, lo, perSlab);
-            flatHi = arith::MulIOp::create(nb, nloc, hi, perSlab);
+            flatLo = nb.createOrFold<arith::MulIOp>(nloc, lo, perSlab);
+            flatHi = nb.createOrFold<arith::MulIOp>(nloc, hi, perSlab);
           } else {
             colLo = lo;
             colHi = hi;
@@ -1320,7 +1324,7 @@ private:
                 Value normalized = normalizeIndex(eb, eloc, raw, size);
                 SmallVector<Value> at(coords);
                 at[axis] = normalized;
-                at[split] = arith::SubIOp::create(eb, eloc, at[split], lo);
+                at[split] = eb.createOrFold<arith::SubIOp>(eloc, at[split], lo);
                 Value value = memref::LoadOp::create(eb, eloc, updatesFlat,
                                                      ValueRange{pos});
                 if (reduction != ReductionKind::None) {
@@ -1352,7 +1356,7 @@ private:
                          Value e) -> EntryRow {
       Value raw = loadIndex(nb, nloc, flat, e);
       Value row = normalizeIndex(nb, nloc, raw, size);
-      Value shifted = arith::AddIOp::create(nb, nloc, raw, size);
+      Value shifted = nb.createOrFold<arith::AddIOp>(nloc, raw, size);
       return {row, {shifted}};
     };
     LoweringState *state = this->state.get();
