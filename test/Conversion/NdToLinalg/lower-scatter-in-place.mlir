@@ -2,19 +2,19 @@
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
 // RUN:   -cse -canonicalize | FileCheck %s
 
-// The scatters are built in data's buffer: when data is writable (dead after
-// the op), bufferization updates it in place, with no allocation and no copy
-// of data. The same steps (bufferize, CSE, canonicalize) run in nd-to-llvm.
+// The scatters update data inside an scf.forall whose shared output is data:
+// when data is writable (dead after the op), bufferization updates it in
+// place, with no allocation and no copy of data; each partition writes a
+// subview of data's buffer. The same steps (bufferize, CSE, canonicalize)
+// run in nd-to-llvm.
 
 // CHECK-LABEL: func.func @scatter_nd_slices_add_in_place
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<8x4xf32>
-//   CHECK-NOT:   memref.alloc
+//   CHECK-NOT:   memref.alloc() {{.*}} : memref<8x4xf32>
 //   CHECK-NOT:   memref.copy
-//       CHECK:   scf.for
-//       CHECK:     %[[U:.*]] = memref.subview %{{.*}}[%{{.*}}, 0] [1, 4] [1, 1] : memref<3x4xf32>
-//       CHECK:     %[[D:.*]] = memref.subview %[[DATA]][%{{.*}}, 0] [1, 4] [1, 1] : memref<8x4xf32>
-//       CHECK:     linalg.generic
-//  CHECK-SAME:       ins(%[[U]] : {{.*}}) outs(%[[D]] : {{.*}})
+//       CHECK:   scf.forall
+//       CHECK:     memref.subview %[[DATA]][%{{.*}}, 0] [%{{.*}}, 4] [1, 1] : memref<8x4xf32> to memref<?x4xf32, strided<[4, 1], offset: ?>>
+//       CHECK:     arith.addf
 //   CHECK-NOT:   memref.copy
 //       CHECK:   return %[[DATA]] : memref<8x4xf32>
 func.func @scatter_nd_slices_add_in_place(%data: tensor<8x4xf32> {bufferization.writable = true}, %indices: tensor<3x1xi64>, %updates: tensor<3x4xf32>) -> tensor<8x4xf32> {
@@ -26,10 +26,12 @@ func.func @scatter_nd_slices_add_in_place(%data: tensor<8x4xf32> {bufferization.
 
 // CHECK-LABEL: func.func @scatter_nd_elements_in_place
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<?x?xf32>
-//   CHECK-NOT:   memref.alloc
 //   CHECK-NOT:   memref.copy
-//       CHECK:   memref.store %{{.*}}, %[[DATA]]
-//       CHECK:   return %[[DATA]]
+//       CHECK:   %[[FLAT:.*]] = memref.collapse_shape %[[DATA]] {{\[\[}}0, 1]] : memref<?x?xf32> into memref<?xf32>
+//       CHECK:   scf.forall
+//       CHECK:     memref.subview %[[FLAT]][%{{.*}}] [%{{.*}}] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+//   CHECK-NOT:   memref.copy
+//       CHECK:   memref.reshape %{{.*}}(%{{.*}}) : (memref<?xf32>, memref<2xindex>) -> memref<?x?xf32>
 func.func @scatter_nd_elements_in_place(%data: tensor<?x?xf32> {bufferization.writable = true}, %indices: tensor<?x2xi32>, %updates: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<?x?xf32>, tensor<?x2xi32>, tensor<?xf32>
   return %0 : tensor<?x?xf32>
@@ -39,9 +41,11 @@ func.func @scatter_nd_elements_in_place(%data: tensor<?x?xf32> {bufferization.wr
 
 // CHECK-LABEL: func.func @scatter_elements_in_place
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<?x?xi32>
-//   CHECK-NOT:   memref.alloc
 //   CHECK-NOT:   memref.copy
-//       CHECK:   memref.store %{{.*}}, %[[DATA]]
+//       CHECK:   scf.forall
+//       CHECK:     memref.subview %[[DATA]][%{{.*}}, 0] [%{{.*}}, %{{.*}}] [1, 1]
+//       CHECK:     arith.maxsi
+//   CHECK-NOT:   memref.copy
 //       CHECK:   return %[[DATA]]
 func.func @scatter_elements_in_place(%data: tensor<?x?xi32> {bufferization.writable = true}, %indices: tensor<?x?xi64>, %updates: tensor<?x?xi32>) -> tensor<?x?xi32> {
   %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<max> : tensor<?x?xi32>, tensor<?x?xi64>, tensor<?x?xi32>
@@ -50,19 +54,18 @@ func.func @scatter_elements_in_place(%data: tensor<?x?xi32> {bufferization.writa
 
 // -----
 
-// A read-only data (a constant, or an argument marked not writable) is copied
-// once, then updated in place; slices are copied by a linalg.copy (loops),
-// not by a strided memref.copy.
+// A read-only data (a constant, or an argument marked not writable) is
+// copied once, after the checks passed, and the copy is updated in place.
 // CHECK-LABEL: func.func @scatter_nd_read_only
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<8x4xf32>
-//       CHECK:   %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<8x4xf32>
-//       CHECK:   memref.copy %[[DATA]], %[[ALLOC]]
-//       CHECK:   scf.for
-//   CHECK-NOT:     memref.copy
-//       CHECK:     %[[D:.*]] = memref.subview %[[ALLOC]]
-//       CHECK:     linalg.copy ins(%{{.*}} : {{.*}}) outs(%[[D]] :
-//   CHECK-NOT:     memref.copy
-//       CHECK:   return %[[ALLOC]]
+//       CHECK:   scf.if
+//       CHECK:     %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<8x4xf32>
+//       CHECK:     memref.copy %[[DATA]], %[[ALLOC]]
+//       CHECK:     scf.forall
+//   CHECK-NOT:       memref.copy
+//       CHECK:       memref.subview %[[ALLOC]]
+//   CHECK-NOT:       memref.copy
+//       CHECK:     scf.yield %[[ALLOC]]
 func.func @scatter_nd_read_only(%data: tensor<8x4xf32> {bufferization.writable = false}, %indices: tensor<3x1xi64>, %updates: tensor<3x4xf32>) -> tensor<8x4xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<8x4xf32>, tensor<3x1xi64>, tensor<3x4xf32>
   return %0 : tensor<8x4xf32>
