@@ -26,7 +26,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nd_tools_dir, append_path=True)
 
 tool_dirs = [config.nd_tools_dir, config.llvm_tools_dir]
-tools = ["nd-opt", "nd-run", "nd-tensor-tool", "nd-translate"]
+tools = ["nd-jit-host-test", "nd-opt", "nd-run", "nd-tensor-tool", "nd-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ONNX test models and tensors are written in protobuf text format and

@@ -43,8 +43,9 @@ LogicalResult NdDialect::verifyRegionArgAttribute(Operation *op,
   if (!function || regionIndex != 0)
     return op->emitError() << "'" << getDonatedAttrName()
                            << "' applies to function arguments only";
+  // A ranked tensor, or the buffer bufferization made of one.
   Type type = function.getArgumentTypes()[argIndex];
-  if (!isa<RankedTensorType>(type))
+  if (!isa<RankedTensorType, MemRefType>(type))
     return op->emitError() << "'" << getDonatedAttrName() << "' argument #"
                            << argIndex << " must be a ranked tensor, got "
                            << type;
