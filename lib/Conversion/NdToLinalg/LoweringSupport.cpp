@@ -207,6 +207,17 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   if (type.getRank() == 1)
     return memref;
+  // Nothing is read or written through a buffer with a static 0 dim; a
+  // collapse_shape of one does not survive canonicalization in MLIR 22 (it
+  // infers a static 0 where the verifier requires a dynamic dim).
+  if (llvm::is_contained(type.getShape(), 0)) {
+    auto layout = StridedLayoutAttr::get(b.getContext(), 0, {1});
+    auto emptyType = MemRefType::get({0}, type.getElementType(), layout);
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> strides = {b.getIndexAttr(1)};
+    return memref::ReinterpretCastOp::create(
+        b, loc, emptyType, memref, b.getIndexAttr(0), sizes, strides);
+  }
   if (type.getRank() == 0) {
     auto flatType = MemRefType::get({1}, type.getElementType());
     return memref::ExpandShapeOp::create(b, loc, flatType, memref,
@@ -362,11 +373,28 @@ static int64_t naturalAlignment(Type elementType) {
   return std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
 }
 
+/// The aligned base pointer of the buffer of `tensor`, as an index value,
+/// read through a layout every buffer casts to (so that bufferization never
+/// copies it).
+static Value basePointer(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  MemRefType probeType = sliceMemRefType(type.getElementType(), type.getShape(),
+                                         /*contiguousRows=*/false);
+  Value buffer = bufferization::ToBufferOp::create(b, loc, probeType, tensor,
+                                                   /*read_only=*/true);
+  return memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, b.getIndexType(), buffer);
+}
+
 Value lowering::buildPartitionedUpdate(
-    OpBuilder &b, Location loc, Value dest, Value parts, MemRefType sliceType,
+    OpBuilder &b, Location loc, Value dest, Value data, Value parts,
+    MemRefType sliceType,
     function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
-    function_ref<void(OpBuilder &, Location, Value, Value)> body) {
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body) {
   auto destType = cast<RankedTensorType>(dest.getType());
+  // Read before the forall: a read of data inside would make bufferization
+  // copy it.
+  Value dataPointer = basePointer(b, loc, data);
   // A destination without elements is not partitioned: canonicalization
   // of scf.forall slices of a tensor with a static zero dim (known only
   // once a tensor.cast folds, say) builds invalid IR, and the guard folds
@@ -408,7 +436,11 @@ Value lowering::buildPartitionedUpdate(
         Value access = memref::AssumeAlignmentOp::create(
             nb, nloc, buffer,
             nb.getI32IntegerAttr(naturalAlignment(partType.getElementType())));
-        body(nb, nloc, p, access);
+        Value slicePointer = memref::ExtractAlignedPointerAsIndexOp::create(
+            nb, nloc, nb.getIndexType(), buffer);
+        Value inPlace = nb.createOrFold<arith::CmpIOp>(
+            nloc, arith::CmpIPredicate::eq, slicePointer, dataPointer);
+        body(nb, nloc, p, access, inPlace);
         Value updated = bufferization::ToTensorOp::create(
             nb, nloc, partType, buffer, /*restrict=*/true, /*writable=*/true);
         auto inParallel = scf::InParallelOp::create(nb, nloc);
@@ -419,6 +451,30 @@ Value lowering::buildPartitionedUpdate(
       });
   scf::YieldOp::create(b, loc, forall.getResult(0));
   return guard.getResult(0);
+}
+
+Value lowering::checkedApply(
+    OpBuilder &b, Location loc, Value inPlace,
+    function_ref<Value(OpBuilder &, Location)> checkAll,
+    function_ref<Value(OpBuilder &, Location)> applyFused) {
+  auto pre = scf::IfOp::create(
+      b, loc, inPlace,
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, checkAll(nb, nloc));
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, constBool(nb, nloc, false));
+      });
+  Value preBad = pre.getResult(0);
+  auto work = scf::IfOp::create(
+      b, loc, preBad,
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, applyFused(nb, nloc));
+      });
+  return work.getResult(0);
 }
 
 //===----------------------------------------------------------------------===//

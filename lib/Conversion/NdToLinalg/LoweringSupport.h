@@ -140,14 +140,28 @@ struct SliceRegion {
 };
 
 /// `scf.forall (%p) in (%parts) shared_outs(%o = dest)`: partition `p` owns
-/// `region(p)` of the destination, which `body(p, slice)` updates through
-/// `slice`, a memref of type `sliceType` (its layout must be one that
-/// bufferization can always cast the slice's buffer to). Returns the
+/// `region(p)` of the destination, which `body(p, slice, inPlace)` updates
+/// through `slice`, a memref of type `sliceType` (its layout must be one that
+/// bufferization can always cast the slice's buffer to). `inPlace` (i1) says
+/// at run time whether the destination is the buffer of `data` itself (a
+/// dead or donated `data` updated in place) rather than a copy. Returns the
 /// updated destination.
 Value buildPartitionedUpdate(
-    OpBuilder &b, Location loc, Value dest, Value parts, MemRefType sliceType,
+    OpBuilder &b, Location loc, Value dest, Value data, Value parts,
+    MemRefType sliceType,
     function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
-    function_ref<void(OpBuilder &, Location, Value, Value)> body);
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body);
+
+/// Runs a partition's work with run-time checks, returning its failure flag.
+/// A destination that is a copy of `data` may hold partial results when a
+/// check fails (the op's result is discarded then), so the checks fuse with
+/// the work: `applyFused` checks as it goes and returns whether an index was
+/// bad. Data updated in place must not change at all when a check fails, so
+/// there `checkAll` first checks every index of the op (returning whether one
+/// is bad) and the work runs only if none is.
+Value checkedApply(OpBuilder &b, Location loc, Value inPlace,
+                   function_ref<Value(OpBuilder &, Location)> checkAll,
+                   function_ref<Value(OpBuilder &, Location)> applyFused);
 
 /// The memref type of a slice of rank `rank` whose last dim is contiguous
 /// (`strided<[?, ..., 1], offset: ?>`), or fully dynamic strides.

@@ -371,35 +371,20 @@ static void reportFirstBadElement(LoweringState &state, OpBuilder &b,
       });
 }
 
-/// Checks every value of an Elements op's `indices` against dim `axis` of
-/// data in parallel and reports the first bad one; returns whether all are
-/// in range.
-static Value checkElementIndices(LoweringState &state, OpBuilder &b,
-                                 Location loc, Operation *op, Value indices,
-                                 Value count, Value size, int64_t axis) {
-  Value parts = state.numPartitions(b, loc, op, count);
-  Value flags = allocScratch(b, loc, b.getI1Type(), parts);
-  Value bound = rangeBound(b, loc, size);
-  buildParallel(b, loc, parts, [&](OpBuilder &nb, Location nloc, Value p) {
-    std::pair<Value, Value> bounds = partRange(nb, nloc, count, parts, p);
-    Value lo = bounds.first, hi = bounds.second;
-    Value zero = constIndex(nb, nloc, 0);
-    Value one = constIndex(nb, nloc, 1);
-    auto loop = scf::ForOp::create(
-        nb, nloc, lo, hi, one, ValueRange{zero},
-        [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
-          Value raw = loadIndex(lb, lloc, indices, q);
-          Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
-          scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
-        });
-    Value bad = anyOutOfRange(nb, nloc, loop.getResult(0), bound);
-    memref::StoreOp::create(nb, nloc, bad, flags, p);
-  });
-  Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
-  reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-    reportFirstBadElement(state, nb, nloc, op, indices, count, size, axis);
-  });
-  return ok;
+/// Whether a value of `indices[lo, hi)` is out of range for a dim of
+/// `size`: one unsigned max of `index + size` (see rangeBound).
+static Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
+                        Value hi, Value size, Value bound) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, one, ValueRange{zero},
+      [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
+        Value raw = loadIndex(lb, lloc, indices, q);
+        Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
+        scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
+      });
+  return anyOutOfRange(b, loc, loop.getResult(0), bound);
 }
 
 //===----------------------------------------------------------------------===//
@@ -813,6 +798,100 @@ static void applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
   emitRowUpdate(b, loc, s.reduction, dst, dstPos, updates, srcOffset, width);
 }
 
+/// Whether any entry of a row scatter is out of range: a serial pass over
+/// all of them (the in-place half of `checkedApply`).
+static Value anyEntryBad(OpBuilder &b, Location loc, const RowScatter &s,
+                         Value indices) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  SmallVector<Value> init(s.bounds.size(), zero);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, s.numEntries, one, init,
+      [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
+        EntryRow entry = s.readEntry(lb, lloc, indices, e);
+        SmallVector<Value> next;
+        for (auto [max, shifted] : llvm::zip(maxima, entry.shifted))
+          next.push_back(maxIndex(lb, lloc, max, shifted));
+        scf::YieldOp::create(lb, lloc, next);
+      });
+  return anyComponentBad(b, loc, s, loop.getResults());
+}
+
+/// Applies every entry through `applyRow(e, row)`; with `check`, a bad
+/// entry's row becomes 0 (a valid row: `numRows` is not 0 here) and the
+/// returned flag says whether there was one.
+static Value
+applyEntries(OpBuilder &b, Location loc, const RowScatter &s, Value indices,
+             bool check,
+             function_ref<void(OpBuilder &, Location, Value, Value)> applyRow) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value no = constBool(b, loc, false);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, s.numEntries, one, ValueRange{no},
+      [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
+        EntryRow entry = s.readEntry(lb, lloc, indices, e);
+        Value row = entry.row;
+        Value bad = constBool(lb, lloc, false);
+        if (check) {
+          bad = anyComponentBad(lb, lloc, s, entry.shifted);
+          row = clampIfBad(lb, lloc, bad, row);
+        }
+        applyRow(lb, lloc, e, row);
+        scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
+      });
+  return loop.getResult(0);
+}
+
+/// The body of a partition of a row scatter that applies every entry (one
+/// row owner, or a column partition): checks fused with the work, or first
+/// (see `checkedApply`). Stores the partition's failure flag into
+/// `flags[p]` (with checks). An empty destination takes no entry.
+static void applyAllEntriesChecked(
+    OpBuilder &b, Location loc, const RowScatter &s, bool check, Value inPlace,
+    Value flags, Value p,
+    function_ref<void(OpBuilder &, Location, Value, Value)> applyRow) {
+  Value indices = flatReadBuffer(b, loc, s.indices);
+  if (!check) {
+    applyEntries(b, loc, s, indices, false, applyRow);
+    return;
+  }
+  Value zero = constIndex(b, loc, 0);
+  Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                              s.numRows, zero);
+  auto ifEmpty = scf::IfOp::create(
+      b, loc, empty,
+      [&](OpBuilder &nb, Location nloc) {
+        Value any = nb.createOrFold<arith::CmpIOp>(
+            nloc, arith::CmpIPredicate::ne, s.numEntries, zero);
+        scf::YieldOp::create(nb, nloc, any);
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        Value bad = checkedApply(
+            nb, nloc, inPlace,
+            [&](OpBuilder &cb, Location cloc) {
+              return anyEntryBad(cb, cloc, s, indices);
+            },
+            [&](OpBuilder &ab, Location aloc) {
+              return applyEntries(ab, aloc, s, indices, true, applyRow);
+            });
+        scf::YieldOp::create(nb, nloc, bad);
+      });
+  memref::StoreOp::create(b, loc, ifEmpty.getResult(0), flags, p);
+}
+
+/// After a partitioned update with per-partition failure flags: reports the
+/// first bad entry if a partition failed.
+static void reportFailedPartitions(OpBuilder &b, Location loc,
+                                   const RowScatter &s, Value flags,
+                                   Value parts) {
+  Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+  reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+    Value indices = flatReadBuffer(nb, nloc, s.indices);
+    s.reportFirstBad(nb, nloc, indices);
+  });
+}
+
 /// `ceil(log2(x))` for x >= 1, as an index value.
 static Value ceilLog2(OpBuilder &b, Location loc, Value x) {
   Value one = constIndex(b, loc, 1);
@@ -841,7 +920,8 @@ static MemRefType rowSliceType(const RowScatter &s, Value dest) {
 /// Returns the updated `dest`, or `dest` itself when a check fails.
 static Value scatterByRowOwners(OpBuilder &b, Location loc,
                                 LoweringState &state, const RowScatter &s,
-                                Value dest, Value ownerParts, Value chunks) {
+                                Value dest, Value data, Value ownerParts,
+                                Value chunks) {
   bool check = state.checksEnabled();
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
@@ -904,10 +984,8 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
         scf::YieldOp::create(nb, nloc, ok);
       },
       [&](OpBuilder &nb, Location nloc) {
-        Value ok = forEachEntryChecked(
-            nb, nloc, s, chunks, check,
-            [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
-        scf::YieldOp::create(nb, nloc, ok);
+        // One owner checks in its partition (see applyAllEntriesChecked).
+        scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
       });
   Value ok = checked.getResult(0);
 
@@ -954,8 +1032,11 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
                 });
           });
     }
-    return buildPartitionedUpdate(
-        ab, aloc, dest, owners, rowSliceType(s, dest),
+    Value flags;
+    if (check)
+      flags = allocScratch(ab, aloc, ab.getI1Type(), owners);
+    Value updated = buildPartitionedUpdate(
+        ab, aloc, dest, data, owners, rowSliceType(s, dest),
         [&](OpBuilder &nb, Location nloc, Value t) {
           Value lo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
           Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, span);
@@ -970,13 +1051,19 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
           }
           return region;
         },
-        [&](OpBuilder &nb, Location nloc, Value t, Value slice) {
+        [&](OpBuilder &nb, Location nloc, Value t, Value slice, Value inPlace) {
           Value updates = flatReadBuffer(nb, nloc, s.updates);
           Value rowLo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
           Value colLo = constIndex(nb, nloc, 0);
+          auto applyRow = [&](OpBuilder &lb, Location lloc, Value e,
+                              Value row) {
+            applyEntry(lb, lloc, s, slice, updates, e, row, rowLo, colLo,
+                       s.rowSize);
+          };
           auto ifOp = scf::IfOp::create(nb, nloc, bucketed, true);
           OpBuilder::InsertionGuard guard(nb);
           nb.setInsertionPointToStart(ifOp.thenBlock());
+          // Rows recorded and checked by the counting pass.
           Value first = memref::LoadOp::create(nb, nloc, starts, t);
           Value tNext = nb.createOrFold<arith::AddIOp>(nloc, t, one);
           Value last = memref::LoadOp::create(nb, nloc, starts, tNext);
@@ -985,84 +1072,80 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
               [&](OpBuilder &lb, Location lloc, Value i, ValueRange) {
                 Value e = memref::LoadOp::create(lb, lloc, bucket, i);
                 Value row = memref::LoadOp::create(lb, lloc, rows, e);
-                applyEntry(lb, lloc, s, slice, updates, e, row, rowLo, colLo,
-                           s.rowSize);
+                applyRow(lb, lloc, e, row);
                 scf::YieldOp::create(lb, lloc);
               });
+          if (check) {
+            Value no = constBool(nb, nloc, false);
+            memref::StoreOp::create(nb, nloc, no, flags, t);
+          }
           // One owner: every entry, rows read again from the indices.
           nb.setInsertionPointToStart(ifOp.elseBlock());
-          Value indices = flatReadBuffer(nb, nloc, s.indices);
-          scf::ForOp::create(
-              nb, nloc, zero, s.numEntries, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-                EntryRow entry = s.readEntry(lb, lloc, indices, e);
-                applyEntry(lb, lloc, s, slice, updates, e, entry.row, rowLo,
-                           colLo, s.rowSize);
-                scf::YieldOp::create(lb, lloc);
-              });
+          applyAllEntriesChecked(nb, nloc, s, check, inPlace, flags, t,
+                                 applyRow);
         });
+    if (check)
+      reportFailedPartitions(ab, aloc, s, flags, owners);
+    return updated;
   };
   return buildIf(b, loc, ok, dest.getType(), apply,
                  [&](OpBuilder &, Location) { return dest; });
 }
 
-/// Column partitions: after a check pass, every partition applies every
-/// entry to its columns (aligned to vectors) of `dest` (`[rows, rowSize]`).
+/// Column partitions: every partition applies every entry to its columns
+/// (aligned to vectors) of `dest` (`[rows, rowSize]`).
 static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
-                              const RowScatter &s, Value dest, Value parts,
-                              Value chunks) {
-  Value ok = forEachEntryChecked(
-      b, loc, s, chunks, state.checksEnabled(),
-      [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
+                              const RowScatter &s, Value dest, Value data,
+                              Value parts) {
+  bool check = state.checksEnabled();
   auto destType = cast<RankedTensorType>(dest.getType());
   Type elementType = destType.getElementType();
-  auto apply = [&](OpBuilder &ab, Location aloc) -> Value {
-    Value zero = constIndex(ab, aloc, 0);
-    Value one = constIndex(ab, aloc, 1);
-    int64_t align =
-        isVectorizable(elementType) ? vectorLength(elementType) : int64_t(1);
-    Value alignValue = constIndex(ab, aloc, align);
-    Value perPart = ceilDiv(ab, aloc, s.rowSize, parts);
-    Value width = ab.createOrFold<arith::MulIOp>(
-        aloc, ceilDiv(ab, aloc, perPart, alignValue), alignValue);
-    width = maxIndex(ab, aloc, width, one);
-    Value used = ceilDiv(ab, aloc, s.rowSize, width);
-    auto columns = [&](OpBuilder &nb, Location nloc, Value p) {
-      Value start = nb.createOrFold<arith::MulIOp>(nloc, p, width);
-      Value lo = minIndex(nb, nloc, start, s.rowSize);
-      Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, width);
-      Value hi = minIndex(nb, nloc, end, s.rowSize);
-      return std::make_pair(lo, hi);
-    };
-    return buildPartitionedUpdate(
-        ab, aloc, dest, used, rowSliceType(s, dest),
-        [&](OpBuilder &nb, Location nloc, Value p) {
-          std::pair<Value, Value> cols = columns(nb, nloc, p);
-          SliceRegion region;
-          region.offsets = {nb.getIndexAttr(0), cols.first};
-          Value width =
-              nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
-          region.sizes = {s.numRows, width};
-          return region;
-        },
-        [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
-          Value updates = flatReadBuffer(nb, nloc, s.updates);
-          Value indices = flatReadBuffer(nb, nloc, s.indices);
-          std::pair<Value, Value> cols = columns(nb, nloc, p);
-          Value width =
-              nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
-          scf::ForOp::create(
-              nb, nloc, zero, s.numEntries, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-                EntryRow entry = s.readEntry(lb, lloc, indices, e);
-                applyEntry(lb, lloc, s, slice, updates, e, entry.row, zero,
-                           cols.first, width);
-                scf::YieldOp::create(lb, lloc);
-              });
-        });
+  Value one = constIndex(b, loc, 1);
+  int64_t align =
+      isVectorizable(elementType) ? vectorLength(elementType) : int64_t(1);
+  Value alignValue = constIndex(b, loc, align);
+  Value perPart = ceilDiv(b, loc, s.rowSize, parts);
+  Value width = b.createOrFold<arith::MulIOp>(
+      loc, ceilDiv(b, loc, perPart, alignValue), alignValue);
+  width = maxIndex(b, loc, width, one);
+  Value used = ceilDiv(b, loc, s.rowSize, width);
+  auto columns = [&](OpBuilder &nb, Location nloc, Value p) {
+    Value start = nb.createOrFold<arith::MulIOp>(nloc, p, width);
+    Value lo = minIndex(nb, nloc, start, s.rowSize);
+    Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, width);
+    Value hi = minIndex(nb, nloc, end, s.rowSize);
+    return std::make_pair(lo, hi);
   };
-  return buildIf(b, loc, ok, dest.getType(), apply,
-                 [&](OpBuilder &, Location) { return dest; });
+  Value flags;
+  if (check)
+    flags = allocScratch(b, loc, b.getI1Type(), used);
+  Value updated = buildPartitionedUpdate(
+      b, loc, dest, data, used, rowSliceType(s, dest),
+      [&](OpBuilder &nb, Location nloc, Value p) {
+        std::pair<Value, Value> cols = columns(nb, nloc, p);
+        Value cut =
+            nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
+        SliceRegion region;
+        region.offsets = {nb.getIndexAttr(0), cols.first};
+        region.sizes = {s.numRows, cut};
+        return region;
+      },
+      [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value inPlace) {
+        Value updates = flatReadBuffer(nb, nloc, s.updates);
+        std::pair<Value, Value> cols = columns(nb, nloc, p);
+        Value cut =
+            nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
+        Value zero = constIndex(nb, nloc, 0);
+        applyAllEntriesChecked(
+            nb, nloc, s, check, inPlace, flags, p,
+            [&](OpBuilder &lb, Location lloc, Value e, Value row) {
+              applyEntry(lb, lloc, s, slice, updates, e, row, zero, cols.first,
+                         cut);
+            });
+      });
+  if (check)
+    reportFailedPartitions(b, loc, s, flags, used);
+  return updated;
 }
 
 /// The partition counts of a row scatter and the scatter itself on `data`
@@ -1082,10 +1165,10 @@ static Value scatterRows(OpBuilder &b, Location loc, LoweringState &state,
     Value maxParts =
         ceilDiv(b, loc, s.rowSize, constIndex(b, loc, kMinSplitColumns));
     Value parts = state.numPartitions(b, loc, op, work, maxParts);
-    updated = scatterByColumns(b, loc, state, s, dest, parts, chunks);
+    updated = scatterByColumns(b, loc, state, s, dest, data, parts);
   } else {
     Value parts = state.numPartitions(b, loc, op, work, s.numRows);
-    updated = scatterByRowOwners(b, loc, state, s, dest, parts, chunks);
+    updated = scatterByRowOwners(b, loc, state, s, dest, data, parts, chunks);
   }
   return expandLike(b, loc, updated, data, groups);
 }
@@ -1248,34 +1331,41 @@ private:
     if (alongAxis)
       return scatterAlongAxis(b, loc, op, data, indices, updates, count, size);
 
-    Value ok = constBool(b, loc, true);
-    if (check)
-      ok = checkElementIndices(*state, b, loc, op, indicesFlat, count, size,
-                               axis);
-    return buildIf(
-        b, loc, ok, dataType,
-        [&](OpBuilder &nb, Location nloc) -> Value {
-          return applyByFibers(nb, nloc, op, data, indices, updates, indexDims,
-                               count, size, axis);
-        },
-        [&](OpBuilder &, Location) { return data; });
+    Value flags, parts;
+    Value result = applyByFibers(b, loc, op, data, indices, updates, indexDims,
+                                 count, size, axis, flags, parts);
+    if (check) {
+      Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+        reportFirstBadElement(*state, nb, nloc, op, indicesFlat, count, size,
+                              axis);
+      });
+    }
+    return result;
   }
 
-  /// The partitioned walk over the positions of indices.
+  /// The partitioned walk over the positions of indices, in `parts`
+  /// partitions. With checks, `flags` receives one failure flag per
+  /// partition (see checkedApply).
   Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
                       Value data, Value indices, Value updates,
                       ArrayRef<Value> indexDims, Value count, Value size,
-                      int64_t axis) const {
+                      int64_t axis, Value &flags, Value &parts) const {
+    bool check = state->checksEnabled();
     auto dataType = cast<RankedTensorType>(data.getType());
     int64_t r = dataType.getRank();
     ReductionKind reduction = op.getReduction();
     Value zero = constIndex(b, loc, 0);
+    Value one = constIndex(b, loc, 1);
     // Split dim 0 unless it is the axis; then the last dim.
     int64_t split = axis != 0 ? 0 : r - 1;
     Value extent = indexDims[split];
-    Value parts = state->numPartitions(b, loc, op, count, extent);
+    parts = state->numPartitions(b, loc, op, count, extent);
     Value perSlab = b.createOrFold<arith::DivUIOp>(
-        loc, count, maxIndex(b, loc, extent, constIndex(b, loc, 1)));
+        loc, count, maxIndex(b, loc, extent, one));
+    Value bound = rangeBound(b, loc, size);
+    if (check)
+      flags = allocScratch(b, loc, b.getI1Type(), parts);
     MemRefType sliceType =
         sliceMemRefType(dataType.getElementType(),
                         SmallVector<int64_t>(r, ShapedType::kDynamic),
@@ -1284,7 +1374,7 @@ private:
       return partRange(nb, nloc, extent, parts, p);
     };
     return buildPartitionedUpdate(
-        b, loc, data, parts, sliceType,
+        b, loc, data, data, parts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
           std::pair<Value, Value> bounds = range(nb, nloc, p);
           Value lo = bounds.first, hi = bounds.second;
@@ -1301,7 +1391,7 @@ private:
           }
           return region;
         },
-        [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value inPlace) {
           // Read where they are used (see RowScatter::updates).
           Value indicesFlat = flatReadBuffer(nb, nloc, indices);
           Value updatesFlat = flatReadBuffer(nb, nloc, updates);
@@ -1316,24 +1406,63 @@ private:
             colLo = lo;
             colHi = hi;
           }
-          walkPositions(
-              nb, nloc, indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
-              [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
-                  Value pos, ValueRange) -> SmallVector<Value> {
-                Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-                Value normalized = normalizeIndex(eb, eloc, raw, size);
-                SmallVector<Value> at(coords);
-                at[axis] = normalized;
-                at[split] = eb.createOrFold<arith::SubIOp>(eloc, at[split], lo);
-                Value value = memref::LoadOp::create(eb, eloc, updatesFlat,
-                                                     ValueRange{pos});
-                if (reduction != ReductionKind::None) {
-                  Value current = memref::LoadOp::create(eb, eloc, slice, at);
-                  value = combine(eb, eloc, reduction, current, value);
-                }
-                memref::StoreOp::create(eb, eloc, value, slice, at);
-                return {};
+          // The partition's positions, checked as they go with `fused`.
+          auto walk = [&](OpBuilder &wb, Location wloc, bool fused) -> Value {
+            Value no = constBool(wb, wloc, false);
+            SmallVector<Value> bad = walkPositions(
+                wb, wloc, indexDims, flatLo, flatHi, colLo, colHi,
+                ValueRange{no},
+                [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
+                    Value pos, ValueRange acc) -> SmallVector<Value> {
+                  Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+                  Value normalized = normalizeIndex(eb, eloc, raw, size);
+                  Value isBad = constBool(eb, eloc, false);
+                  if (fused) {
+                    isBad = isOutOfRange(eb, eloc, normalized, size);
+                    normalized = clampIfBad(eb, eloc, isBad, normalized);
+                  }
+                  SmallVector<Value> at(coords);
+                  at[axis] = normalized;
+                  at[split] =
+                      eb.createOrFold<arith::SubIOp>(eloc, at[split], lo);
+                  Value value = memref::LoadOp::create(eb, eloc, updatesFlat,
+                                                       ValueRange{pos});
+                  if (reduction != ReductionKind::None) {
+                    Value current = memref::LoadOp::create(eb, eloc, slice, at);
+                    value = combine(eb, eloc, reduction, current, value);
+                  }
+                  memref::StoreOp::create(eb, eloc, value, slice, at);
+                  return {orBool(eb, eloc, acc[0], isBad)};
+                });
+            return bad[0];
+          };
+          if (!check) {
+            walk(nb, nloc, false);
+            return;
+          }
+          // An empty axis takes no position: all are out of range.
+          Value empty = nb.createOrFold<arith::CmpIOp>(
+              nloc, arith::CmpIPredicate::eq, size, zero);
+          auto ifEmpty = scf::IfOp::create(
+              nb, nloc, empty,
+              [&](OpBuilder &eb, Location eloc) {
+                Value any = eb.createOrFold<arith::CmpIOp>(
+                    eloc, arith::CmpIPredicate::ne, count, zero);
+                scf::YieldOp::create(eb, eloc, any);
+              },
+              [&](OpBuilder &eb, Location eloc) {
+                Value bad = checkedApply(
+                    eb, eloc, inPlace,
+                    [&](OpBuilder &cb, Location cloc) {
+                      return maxShifted(cb, cloc, indicesFlat, zero, count,
+                                        size, bound);
+                    },
+                    [&](OpBuilder &ab, Location aloc) {
+                      return walk(ab, aloc, true);
+                    });
+                scf::YieldOp::create(eb, eloc, bad);
               });
+          memref::StoreOp::create(nb, nloc, ifEmpty.getResult(0), flags, p);
         });
   }
 

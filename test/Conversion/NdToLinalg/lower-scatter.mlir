@@ -357,15 +357,26 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
   return %0 : tensor<?x5xi8>
 }
 
-// The shapes are compared first, then every index is checked by a parallel
-// unsigned max reduction before the update.
+// The shapes are compared first. Each partition then checks as it updates
+// when the destination is a copy of data (a failure discards the copy), and
+// checks every index before writing when it updates data's own buffer in
+// place (its base pointer equals data's). A failed partition's flag makes
+// the op report the first bad index afterwards.
 // CHECKED-LABEL: func.func @scatter_elements
 //       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
 //       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
-//       CHECKED:   scf.parallel
-//       CHECKED:     arith.maxui
-//       CHECKED:   nd.message = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:8: nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   %[[DATAPTR:.*]] = memref.extract_aligned_pointer_as_index
 //       CHECKED:   scf.forall
+//       CHECKED:     %[[SLICEPTR:.*]] = memref.extract_aligned_pointer_as_index
+//       CHECKED:     %[[INPLACE:.*]] = arith.cmpi eq, %[[SLICEPTR]], %[[DATAPTR]] : index
+//       CHECKED:     scf.if %[[INPLACE]] -> (i1) {
+//       CHECKED:       arith.maxui
+//       CHECKED:     scf.if %{{.*}} -> (i1) {
+//       CHECKED:     } else {
+//       CHECKED:       arith.cmpi uge
+//       CHECKED:       arith.maxsi
+//       CHECKED:     memref.store %{{.*}} : memref<?xi1>
+//       CHECKED:   nd.message = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:8: nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
 // -----
 
