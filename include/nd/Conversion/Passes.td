@@ -125,25 +125,26 @@ def NdReturnDonated : Pass<"nd-return-donated", "ModuleOp"> {
 }
 
 def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
-  let summary = "Copy large contiguous buffers with parallel memcpy chunks";
+  let summary = "Copy large contiguous buffers with one memcpy per thread";
   let description = [{
-    Rewrites `memref.copy` between identity-layout buffers into an
-    `scf.if` on the size: copies of at least `min-bytes` bytes become an
-    `scf.parallel` over fixed-size chunks (each a `memref.copy` of static
-    shape, which lowers to `llvm.intr.memcpy`) and a last chunk copied
-    serially; smaller copies stay as they are. Out-of-place scatters copy
-    `data` this way.
+    Rewrites `memref.copy` between identity-layout buffers into an `scf.if`
+    on the size: a copy of at least twice `min-bytes` becomes an
+    `scf.parallel` over as many contiguous byte ranges as there are threads
+    (`__nd_max_threads()`, at most one range per `min-bytes`), each copied by
+    one `llvm.intr.memcpy`; smaller copies stay as they are. Out-of-place
+    scatters copy `data` this way. One large memcpy per thread lets the C
+    library stream the bytes (non-temporal stores past its threshold).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"
   ];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1048576",
-           "Smallest copy, in bytes, that is split among threads">,
-    Option<"chunkBytes", "chunk-bytes", "int64_t", /*default=*/"262144",
-           "Bytes per chunk of a parallel copy">
+           "Bytes per thread below which a copy is not split further">
   ];
 }
 

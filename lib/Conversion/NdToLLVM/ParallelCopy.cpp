@@ -1,17 +1,20 @@
-//===- ParallelCopy.cpp - large copies as parallel memcpy chunks -*- C++
-//-*-===//
+//===- ParallelCopy.cpp - large copies as parallel memcpys ------*- C++ -*-===//
 //
-// `--nd-parallel-copy`: a `memref.copy` between identity-layout buffers of at
-// least `min-bytes` becomes an `scf.parallel` over chunks of `chunk-bytes`,
-// each a `memref.copy` of static shape (lowered to `llvm.intr.memcpy`); the
-// last, partial chunk is copied after the loop as the final full-size window,
-// which overlaps the chunk before it with the same bytes.
+// `--nd-parallel-copy`: a `memref.copy` between identity-layout buffers
+// (such as the copy of `data` an out-of-place scatter makes) becomes, when it
+// moves at least `min-bytes`, an `scf.parallel` over as many contiguous byte
+// ranges as there are threads (at most one per `min-bytes`), each copied by
+// one `llvm.intr.memcpy`. One large memcpy per thread lets the C library
+// stream the bytes (non-temporal stores past its size threshold), which a
+// copy cut into small chunks would not. Smaller copies stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -24,6 +27,10 @@ namespace mlir::nd {
 
 using namespace mlir;
 using namespace mlir::nd;
+
+/// The function the nd lowering asks the thread count from (see
+/// `--convert-nd-runtime-to-llvm`).
+static constexpr StringLiteral kMaxThreadsFn = "__nd_max_threads";
 
 /// Bytes per element in memory, if known: integers and floats round up to
 /// whole bytes, complex numbers hold two.
@@ -39,25 +46,16 @@ static std::optional<int64_t> elementBytes(Type type) {
   return std::nullopt;
 }
 
-/// `memref` (identity layout, rank >= 1) as one dimension.
-static Value flatten(OpBuilder &b, Location loc, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (type.getRank() == 1)
-    return memref;
-  ReassociationIndices all;
-  bool dynamic = false;
-  int64_t size = 1;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    all.push_back(d);
-    dynamic |= type.isDynamicDim(d);
-    if (!type.isDynamicDim(d))
-      size *= type.getDimSize(d);
-  }
-  // A dynamic dim makes the collapsed one dynamic, even beside a static 0.
-  auto flatType = MemRefType::get({dynamic ? ShapedType::kDynamic : size},
-                                  type.getElementType());
-  return memref::CollapseShapeOp::create(b, loc, flatType, memref,
-                                         ArrayRef<ReassociationIndices>{all});
+/// The address of the first element of `memref` (identity layout) plus
+/// `offset` bytes, as an LLVM pointer.
+static Value addressOf(OpBuilder &b, Location loc, Value memref,
+                       Value offset) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, b.getIndexType(), memref);
+  Value at = arith::AddIOp::create(b, loc, base, offset);
+  Value asInt = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), at);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::IntToPtrOp::create(b, loc, ptrType, asInt);
 }
 
 namespace {
@@ -66,78 +64,93 @@ struct NdParallelCopyPass
   using Base::Base;
 
   void runOnOperation() override {
+    ModuleOp module = getOperation();
     SmallVector<memref::CopyOp> copies;
-    getOperation().walk([&](memref::CopyOp copy) {
+    module.walk([&](memref::CopyOp copy) {
       auto source = dyn_cast<MemRefType>(copy.getSource().getType());
       auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
       if (!source || !target || !source.getLayout().isIdentity() ||
-          !target.getLayout().isIdentity() || source.getRank() == 0 ||
+          !target.getLayout().isIdentity() ||
           !elementBytes(source.getElementType()))
         return;
-      // A static copy smaller than a parallel one stays as it is.
+      // A static copy smaller than one partition stays as it is.
       if (source.hasStaticShape() &&
           source.getNumElements() * *elementBytes(source.getElementType()) <
-              std::max<int64_t>(minBytes, chunkBytes))
+              2 * minBytes)
         return;
       copies.push_back(copy);
     });
+    if (copies.empty())
+      return;
+
+    OpBuilder b(&getContext());
+    if (!module.lookupSymbol(kMaxThreadsFn)) {
+      b.setInsertionPointToStart(module.getBody());
+      auto type = b.getFunctionType({}, {b.getIndexType()});
+      auto fn = func::FuncOp::create(b, module.getLoc(), kMaxThreadsFn, type);
+      fn.setPrivate();
+    }
     for (memref::CopyOp copy : copies)
-      rewrite(copy);
+      rewrite(b, copy);
   }
 
-  void rewrite(memref::CopyOp copy) {
-    OpBuilder b(copy);
+  void rewrite(OpBuilder &b, memref::CopyOp copy) {
+    b.setInsertionPoint(copy);
     Location loc = copy.getLoc();
     auto type = cast<MemRefType>(copy.getSource().getType());
-    int64_t bytes = *elementBytes(type.getElementType());
-    int64_t chunk = std::max<int64_t>(1, chunkBytes / bytes);
-    // At least one full chunk, so that the last window starts at >= 0.
-    int64_t threshold =
-        std::max<int64_t>(chunk, (minBytes + bytes - 1) / bytes);
+    int64_t bytesPerElement = *elementBytes(type.getElementType());
 
     Value numElements = arith::ConstantIndexOp::create(b, loc, 1);
     for (int64_t d = 0; d < type.getRank(); ++d) {
       Value size = memref::DimOp::create(b, loc, copy.getSource(), d);
       numElements = arith::MulIOp::create(b, loc, numElements, size);
     }
-    Value thresholdValue = arith::ConstantIndexOp::create(b, loc, threshold);
+    Value width = arith::ConstantIndexOp::create(b, loc, bytesPerElement);
+    Value bytes = arith::MulIOp::create(b, loc, numElements, width);
+    Value minimum = arith::ConstantIndexOp::create(b, loc, minBytes);
+    Value twice = arith::ConstantIndexOp::create(b, loc, 2 * minBytes);
     Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                        numElements, thresholdValue);
+                                        bytes, twice);
     auto ifOp = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
-
     // Small: the copy as it was.
     copy->moveBefore(ifOp.elseBlock()->getTerminator());
 
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    Value source = flatten(b, loc, copy.getSource());
-    Value target = flatten(b, loc, copy.getTarget());
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value chunkValue = arith::ConstantIndexOp::create(b, loc, chunk);
-    Value fullChunks = arith::DivUIOp::create(b, loc, numElements, chunkValue);
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(chunk)};
-    SmallVector<OpFoldResult> strides = {b.getIndexAttr(1)};
-    auto copyWindow = [&](OpBuilder &nb, Location nloc, Value offset) {
-      SmallVector<OpFoldResult> offsets = {offset};
-      Value from =
-          memref::SubViewOp::create(nb, nloc, source, offsets, sizes, strides);
-      Value to =
-          memref::SubViewOp::create(nb, nloc, target, offsets, sizes, strides);
-      memref::CopyOp::create(nb, nloc, from, to);
+    auto threads = func::CallOp::create(b, loc, kMaxThreadsFn,
+                                        TypeRange{b.getIndexType()},
+                                        ValueRange{});
+    Value byBytes = arith::DivUIOp::create(b, loc, bytes, minimum);
+    Value parts =
+        arith::MinUIOp::create(b, loc, byBytes, threads.getResult(0));
+    parts = arith::MaxUIOp::create(b, loc, parts, one);
+    // Part p copies bytes [p * n / parts, (p + 1) * n / parts), computed
+    // without overflow as in the nd lowering's partitions.
+    Value base = arith::DivUIOp::create(b, loc, bytes, parts);
+    Value extra = arith::RemUIOp::create(b, loc, bytes, parts);
+    auto start = [&](OpBuilder &nb, Location nloc, Value p) -> Value {
+      Value full = arith::MulIOp::create(nb, nloc, p, base);
+      Value bonus = arith::MinUIOp::create(nb, nloc, p, extra);
+      return arith::AddIOp::create(nb, nloc, full, bonus);
     };
+    Value source = copy.getSource();
+    Value target = copy.getTarget();
     scf::ParallelOp::create(
-        b, loc, ValueRange{zero}, ValueRange{fullChunks}, ValueRange{one},
+        b, loc, ValueRange{zero}, ValueRange{parts}, ValueRange{one},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-          Value offset = arith::MulIOp::create(nb, nloc, ivs[0], chunkValue);
-          copyWindow(nb, nloc, offset);
+          Value p = ivs[0];
+          Value next = arith::AddIOp::create(nb, nloc, p, one);
+          Value lo = start(nb, nloc, p);
+          Value hi = start(nb, nloc, next);
+          Value length = arith::SubIOp::create(nb, nloc, hi, lo);
+          Value from = addressOf(nb, nloc, source, lo);
+          Value to = addressOf(nb, nloc, target, lo);
+          Value count =
+              arith::IndexCastUIOp::create(nb, nloc, nb.getI64Type(), length);
+          LLVM::MemcpyOp::create(nb, nloc, to, from, count,
+                                 /*isVolatile=*/false);
         });
-    Value rest = arith::RemUIOp::create(b, loc, numElements, chunkValue);
-    Value partial =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest, zero);
-    auto tail = scf::IfOp::create(b, loc, partial, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(tail.thenBlock());
-    Value lastOffset = arith::SubIOp::create(b, loc, numElements, chunkValue);
-    copyWindow(b, loc, lastOffset);
   }
 };
 } // namespace

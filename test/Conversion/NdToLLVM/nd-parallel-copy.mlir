@@ -1,21 +1,24 @@
-// RUN: nd-opt %s --nd-parallel-copy="min-bytes=1024 chunk-bytes=256" | FileCheck %s
+// RUN: nd-opt %s --nd-parallel-copy="min-bytes=512" | FileCheck %s
 
-// Copies of at least min-bytes between identity-layout buffers become an
-// scf.parallel over chunks of static shape (memcpy each) plus the last,
-// overlapping window; smaller ones stay as they are.
+// Copies of at least twice min-bytes between identity-layout buffers become
+// an scf.parallel over as many contiguous byte ranges as there are threads,
+// each one memcpy; smaller ones stay as they are.
+
+// CHECK: func.func private @__nd_max_threads() -> index
 
 // CHECK-LABEL: func.func @large
 //  CHECK-SAME:   (%[[SRC:.*]]: memref<40x10xf32>, %[[DST:.*]]: memref<40x10xf32>)
-//       CHECK:   scf.if %{{.*}} {
-//   CHECK-DAG:     %[[S:.*]] = memref.collapse_shape %[[SRC]] {{\[\[}}0, 1]] : memref<40x10xf32> into memref<400xf32>
-//   CHECK-DAG:     %[[D:.*]] = memref.collapse_shape %[[DST]] {{\[\[}}0, 1]] : memref<40x10xf32> into memref<400xf32>
-//       CHECK:     scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
-//       CHECK:       %[[OFF:.*]] = arith.muli %[[C]], %{{.*}} : index
-//   CHECK-DAG:       %[[FROM:.*]] = memref.subview %[[S]][%[[OFF]]] [64] [1]
-//   CHECK-DAG:       %[[TO:.*]] = memref.subview %[[D]][%[[OFF]]] [64] [1]
-//       CHECK:       memref.copy %[[FROM]], %[[TO]] : memref<64xf32, strided<[1], offset: ?>> to memref<64xf32, strided<[1], offset: ?>>
-//       CHECK:     scf.if
-//       CHECK:       memref.copy %{{.*}}, %{{.*}} : memref<64xf32, strided<[1], offset: ?>> to memref<64xf32, strided<[1], offset: ?>>
+//       CHECK:   %[[BYTES:.*]] = arith.muli %{{.*}}, %c4 : index
+//       CHECK:   %[[LARGE:.*]] = arith.cmpi uge, %[[BYTES]], %{{.*}} : index
+//       CHECK:   scf.if %[[LARGE]] {
+//       CHECK:     %[[THREADS:.*]] = func.call @__nd_max_threads() : () -> index
+//       CHECK:     %[[BYMIN:.*]] = arith.divui %[[BYTES]], %{{.*}} : index
+//       CHECK:     %[[P:.*]] = arith.minui %[[BYMIN]], %[[THREADS]] : index
+//       CHECK:     %[[PARTS:.*]] = arith.maxui %[[P]], %{{.*}} : index
+//       CHECK:     scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[PARTS]]) step (%{{.*}}) {
+//   CHECK-DAG:       %[[S:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
+//   CHECK-DAG:       %[[D:.*]] = memref.extract_aligned_pointer_as_index %[[DST]]
+//       CHECK:       "llvm.intr.memcpy"(%{{.*}}, %{{.*}}, %{{.*}}) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
 //       CHECK:   } else {
 //       CHECK:     memref.copy %[[SRC]], %[[DST]] : memref<40x10xf32> to memref<40x10xf32>
 func.func @large(%src: memref<40x10xf32>, %dst: memref<40x10xf32>) {
@@ -33,8 +36,8 @@ func.func @small(%src: memref<8xf32>, %dst: memref<8xf32>) {
 
 // The size is known at run time only: decided then.
 // CHECK-LABEL: func.func @dynamic
-//       CHECK:   %[[N:.*]] = memref.dim
-//       CHECK:   arith.cmpi uge, %{{.*}}, %{{.*}} : index
+//       CHECK:   memref.dim
+//       CHECK:   arith.cmpi uge
 //       CHECK:   scf.parallel
 func.func @dynamic(%src: memref<?xi8>, %dst: memref<?xi8>) {
   memref.copy %src, %dst : memref<?xi8> to memref<?xi8>
