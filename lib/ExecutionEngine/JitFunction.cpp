@@ -297,7 +297,7 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(optLevel);
   engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = getenv("ND_PERF") != nullptr;
+  engineOptions.enablePerfNotificationListener = false;
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)
     return engine.takeError();

@@ -52,6 +52,11 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   // itself (two identical subviews); CSE makes them one and the copy folds.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  // The nd ops are outlined into private functions that update their data
+  // argument in place (the caller copies it where it must): such a result
+  // is the argument itself once canonicalized, and goes, so that nothing
+  // clones it on return.
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createNdReturnDonated());
   pm.addPass(createConvertBufferizationToMemRefPass());

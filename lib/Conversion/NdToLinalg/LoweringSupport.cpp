@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::lowering;
@@ -25,12 +27,36 @@ using namespace mlir::nd::lowering;
 // Scalars and index values
 //===----------------------------------------------------------------------===//
 
+/// The entry block of the function `LoweringState::outline` is building,
+/// where constants go (null outside of it).
+static thread_local Block *constantBlock = nullptr;
+
+/// A constant of `attr`, shared within the function being built: reused
+/// from the constants at the start of its entry block, or created there. The
+/// lowering asks for the same few constants many times; sharing them keeps
+/// its output, and the time later passes spend on it, small. (The insertion
+/// block cannot tell: inside a region builder it is not attached yet.)
+static Value sharedConstant(OpBuilder &b, Location loc, TypedAttr attr) {
+  if (!constantBlock)
+    return arith::ConstantOp::create(b, loc, attr);
+  for (Operation &op : *constantBlock) {
+    auto constant = dyn_cast<arith::ConstantOp>(op);
+    if (!constant)
+      break;
+    if (constant.getValue() == attr)
+      return constant;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(constantBlock);
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
 Value lowering::constIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
+  return sharedConstant(b, loc, b.getIndexAttr(value));
 }
 
 Value lowering::constBool(OpBuilder &b, Location loc, bool value) {
-  return arith::ConstantIntOp::create(b, loc, value, 1);
+  return sharedConstant(b, loc, b.getBoolAttr(value));
 }
 
 Value lowering::dimValue(OpBuilder &b, Location loc, Value shaped, int64_t d) {
@@ -215,8 +241,8 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
     auto emptyType = MemRefType::get({0}, type.getElementType(), layout);
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(0)};
     SmallVector<OpFoldResult> strides = {b.getIndexAttr(1)};
-    return memref::ReinterpretCastOp::create(
-        b, loc, emptyType, memref, b.getIndexAttr(0), sizes, strides);
+    return memref::ReinterpretCastOp::create(b, loc, emptyType, memref,
+                                             b.getIndexAttr(0), sizes, strides);
   }
   if (type.getRank() == 0) {
     auto flatType = MemRefType::get({1}, type.getElementType());
@@ -373,10 +399,7 @@ static int64_t naturalAlignment(Type elementType) {
   return std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
 }
 
-/// The aligned base pointer of the buffer of `tensor`, as an index value,
-/// read through a layout every buffer casts to (so that bufferization never
-/// copies it).
-static Value basePointer(OpBuilder &b, Location loc, Value tensor) {
+Value lowering::basePointer(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   MemRefType probeType = sliceMemRefType(type.getElementType(), type.getShape(),
                                          /*contiguousRows=*/false);
@@ -387,14 +410,11 @@ static Value basePointer(OpBuilder &b, Location loc, Value tensor) {
 }
 
 Value lowering::buildPartitionedUpdate(
-    OpBuilder &b, Location loc, Value dest, Value data, Value parts,
+    OpBuilder &b, Location loc, Value dest, Value dataPointer, Value parts,
     MemRefType sliceType,
     function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
     function_ref<void(OpBuilder &, Location, Value, Value, Value)> body) {
   auto destType = cast<RankedTensorType>(dest.getType());
-  // Read before the forall: a read of data inside would make bufferization
-  // copy it.
-  Value dataPointer = basePointer(b, loc, data);
   // A destination without elements is not partitioned: canonicalization
   // of scf.forall slices of a tensor with a static zero dim (known only
   // once a tensor.cast folds, say) builds invalid IR, and the guard folds
@@ -513,17 +533,79 @@ std::string lowering::describeOp(Operation *op) {
   return escaped;
 }
 
+SymbolTable &LoweringState::symbols(ModuleOp module) {
+  std::unique_ptr<SymbolTable> &table = tables[module.getOperation()];
+  if (!table)
+    table = std::make_unique<SymbolTable>(module);
+  return *table;
+}
+
 void LoweringState::declare(OpBuilder &b, Operation *op, StringRef name,
                             FunctionType type) {
   auto module = op->getParentOfType<ModuleOp>();
   if (!module || !declared.insert({module.getOperation(), name}).second)
     return;
-  if (module.lookupSymbol(name))
+  if (symbols(module).lookup(name))
     return;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
   fn.setPrivate();
+  symbols(module).insert(fn);
+}
+
+void LoweringState::callShared(
+    OpBuilder &b, Location loc, Operation *op, StringRef name,
+    FunctionType type, ValueRange operands,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (declared.insert({module.getOperation(), name}).second &&
+      !symbols(module).lookup(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+    fn.setPrivate();
+    symbols(module).insert(fn);
+    SmallVector<Location> locs(type.getNumInputs(), module.getLoc());
+    Block *entry = b.createBlock(&fn.getBody(), {}, type.getInputs(), locs);
+    b.setInsertionPointToStart(entry);
+    Block *outer = constantBlock;
+    constantBlock = entry;
+    body(b, module.getLoc(), entry->getArguments());
+    constantBlock = outer;
+  }
+  func::CallOp::create(b, loc, name, type.getResults(), operands);
+}
+
+void LoweringState::outline(
+    ConversionPatternRewriter &rewriter, Operation *op, ValueRange operands,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> lower) {
+  Location loc = op->getLoc();
+  auto module = op->getParentOfType<ModuleOp>();
+  std::string name = "__" + op->getName().getStringRef().str();
+  std::replace(name.begin(), name.end(), '.', '_');
+  auto type =
+      rewriter.getFunctionType(operands.getTypes(), op->getResult(0).getType());
+  func::FuncOp fn;
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(module.getBody());
+    fn = func::FuncOp::create(rewriter, loc, name, type);
+    fn.setPrivate();
+    // Renamed on a clash (one symbol table per module and pass run).
+    symbols(module).insert(fn);
+    SmallVector<Location> locs(operands.size(), loc);
+    Block *entry =
+        rewriter.createBlock(&fn.getBody(), {}, operands.getTypes(), locs);
+    rewriter.setInsertionPointToStart(entry);
+    Block *outer = constantBlock;
+    constantBlock = entry;
+    Value result = lower(rewriter, loc, entry->getArguments());
+    constantBlock = outer;
+    func::ReturnOp::create(rewriter, loc, result);
+  }
+  auto call = func::CallOp::create(rewriter, loc, fn, operands);
+  rewriter.replaceOp(op, call.getResults());
 }
 
 Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,

@@ -30,6 +30,8 @@
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -139,15 +141,20 @@ struct SliceRegion {
   SmallVector<OpFoldResult> offsets, sizes;
 };
 
+/// The aligned base pointer of the buffer of `tensor`, as an index value,
+/// read through a layout every buffer casts to (so that bufferization never
+/// copies it for the read).
+Value basePointer(OpBuilder &b, Location loc, Value tensor);
+
 /// `scf.forall (%p) in (%parts) shared_outs(%o = dest)`: partition `p` owns
 /// `region(p)` of the destination, which `body(p, slice, inPlace)` updates
 /// through `slice`, a memref of type `sliceType` (its layout must be one that
 /// bufferization can always cast the slice's buffer to). `inPlace` (i1) says
-/// at run time whether the destination is the buffer of `data` itself (a
-/// dead or donated `data` updated in place) rather than a copy. Returns the
-/// updated destination.
+/// at run time whether the destination is the buffer `dataPointer` (the base
+/// pointer of the caller's `data`, see basePointer) rather than a copy of
+/// it. Returns the updated destination.
 Value buildPartitionedUpdate(
-    OpBuilder &b, Location loc, Value dest, Value data, Value parts,
+    OpBuilder &b, Location loc, Value dest, Value dataPointer, Value parts,
     MemRefType sliceType,
     function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
     function_ref<void(OpBuilder &, Location, Value, Value, Value)> body);
@@ -198,6 +205,24 @@ public:
   Value numPartitions(OpBuilder &b, Location loc, Operation *op, Value work,
                       Value limit = Value());
 
+  /// Moves the lowering of `op` into a new private function of the module,
+  /// `@__nd_<op name>` (made unique), taking `operands` and returning the
+  /// type of `op`'s result, and replaces `op` with a call of it.
+  /// `lower(b, loc, args)` builds the body from the function's arguments and
+  /// returns the result. One function per op keeps every function the
+  /// pipeline processes small: several upstream passes take time quadratic
+  /// in the size of a function.
+  void outline(ConversionPatternRewriter &rewriter, Operation *op,
+               ValueRange operands,
+               function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
+
+  /// Calls `@name` (`type`), a private function of the module shared by all
+  /// the ops that need it, built by `body(b, loc, args)` (which creates the
+  /// terminator) the first time.
+  void callShared(OpBuilder &b, Location loc, Operation *op, StringRef name,
+                  FunctionType type, ValueRange operands,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
   /// Emits `func.call @__nd_report_error(a, b) {nd.message = ...}` with the
   /// message "<where>: <op>: <text>" (`text` a printf format taking two
   /// `long long`).
@@ -243,9 +268,13 @@ private:
   /// is asked for that module (one symbol lookup per module and pass run).
   void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
 
+  /// The symbol table of `module`, built once per pass run.
+  SymbolTable &symbols(ModuleOp module);
+
   bool checkBounds;
   int64_t grain;
   llvm::DenseSet<std::pair<Operation *, StringRef>> declared;
+  llvm::DenseMap<Operation *, std::unique_ptr<SymbolTable>> tables;
 };
 
 /// "file:line:col: nd.op" (an imported node: "file (node): nd.op"), with

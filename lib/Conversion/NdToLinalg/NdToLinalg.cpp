@@ -399,23 +399,6 @@ public:
       : OpConversionPattern<OpTy>(ctx), state(std::move(state)) {}
 
 protected:
-  /// The dynamic sizes of a gather's declared result type, from the
-  /// reified result shape.
-  static FailureOr<SmallVector<Value>> gatherResultSizes(OpBuilder &b,
-                                                         Operation *op) {
-    ReifiedRankedShapedTypeDims shapes;
-    if (failed(reifyResultShapes(b, op, shapes)))
-      return failure();
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    SmallVector<Value> sizes;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (type.isDynamicDim(d))
-        sizes.push_back(
-            getValueOrCreateConstantIndexOp(b, op->getLoc(), shapes[0][d]));
-    }
-    return sizes;
-  }
-
   std::shared_ptr<LoweringState> state;
 };
 
@@ -432,37 +415,45 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
   LogicalResult
   matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value data = adaptor.getData();
-    Value indices = adaptor.getIndices();
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t k = op.getIndexDepth();
     int64_t q = op.getIndices().getType().getRank();
     int64_t r = op.getData().getType().getRank();
     int64_t resultRank = resultType.getRank();
-
-    FailureOr<SmallVector<Value>> resultSizes = gatherResultSizes(rewriter, op);
-    if (failed(resultSizes))
-      return rewriter.notifyMatchFailure(op, "cannot reify the result shape");
-
-    LoweringState::CheckChain chain(*state, rewriter, loc, op);
-    for (int64_t d = 0; d < bDims; ++d)
-      state->checkDims(chain, indices, "indices", d, data, "data", d);
-    for (int64_t d = 0; d < q - 1; ++d)
-      state->checkResultDim(chain, indices, "indices", d, d);
-    for (int64_t d = q - 1; d < resultRank; ++d)
-      state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1), d);
-
-    Value result = buildIf(
-        rewriter, loc, chain.ok(), resultType,
-        [&](OpBuilder &b, Location l) {
-          return gather(b, l, op, data, indices, *resultSizes, bDims, k, q, r);
-        },
-        [&](OpBuilder &b, Location l) -> Value {
-          return tensor::EmptyOp::create(b, l, resultType, *resultSizes);
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
+    state->outline(
+        rewriter, op, operands,
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value data = args[0], indices = args[1];
+          // indices.shape[:-1] ++ data.shape[b+k:], where dynamic.
+          SmallVector<Value> resultSizes;
+          for (int64_t d = 0; d < resultRank; ++d) {
+            if (!resultType.isDynamicDim(d))
+              continue;
+            resultSizes.push_back(
+                d < q - 1 ? dimValue(b, loc, indices, d)
+                          : dimValue(b, loc, data, bDims + k + d - (q - 1)));
+          }
+          LoweringState::CheckChain chain(*state, b, loc, op);
+          for (int64_t d = 0; d < bDims; ++d)
+            state->checkDims(chain, indices, "indices", d, data, "data", d);
+          for (int64_t d = 0; d < q - 1; ++d)
+            state->checkResultDim(chain, indices, "indices", d, d);
+          for (int64_t d = q - 1; d < resultRank; ++d)
+            state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1),
+                                  d);
+          return buildIf(
+              b, loc, chain.ok(), resultType,
+              [&](OpBuilder &nb, Location nloc) {
+                return gather(nb, nloc, op, data, indices, resultSizes, bDims,
+                              k, q, r);
+              },
+              [&](OpBuilder &nb, Location nloc) -> Value {
+                return tensor::EmptyOp::create(nb, nloc, resultType,
+                                               resultSizes);
+              });
         });
-    rewriter.replaceOp(op, result);
     return success();
   }
 
@@ -581,35 +572,38 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
   LogicalResult
   matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value data = adaptor.getData();
-    Value indices = adaptor.getIndices();
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t axis = op.getNormalizedAxis();
     int64_t rank = resultType.getRank();
-
-    FailureOr<SmallVector<Value>> resultSizes = gatherResultSizes(rewriter, op);
-    if (failed(resultSizes))
-      return rewriter.notifyMatchFailure(op, "cannot reify the result shape");
-
-    LoweringState::CheckChain chain(*state, rewriter, loc, op);
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d != axis)
-        state->checkDims(chain, indices, "indices", d, data, "data", d,
-                         /*atMost=*/true);
-    }
-    for (int64_t d = 0; d < rank; ++d)
-      state->checkResultDim(chain, indices, "indices", d, d);
-
-    Value result = buildIf(
-        rewriter, loc, chain.ok(), resultType,
-        [&](OpBuilder &b, Location l) {
-          return gather(b, l, op, data, indices, *resultSizes, axis);
-        },
-        [&](OpBuilder &b, Location l) -> Value {
-          return tensor::EmptyOp::create(b, l, resultType, *resultSizes);
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
+    state->outline(
+        rewriter, op, operands,
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value data = args[0], indices = args[1];
+          // The shape of indices, where dynamic.
+          SmallVector<Value> resultSizes;
+          for (int64_t d = 0; d < rank; ++d) {
+            if (resultType.isDynamicDim(d))
+              resultSizes.push_back(dimValue(b, loc, indices, d));
+          }
+          LoweringState::CheckChain chain(*state, b, loc, op);
+          for (int64_t d = 0; d < rank; ++d) {
+            if (d != axis)
+              state->checkDims(chain, indices, "indices", d, data, "data", d,
+                               /*atMost=*/true);
+          }
+          for (int64_t d = 0; d < rank; ++d)
+            state->checkResultDim(chain, indices, "indices", d, d);
+          return buildIf(
+              b, loc, chain.ok(), resultType,
+              [&](OpBuilder &nb, Location nloc) {
+                return gather(nb, nloc, op, data, indices, resultSizes, axis);
+              },
+              [&](OpBuilder &nb, Location nloc) -> Value {
+                return tensor::EmptyOp::create(nb, nloc, resultType,
+                                               resultSizes);
+              });
         });
-    rewriter.replaceOp(op, result);
     return success();
   }
 
@@ -741,12 +735,14 @@ static Value anyComponentBad(OpBuilder &b, Location loc, const RowScatter &s,
   return bad;
 }
 
-/// A parallel pass over chunks of the entries: `body(e)` for every entry,
-/// and, with `check`, the per-component maxima of `index + size` reduced into
-/// one flag per chunk. Returns whether every entry is in range (true without
-/// `check`).
+/// A parallel pass over chunks of the entries: `prologue(c)` once per chunk,
+/// then `body(e)` for every entry, and, with `check`, the per-component
+/// maxima of `index + size` reduced into one flag per chunk. Returns whether
+/// every entry is in range (true without `check`); reporting is the
+/// caller's.
 static Value forEachEntryChecked(
     OpBuilder &b, Location loc, const RowScatter &s, Value chunks, bool check,
+    function_ref<void(OpBuilder &, Location, Value)> prologue,
     function_ref<void(OpBuilder &, Location, Value, const EntryRow &, Value)>
         body) {
   Value flags;
@@ -754,6 +750,7 @@ static Value forEachEntryChecked(
     flags = allocScratch(b, loc, b.getI1Type(), chunks);
   Value indices = flatReadBuffer(b, loc, s.indices);
   buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+    prologue(nb, nloc, c);
     std::pair<Value, Value> range =
         partRange(nb, nloc, s.numEntries, chunks, c);
     Value lo = range.first, hi = range.second;
@@ -778,11 +775,7 @@ static Value forEachEntryChecked(
   });
   if (!check)
     return constBool(b, loc, true);
-  Value ok = notBool(b, loc, anyFlag(b, loc, flags, chunks));
-  reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-    s.reportFirstBad(nb, nloc, indices);
-  });
-  return ok;
+  return notBool(b, loc, anyFlag(b, loc, flags, chunks));
 }
 
 /// `dst[row - rowLo, colLo .. colLo + width) ⊕= updates[e, colLo ..]`.
@@ -898,7 +891,7 @@ static Value ceilLog2(OpBuilder &b, Location loc, Value x) {
   Value xm1 = b.createOrFold<arith::SubIOp>(loc, x, one);
   Value asI64 = b.createOrFold<arith::IndexCastUIOp>(loc, b.getI64Type(), xm1);
   Value lz = math::CountLeadingZerosOp::create(b, loc, asI64);
-  Value width = arith::ConstantIntOp::create(b, loc, 64, 64);
+  Value width = b.createOrFold<arith::ConstantIntOp>(loc, 64, 64);
   Value bits = b.createOrFold<arith::SubIOp>(loc, width, lz);
   return b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), bits);
 }
@@ -912,6 +905,60 @@ static MemRefType rowSliceType(const RowScatter &s, Value dest) {
                          /*contiguousRows=*/true);
 }
 
+/// Name of the function shared by the row scatters of a module that buckets
+/// their entries by owner once they are counted.
+static constexpr StringLiteral kBucketEntriesFn = "__nd_bucket_entries";
+
+/// The body of `__nd_bucket_entries(rows, counts, starts, bucket, numEntries,
+/// chunks, owners, shift)`: `counts[c * owners + t]` holds the number of
+/// entries of chunk `c` (a contiguous range of entries) whose row `rows[e]`
+/// belongs to owner `t = rows[e] >> shift`. A prefix sum, owner-major then
+/// chunk order, turns the counts into bucket slots (and `starts[t]` into the
+/// first slot of owner `t`, `starts[owners]` into `numEntries`); a parallel
+/// pass over the chunks then fills `bucket` with the entries, each owner's in
+/// their original order.
+static void buildBucketEntries(OpBuilder &b, Location loc, ValueRange args) {
+  Value rows = args[0], counts = args[1], starts = args[2], bucket = args[3];
+  Value numEntries = args[4], chunks = args[5], owners = args[6];
+  Value shift = args[7];
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  auto prefix = scf::ForOp::create(
+      b, loc, zero, owners, one, ValueRange{zero},
+      [&](OpBuilder &nb, Location nloc, Value t, ValueRange running) {
+        memref::StoreOp::create(nb, nloc, running[0], starts, t);
+        auto chunkLoop = scf::ForOp::create(
+            nb, nloc, zero, chunks, one, running,
+            [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
+              Value base = lb.createOrFold<arith::MulIOp>(lloc, c, owners);
+              Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
+              Value n = memref::LoadOp::create(lb, lloc, counts, at);
+              memref::StoreOp::create(lb, lloc, run[0], counts, at);
+              Value next = lb.createOrFold<arith::AddIOp>(lloc, run[0], n);
+              scf::YieldOp::create(lb, lloc, next);
+            });
+        scf::YieldOp::create(nb, nloc, chunkLoop.getResults());
+      });
+  memref::StoreOp::create(b, loc, prefix.getResult(0), starts, owners);
+  buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+    Value base = nb.createOrFold<arith::MulIOp>(nloc, c, owners);
+    std::pair<Value, Value> range = partRange(nb, nloc, numEntries, chunks, c);
+    scf::ForOp::create(
+        nb, nloc, range.first, range.second, one, ValueRange{},
+        [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+          Value row = memref::LoadOp::create(lb, lloc, rows, e);
+          Value owner = lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
+          Value at = lb.createOrFold<arith::AddIOp>(lloc, base, owner);
+          Value slot = memref::LoadOp::create(lb, lloc, counts, at);
+          memref::StoreOp::create(lb, lloc, e, bucket, slot);
+          Value next = lb.createOrFold<arith::AddIOp>(lloc, slot, one);
+          memref::StoreOp::create(lb, lloc, next, counts, at);
+          scf::YieldOp::create(lb, lloc);
+        });
+  });
+  func::ReturnOp::create(b, loc);
+}
+
 /// Row owners: `ownerParts` partitions own contiguous ranges of 2^shift rows.
 /// With more than one owner, a counting pass (which also checks the indices
 /// and records every entry's row), a prefix sum and a filling pass bucket
@@ -919,8 +966,9 @@ static MemRefType rowSliceType(const RowScatter &s, Value dest) {
 /// entries; with one, a check pass runs and the owner applies every entry.
 /// Returns the updated `dest`, or `dest` itself when a check fails.
 static Value scatterByRowOwners(OpBuilder &b, Location loc,
-                                LoweringState &state, const RowScatter &s,
-                                Value dest, Value data, Value ownerParts,
+                                LoweringState &state, Operation *op,
+                                const RowScatter &s, Value dest,
+                                Value dataPointer, Value ownerParts,
                                 Value chunks) {
   bool check = state.checksEnabled();
   Value zero = constIndex(b, loc, 0);
@@ -952,9 +1000,10 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
   auto checked = scf::IfOp::create(
       b, loc, bucketed,
       [&](OpBuilder &nb, Location nloc) {
-        // Zero the counts, then count (and check, and record the rows).
-        buildParallel(
-            nb, nloc, chunks, [&](OpBuilder &pb, Location ploc, Value c) {
+        // Count (zeroing the chunk's counts first), check, record the rows.
+        Value ok = forEachEntryChecked(
+            nb, nloc, s, chunks, check,
+            [&](OpBuilder &pb, Location ploc, Value c) {
               Value base = countRow(pb, ploc, c);
               scf::ForOp::create(
                   pb, ploc, zero, owners, one, ValueRange{},
@@ -963,9 +1012,7 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
                     memref::StoreOp::create(lb, lloc, zero, counts, at);
                     scf::YieldOp::create(lb, lloc);
                   });
-            });
-        Value ok = forEachEntryChecked(
-            nb, nloc, s, chunks, check,
+            },
             [&](OpBuilder &lb, Location lloc, Value e, const EntryRow &entry,
                 Value c) {
               // A bad entry's row may be anything: keep it in range until
@@ -989,54 +1036,25 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
       });
   Value ok = checked.getResult(0);
 
+  Value flags;
+  if (check)
+    flags = allocScratch(b, loc, b.getI1Type(), owners);
   auto apply = [&](OpBuilder &ab, Location aloc) -> Value {
     auto fill = scf::IfOp::create(ab, aloc, bucketed, false);
     {
       OpBuilder::InsertionGuard guard(ab);
       ab.setInsertionPointToStart(fill.thenBlock());
-      // Prefix sum, owner-major then chunk order: stable buckets.
-      auto prefix = scf::ForOp::create(
-          ab, aloc, zero, owners, one, ValueRange{zero},
-          [&](OpBuilder &nb, Location nloc, Value t, ValueRange running) {
-            memref::StoreOp::create(nb, nloc, running[0], starts, t);
-            auto chunkLoop = scf::ForOp::create(
-                nb, nloc, zero, chunks, one, running,
-                [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
-                  Value base = countRow(lb, lloc, c);
-                  Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
-                  Value n = memref::LoadOp::create(lb, lloc, counts, at);
-                  memref::StoreOp::create(lb, lloc, run[0], counts, at);
-                  Value next = lb.createOrFold<arith::AddIOp>(lloc, run[0], n);
-                  scf::YieldOp::create(lb, lloc, next);
-                });
-            scf::YieldOp::create(nb, nloc, chunkLoop.getResults());
-          });
-      memref::StoreOp::create(ab, aloc, prefix.getResult(0), starts, owners);
-      buildParallel(
-          ab, aloc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
-            Value base = countRow(nb, nloc, c);
-            std::pair<Value, Value> range =
-                partRange(nb, nloc, s.numEntries, chunks, c);
-            scf::ForOp::create(
-                nb, nloc, range.first, range.second, one, ValueRange{},
-                [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-                  Value row = memref::LoadOp::create(lb, lloc, rows, e);
-                  Value owner =
-                      lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
-                  Value at = lb.createOrFold<arith::AddIOp>(lloc, base, owner);
-                  Value slot = memref::LoadOp::create(lb, lloc, counts, at);
-                  memref::StoreOp::create(lb, lloc, e, bucket, slot);
-                  Value next = lb.createOrFold<arith::AddIOp>(lloc, slot, one);
-                  memref::StoreOp::create(lb, lloc, next, counts, at);
-                  scf::YieldOp::create(lb, lloc);
-                });
-          });
+      Type index = ab.getIndexType();
+      auto scratch = MemRefType::get({ShapedType::kDynamic}, index);
+      auto type = ab.getFunctionType(
+          {scratch, scratch, scratch, scratch, index, index, index, index}, {});
+      state.callShared(
+          ab, aloc, op, kBucketEntriesFn, type,
+          {rows, counts, starts, bucket, s.numEntries, chunks, owners, shift},
+          buildBucketEntries);
     }
-    Value flags;
-    if (check)
-      flags = allocScratch(ab, aloc, ab.getI1Type(), owners);
     Value updated = buildPartitionedUpdate(
-        ab, aloc, dest, data, owners, rowSliceType(s, dest),
+        ab, aloc, dest, dataPointer, owners, rowSliceType(s, dest),
         [&](OpBuilder &nb, Location nloc, Value t) {
           Value lo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
           Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, span);
@@ -1084,19 +1102,34 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
           applyAllEntriesChecked(nb, nloc, s, check, inPlace, flags, t,
                                  applyRow);
         });
-    if (check)
-      reportFailedPartitions(ab, aloc, s, flags, owners);
     return updated;
   };
-  return buildIf(b, loc, ok, dest.getType(), apply,
-                 [&](OpBuilder &, Location) { return dest; });
+  Value result = buildIf(b, loc, ok, dest.getType(), apply,
+                         [&](OpBuilder &, Location) { return dest; });
+  if (check) {
+    // One report for a failed count or a failed partition.
+    auto failed = scf::IfOp::create(
+        b, loc, ok,
+        [&](OpBuilder &nb, Location nloc) {
+          scf::YieldOp::create(nb, nloc, anyFlag(nb, nloc, flags, owners));
+        },
+        [&](OpBuilder &nb, Location nloc) {
+          scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
+        });
+    reportUnless(b, loc, notBool(b, loc, failed.getResult(0)),
+                 [&](OpBuilder &nb, Location nloc) {
+                   Value indices = flatReadBuffer(nb, nloc, s.indices);
+                   s.reportFirstBad(nb, nloc, indices);
+                 });
+  }
+  return result;
 }
 
 /// Column partitions: every partition applies every entry to its columns
 /// (aligned to vectors) of `dest` (`[rows, rowSize]`).
 static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
-                              const RowScatter &s, Value dest, Value data,
-                              Value parts) {
+                              const RowScatter &s, Value dest,
+                              Value dataPointer, Value parts) {
   bool check = state.checksEnabled();
   auto destType = cast<RankedTensorType>(dest.getType());
   Type elementType = destType.getElementType();
@@ -1120,7 +1153,7 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
   if (check)
     flags = allocScratch(b, loc, b.getI1Type(), used);
   Value updated = buildPartitionedUpdate(
-      b, loc, dest, data, used, rowSliceType(s, dest),
+      b, loc, dest, dataPointer, used, rowSliceType(s, dest),
       [&](OpBuilder &nb, Location nloc, Value p) {
         std::pair<Value, Value> cols = columns(nb, nloc, p);
         Value cut =
@@ -1152,6 +1185,7 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
 /// viewed through `groups` (as `[rows, slice]`, or `[rows]` when `oneD`).
 static Value scatterRows(OpBuilder &b, Location loc, LoweringState &state,
                          Operation *op, RowScatter &s, Value data,
+                         Value dataPointer,
                          ArrayRef<ReassociationIndices> groups) {
   Value k = constIndex(b, loc, s.bounds.size());
   Value indexWork = b.createOrFold<arith::MulIOp>(loc, s.numEntries, k);
@@ -1165,10 +1199,11 @@ static Value scatterRows(OpBuilder &b, Location loc, LoweringState &state,
     Value maxParts =
         ceilDiv(b, loc, s.rowSize, constIndex(b, loc, kMinSplitColumns));
     Value parts = state.numPartitions(b, loc, op, work, maxParts);
-    updated = scatterByColumns(b, loc, state, s, dest, data, parts);
+    updated = scatterByColumns(b, loc, state, s, dest, dataPointer, parts);
   } else {
     Value parts = state.numPartitions(b, loc, op, work, s.numRows);
-    updated = scatterByRowOwners(b, loc, state, s, dest, data, parts, chunks);
+    updated = scatterByRowOwners(b, loc, state, op, s, dest, dataPointer, parts,
+                                 chunks);
   }
   return expandLike(b, loc, updated, data, groups);
 }
@@ -1185,10 +1220,6 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value data = adaptor.getData();
-    Value indices = adaptor.getIndices();
-    Value updates = adaptor.getUpdates();
     auto dataType = op.getData().getType();
     auto updatesType = op.getUpdates().getType();
     int64_t r = dataType.getRank();
@@ -1199,29 +1230,37 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
           op, "reduction is not supported for this element type");
     // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
     bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
-
-    LoweringState::CheckChain chain(*state, rewriter, loc, op);
-    if (!singleElement) {
-      for (int64_t d = 0; d < q - 1; ++d)
-        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
-      for (int64_t d = k; d < r; ++d)
-        state->checkDims(chain, updates, "updates", q - 1 + d - k, data, "data",
-                         d);
-    }
-    Value result = buildIf(
-        rewriter, loc, chain.ok(), dataType,
-        [&](OpBuilder &b, Location l) {
-          return scatter(b, l, op, data, indices, updates, r, q, k);
-        },
-        [&](OpBuilder &, Location) { return data; });
-    rewriter.replaceOp(op, result);
+    // The caller's data buffer, to tell an in-place update from a copy.
+    Value dataPointer = basePointer(rewriter, op.getLoc(), adaptor.getData());
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
+                                   adaptor.getUpdates(), dataPointer};
+    state->outline(rewriter, op, operands,
+                   [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                     Value data = args[0], indices = args[1], updates = args[2];
+                     LoweringState::CheckChain chain(*state, b, loc, op);
+                     if (!singleElement) {
+                       for (int64_t d = 0; d < q - 1; ++d)
+                         state->checkDims(chain, updates, "updates", d, indices,
+                                          "indices", d);
+                       for (int64_t d = k; d < r; ++d)
+                         state->checkDims(chain, updates, "updates",
+                                          q - 1 + d - k, data, "data", d);
+                     }
+                     return buildIf(
+                         b, loc, chain.ok(), dataType,
+                         [&](OpBuilder &nb, Location nloc) {
+                           return scatter(nb, nloc, op, data, indices, updates,
+                                          args[3], r, q, k);
+                         },
+                         [&](OpBuilder &, Location) { return data; });
+                   });
     return success();
   }
 
 private:
   Value scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
-                Value indices, Value updates, int64_t r, int64_t q,
-                int64_t k) const {
+                Value indices, Value updates, Value dataPointer, int64_t r,
+                int64_t q, int64_t k) const {
     auto space = std::make_shared<TupleSpace>();
     space->sizes = dimValues(b, loc, data, 0, k);
     space->strides = rowMajorStrides(b, loc, space->sizes);
@@ -1252,9 +1291,14 @@ private:
     // checked.
     if (llvm::is_contained(op.getData().getType().getShape(), 0)) {
       Value chunks = state->numPartitions(b, loc, op, s.numEntries);
-      forEachEntryChecked(
+      Value ok = forEachEntryChecked(
           b, loc, s, chunks, state->checksEnabled(),
+          [](OpBuilder &, Location, Value) {},
           [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
+      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+        Value flat = flatReadBuffer(nb, nloc, indices);
+        s.reportFirstBad(nb, nloc, flat);
+      });
       return data;
     }
     // The destination as [rows, slice] (or [rows]).
@@ -1266,7 +1310,7 @@ private:
       for (int64_t d = k; d < r; ++d)
         groups[1].push_back(d);
     }
-    return scatterRows(b, loc, *state, op, s, data, groups);
+    return scatterRows(b, loc, *state, op, s, data, dataPointer, groups);
   }
 };
 
@@ -1284,38 +1328,44 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value data = adaptor.getData();
-    Value indices = adaptor.getIndices();
-    Value updates = adaptor.getUpdates();
     auto dataType = op.getData().getType();
     int64_t axis = op.getNormalizedAxis();
     int64_t r = dataType.getRank();
     if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
       return rewriter.notifyMatchFailure(
           op, "reduction is not supported for this element type");
-
-    LoweringState::CheckChain chain(*state, rewriter, loc, op);
-    for (int64_t d = 0; d < r; ++d)
-      state->checkDims(chain, updates, "updates", d, indices, "indices", d);
-    for (int64_t d = 0; d < r; ++d) {
-      if (d != axis)
-        state->checkDims(chain, indices, "indices", d, data, "data", d,
-                         /*atMost=*/true);
-    }
-    Value result = buildIf(
-        rewriter, loc, chain.ok(), dataType,
-        [&](OpBuilder &b, Location l) {
-          return scatter(b, l, op, data, indices, updates, axis);
-        },
-        [&](OpBuilder &, Location) { return data; });
-    rewriter.replaceOp(op, result);
+    // The caller's data buffer, to tell an in-place update from a copy.
+    Value dataPointer = basePointer(rewriter, op.getLoc(), adaptor.getData());
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
+                                   adaptor.getUpdates(), dataPointer};
+    state->outline(rewriter, op, operands,
+                   [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                     Value data = args[0], indices = args[1], updates = args[2];
+                     LoweringState::CheckChain chain(*state, b, loc, op);
+                     for (int64_t d = 0; d < r; ++d)
+                       state->checkDims(chain, updates, "updates", d, indices,
+                                        "indices", d);
+                     for (int64_t d = 0; d < r; ++d) {
+                       if (d != axis)
+                         state->checkDims(chain, indices, "indices", d, data,
+                                          "data", d,
+                                          /*atMost=*/true);
+                     }
+                     return buildIf(
+                         b, loc, chain.ok(), dataType,
+                         [&](OpBuilder &nb, Location nloc) {
+                           return scatter(nb, nloc, op, data, indices, updates,
+                                          args[3], axis);
+                         },
+                         [&](OpBuilder &, Location) { return data; });
+                   });
     return success();
   }
 
 private:
   Value scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
-                Value indices, Value updates, int64_t axis) const {
+                Value indices, Value updates, Value dataPointer,
+                int64_t axis) const {
     bool check = state->checksEnabled();
     auto dataType = cast<RankedTensorType>(data.getType());
     int64_t r = dataType.getRank();
@@ -1329,11 +1379,13 @@ private:
       return d == axis || dataType.getDimSize(d) == 1;
     });
     if (alongAxis)
-      return scatterAlongAxis(b, loc, op, data, indices, updates, count, size);
+      return scatterAlongAxis(b, loc, op, data, indices, updates, dataPointer,
+                              count, size);
 
     Value flags, parts;
-    Value result = applyByFibers(b, loc, op, data, indices, updates, indexDims,
-                                 count, size, axis, flags, parts);
+    Value result =
+        applyByFibers(b, loc, op, data, indices, updates, dataPointer,
+                      indexDims, count, size, axis, flags, parts);
     if (check) {
       Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
       reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
@@ -1349,8 +1401,9 @@ private:
   /// partition (see checkedApply).
   Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
                       Value data, Value indices, Value updates,
-                      ArrayRef<Value> indexDims, Value count, Value size,
-                      int64_t axis, Value &flags, Value &parts) const {
+                      Value dataPointer, ArrayRef<Value> indexDims, Value count,
+                      Value size, int64_t axis, Value &flags,
+                      Value &parts) const {
     bool check = state->checksEnabled();
     auto dataType = cast<RankedTensorType>(data.getType());
     int64_t r = dataType.getRank();
@@ -1374,7 +1427,7 @@ private:
       return partRange(nb, nloc, extent, parts, p);
     };
     return buildPartitionedUpdate(
-        b, loc, data, data, parts, sliceType,
+        b, loc, data, dataPointer, parts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
           std::pair<Value, Value> bounds = range(nb, nloc, p);
           Value lo = bounds.first, hi = bounds.second;
@@ -1468,8 +1521,8 @@ private:
 
   /// Every off-axis dim is 1: row owners over the axis positions.
   Value scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
-                         Value data, Value indices, Value updates, Value count,
-                         Value size) const {
+                         Value data, Value indices, Value updates,
+                         Value dataPointer, Value count, Value size) const {
     int64_t r = cast<RankedTensorType>(data.getType()).getRank();
     int64_t axis = op.getNormalizedAxis();
     RowScatter s;
@@ -1496,7 +1549,7 @@ private:
     SmallVector<ReassociationIndices> groups(1);
     for (int64_t d = 0; d < r; ++d)
       groups[0].push_back(d);
-    return scatterRows(b, loc, *state, op, s, data, groups);
+    return scatterRows(b, loc, *state, op, s, data, dataPointer, groups);
   }
 };
 } // namespace

@@ -6,9 +6,16 @@
 // when data is writable (dead after the op), bufferization updates it in
 // place, with no allocation and no copy of data; each partition writes a
 // subview of data's buffer. The same steps (bufferize, CSE, canonicalize)
-// run in nd-to-llvm.
+// run in nd-to-llvm. Each op is a call of its own function, which gets
+// data's buffer itself when data is writable.
 
 // CHECK-LABEL: func.func @scatter_nd_slices_add_in_place
+//  CHECK-SAME:   %[[ARG:[a-zA-Z0-9]+]]: memref<8x4xf32>
+//   CHECK-NOT:   memref.alloc() {{.*}} : memref<8x4xf32>
+//   CHECK-NOT:   memref.copy
+//       CHECK:   %[[R:.*]] = call @__nd_scatter_nd(%[[ARG]],
+//       CHECK:   return %[[R]] : memref<8x4xf32>
+// CHECK-LABEL: func.func private @__nd_scatter_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<8x4xf32>
 //   CHECK-NOT:   memref.alloc() {{.*}} : memref<8x4xf32>
 //   CHECK-NOT:   memref.copy
@@ -25,6 +32,10 @@ func.func @scatter_nd_slices_add_in_place(%data: tensor<8x4xf32> {bufferization.
 // -----
 
 // CHECK-LABEL: func.func @scatter_nd_elements_in_place
+//  CHECK-SAME:   %[[ARG:[a-zA-Z0-9]+]]: memref<?x?xf32>
+//   CHECK-NOT:   memref.copy
+//       CHECK:   call @__nd_scatter_nd(%[[ARG]],
+// CHECK-LABEL: func.func private @__nd_scatter_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<?x?xf32>
 //   CHECK-NOT:   memref.copy
 //       CHECK:   %[[FLAT:.*]] = memref.collapse_shape %[[DATA]] {{\[\[}}0, 1]] : memref<?x?xf32> into memref<?xf32>
@@ -40,6 +51,11 @@ func.func @scatter_nd_elements_in_place(%data: tensor<?x?xf32> {bufferization.wr
 // -----
 
 // CHECK-LABEL: func.func @scatter_elements_in_place
+//  CHECK-SAME:   %[[ARG:[a-zA-Z0-9]+]]: memref<?x?xi32>
+//   CHECK-NOT:   memref.copy
+//       CHECK:   %[[R:.*]] = call @__nd_scatter_elements(%[[ARG]],
+//       CHECK:   return %[[R]]
+// CHECK-LABEL: func.func private @__nd_scatter_elements
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<?x?xi32>
 //   CHECK-NOT:   memref.copy
 //       CHECK:   scf.forall
@@ -55,17 +71,24 @@ func.func @scatter_elements_in_place(%data: tensor<?x?xi32> {bufferization.writa
 // -----
 
 // A read-only data (a constant, or an argument marked not writable) is
-// copied once, after the checks passed, and the copy is updated in place.
+// copied once, by the caller of the op's function, and the copy is updated
+// in place; the callee learns from the base pointer passed along that it
+// writes a copy (checks fused with the writes) and never copies again.
 // CHECK-LABEL: func.func @scatter_nd_read_only
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<8x4xf32>
-//       CHECK:   scf.if
-//       CHECK:     %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<8x4xf32>
-//       CHECK:     memref.copy %[[DATA]], %[[ALLOC]]
-//       CHECK:     scf.forall
-//   CHECK-NOT:       memref.copy
-//       CHECK:       memref.subview %[[ALLOC]]
-//   CHECK-NOT:       memref.copy
-//       CHECK:     scf.yield %[[ALLOC]]
+//       CHECK:   %[[PROBE:.*]] = memref.cast %[[DATA]]
+//       CHECK:   %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[PROBE]]
+//       CHECK:   %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<8x4xf32>
+//       CHECK:   memref.copy %[[DATA]], %[[ALLOC]]
+//       CHECK:   %[[R:.*]] = call @__nd_scatter_nd(%[[ALLOC]], %{{.*}}, %{{.*}}, %[[PTR]])
+//       CHECK:   return %[[R]]
+// CHECK-LABEL: func.func private @__nd_scatter_nd
+//  CHECK-SAME:   %[[COPY:[a-zA-Z0-9]+]]: memref<8x4xf32>
+//   CHECK-NOT:   memref.copy
+//       CHECK:   scf.forall
+//       CHECK:     memref.subview %[[COPY]]
+//   CHECK-NOT:   memref.copy
+//       CHECK:   return %[[COPY]]
 func.func @scatter_nd_read_only(%data: tensor<8x4xf32> {bufferization.writable = false}, %indices: tensor<3x1xi64>, %updates: tensor<3x4xf32>) -> tensor<8x4xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<8x4xf32>, tensor<3x1xi64>, tensor<3x4xf32>
   return %0 : tensor<8x4xf32>

@@ -2,7 +2,10 @@
 // RUN: nd-opt %s -split-input-file --lower-scatter -canonicalize -cse | FileCheck %s --check-prefix=CHECKED
 // RUN: nd-opt %s -split-input-file --lower-scatter=check-bounds=false | FileCheck %s --check-prefix=UNCHECKED
 
-// Without checks nothing of the error path is emitted, and no nd op is left.
+// Each op becomes a call of a private function of its own, @__nd_<op>, which
+// holds its lowering (one function per op keeps the functions later passes
+// work on small). Without checks nothing of the error path is emitted, and
+// no nd op is left.
 // UNCHECKED-NOT: __nd_report_error
 // UNCHECKED-NOT: nd.message
 // UNCHECKED-NOT: llvm.
@@ -16,6 +19,10 @@
 // by a parallel loop over partitions of the index tuples; each tuple's slice
 // (a row of 32 contiguous elements) moves as vectors.
 // CHECK-LABEL: func.func @gather_nd_rows
+//  CHECK-SAME:   (%[[D0:.*]]: tensor<5x4x8xf32>, %[[I0:.*]]: tensor<3x1xi64>)
+//       CHECK:   %[[G:.*]] = call @__nd_gather_nd(%[[D0]], %[[I0]]) : (tensor<5x4x8xf32>, tensor<3x1xi64>) -> tensor<3x4x8xf32>
+//       CHECK:   return %[[G]]
+// CHECK-LABEL: func.func private @__nd_gather_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<5x4x8xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<3x1xi64>
 //   CHECK-DAG:   %[[DB:.*]] = bufferization.to_buffer %[[DATA]] read_only : tensor<5x4x8xf32> to memref<5x4x8xf32>
@@ -41,7 +48,7 @@ func.func @gather_nd_rows(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -
 // The tuples are checked as they are read: a bad one is clamped to a valid
 // row, counted in the partition's flag, and reported after the loop by a
 // serial rescan that names the first bad component.
-// CHECKED-LABEL: func.func @gather_nd_rows
+// CHECKED-LABEL: func.func private @__nd_gather_nd
 //       CHECKED:   scf.parallel
 //       CHECKED:     scf.for {{.*}} iter_args
 //       CHECKED:       arith.cmpi uge
@@ -58,7 +65,7 @@ func.func @gather_nd_rows(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -
 
 // Batch dims index data directly; the dynamic batch dims of data and indices
 // are compared at run time before anything is read.
-// CHECK-LABEL: func.func @gather_nd_batch_dynamic
+// CHECK-LABEL: func.func private @__nd_gather_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<?x4x5x6xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<?x3x2xi32>
 //       CHECK:   %[[DIM:.*]] = tensor.dim %[[IND]], %{{.*}} : tensor<?x3x2xi32>
@@ -72,7 +79,7 @@ func.func @gather_nd_batch_dynamic(%data: tensor<?x4x5x6xf32>, %indices: tensor<
   return %0 : tensor<?x3x6xf32>
 }
 
-// CHECKED-LABEL: func.func @gather_nd_batch_dynamic
+// CHECKED-LABEL: func.func private @__nd_gather_nd
 //   CHECKED-DAG:   %[[IB:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x3x2xi32>
 //   CHECKED-DAG:   %[[DB:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4x5x6xf32>
 //       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[IB]], %[[DB]] : index
@@ -91,7 +98,7 @@ func.func @gather_nd_batch_dynamic(%data: tensor<?x4x5x6xf32>, %indices: tensor<
 
 // Partitions of the positions of indices; the axis coordinate of each is the
 // normalised index.
-// CHECK-LABEL: func.func @gather_elements
+// CHECK-LABEL: func.func private @__nd_gather_elements
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<3x?xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<2x2xindex>
 //   CHECK-DAG:   %[[SIZE:.*]] = tensor.dim %[[DATA]], %{{.*}} : tensor<3x?xf32>
@@ -111,7 +118,7 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 }
 
 // The off-axis dim 0 is static on both sides: no run-time shape check.
-// CHECKED-LABEL: func.func @gather_elements
+// CHECKED-LABEL: func.func private @__nd_gather_elements
 //   CHECKED-NOT:   arith.cmpi ugt
 //       CHECKED:   nd.message = "{{.*}}: nd.gather_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
@@ -127,7 +134,14 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 // sum gives bucket offsets and a parallel pass fills the buckets in order;
 // then each owner applies its bucket inside the scf.forall whose shared
 // output is data. With one owner, it applies every entry.
+// The caller passes data's base pointer along, for the callee to tell an
+// update of data in place from one of a copy.
 // CHECK-LABEL: func.func @scatter_nd_points
+//  CHECK-SAME:   (%[[D0:.*]]: tensor<4x?xf32>, %[[I0:.*]]: tensor<3x2xi64>, %[[U0:.*]]: tensor<3xf32>)
+//       CHECK:   %[[PROBE:.*]] = bufferization.to_buffer %[[D0]] read_only : tensor<4x?xf32> to memref<4x?xf32, strided<[?, ?], offset: ?>>
+//       CHECK:   %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[PROBE]]
+//       CHECK:   call @__nd_scatter_nd(%[[D0]], %[[I0]], %[[U0]], %[[PTR]])
+// CHECK-LABEL: func.func private @__nd_scatter_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<4x?xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<3x2xi64>
 //  CHECK-SAME:   %[[UPD:[a-zA-Z0-9]+]]: tensor<3xf32>
@@ -138,16 +152,12 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 //       CHECK:   %[[COUNTS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
 //       CHECK:   %[[STARTS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
 //       CHECK:   %[[BUCKET:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
-//       CHECK:   scf.if %[[BUCKETED]] {
+//       CHECK:   scf.if %[[BUCKETED]]
 //       CHECK:     scf.parallel
 //       CHECK:       memref.store %{{.*}}, %[[COUNTS]]
-//       CHECK:     scf.parallel
 //       CHECK:       memref.store %{{.*}}, %[[ROWS]]
 //       CHECK:       memref.store %{{.*}}, %[[COUNTS]]
-//       CHECK:     scf.for
-//       CHECK:       memref.store %{{.*}}, %[[STARTS]]
-//       CHECK:     scf.parallel
-//       CHECK:       memref.store %{{.*}}, %[[BUCKET]]
+//       CHECK:     func.call @__nd_bucket_entries(%[[ROWS]], %[[COUNTS]], %[[STARTS]], %[[BUCKET]], %{{.*}})
 //       CHECK:   scf.forall (%[[T:.*]]) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[FLAT]]) -> (tensor<?xf32>)
 //       CHECK:     %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[LO:.*]]] [%[[N:.*]]] [1] : tensor<?xf32> to tensor<?xf32>
 //       CHECK:     %[[BUF:.*]] = bufferization.to_buffer %[[SLICE]] : tensor<?xf32> to memref<?xf32, strided<[1], offset: ?>>
@@ -166,36 +176,54 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 //       CHECK:       tensor.parallel_insert_slice %[[NEW]] into %[[OUT]][%[[LO]]] [%[[N]]] [1]
 //       CHECK:   tensor.reshape
 //  CHECK-SAME:     -> tensor<4x?xf32>
+
+// Shared by the module's row scatters: the prefix sum of the counts, owner
+// by owner and chunk by chunk, then a parallel pass filling each owner's
+// bucket with its entries in order.
+// CHECK-LABEL: func.func private @__nd_bucket_entries
+//  CHECK-SAME:   (%[[R:.*]]: memref<?xindex>, %[[C:.*]]: memref<?xindex>, %[[S:.*]]: memref<?xindex>, %[[B:.*]]: memref<?xindex>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index)
+//       CHECK:   scf.for
+//       CHECK:     memref.store %{{.*}}, %[[S]]
+//       CHECK:     scf.for
+//       CHECK:       memref.load %[[C]]
+//       CHECK:       memref.store %{{.*}}, %[[C]]
+//       CHECK:   scf.parallel
+//       CHECK:     scf.for
+//       CHECK:       memref.load %[[R]]
+//       CHECK:       memref.store %{{.*}}, %[[B]]
 func.func @scatter_nd_points(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, %updates: tensor<3xf32>) -> tensor<4x?xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<4x?xf32>, tensor<3x2xi64>, tensor<3xf32>
   return %0 : tensor<4x?xf32>
 }
 
-// With checks, each component contributes `index + size` to an unsigned max
-// per chunk (in range iff below 2 * size); nothing is written unless every
-// chunk passed, and the first bad tuple in row-major order is reported.
-// CHECKED-LABEL: func.func @scatter_nd_points
-//       CHECKED:   scf.if
+// With checks, the counting pass checks too: each component contributes
+// `index + size` to an unsigned max per chunk (in range iff below 2 * size).
+// Nothing is written unless every chunk passed (a single owner checks as it
+// goes: all first when it updates data in place, fused with the writes into
+// a copy); the first bad tuple in row-major order is reported once.
+// CHECKED-LABEL: func.func private @__nd_scatter_nd
+//       CHECKED:   %[[PASSED:.*]] = scf.if %{{.*}} -> (i1) {
 //       CHECKED:     scf.parallel
 //       CHECKED:       scf.for {{.*}} iter_args
 //       CHECKED:         arith.maxui
 //       CHECKED:         arith.maxui
 //       CHECKED:       arith.cmpi uge
 //       CHECKED:       arith.cmpi uge
-//       CHECKED:     scf.if
-//       CHECKED:       nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
-//       CHECKED:       nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
-//       CHECKED:   %[[RESULT:.*]] = scf.if %{{.*}} -> (tensor<?xf32>) {
+//       CHECKED:   %[[RESULT:.*]]:2 = scf.if %[[PASSED]] -> (tensor<?xf32>, i1) {
+//       CHECKED:     func.call @__nd_bucket_entries
 //       CHECKED:     scf.forall
 //       CHECKED:   } else {
-//       CHECKED:     scf.yield %collapsed
-//       CHECKED:   tensor.reshape %[[RESULT]]
+//       CHECKED:     scf.yield %collapsed, %true
+//       CHECKED:   scf.if %[[RESULT]]#1 {
+//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
+//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   tensor.reshape %[[RESULT]]#0
 
 // -----
 
 // Slices of 128 elements: the columns are split among the partitions, each
 // applying every entry, in order, to its columns with vector moves.
-// CHECK-LABEL: func.func @scatter_nd_wide_slices
+// CHECK-LABEL: func.func private @__nd_scatter_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<8x2x64xf16>
 //       CHECK:   %[[ROWS:.*]] = tensor.collapse_shape %[[DATA]] {{\[\[}}0], [1, 2]] : tensor<8x2x64xf16> into tensor<8x128xf16>
 //       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[ROWS]]) -> (tensor<8x128xf16>)
@@ -215,7 +243,7 @@ func.func @scatter_nd_wide_slices(%data: tensor<8x2x64xf16>, %indices: tensor<3x
 // -----
 
 // A dynamic dim of updates is compared with data's before anything else.
-// CHECKED-LABEL: func.func @scatter_nd_slices_add
+// CHECKED-LABEL: func.func private @__nd_scatter_nd
 //       CHECKED:   %[[UD:.*]] = tensor.dim %arg2, %{{.*}} : tensor<3x?xf32>
 //       CHECKED:   %[[DD:.*]] = tensor.dim %arg0, %{{.*}} : tensor<4x?xf32>
 //       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[UD]], %[[DD]] : index
@@ -231,7 +259,7 @@ func.func @scatter_nd_slices_add(%data: tensor<4x?xf32>, %indices: tensor<3x1xi6
 // -----
 
 // OpenVINO's single-element form: one entry, one element.
-// CHECK-LABEL: func.func @scatter_nd_single_openvino
+// CHECK-LABEL: func.func private @__nd_scatter_nd
 //       CHECK:   bufferization.to_buffer %arg2 read_only : tensor<1x1xf32> to memref<1x1xf32>
 //       CHECK:   scf.forall
 func.func @scatter_nd_single_openvino(%data: tensor<2x2xf32>, %indices: tensor<2xi64>, %updates: tensor<1x1xf32>) -> tensor<2x2xf32> {
@@ -246,6 +274,7 @@ func.func @scatter_nd_single_openvino(%data: tensor<2x2xf32>, %indices: tensor<2
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: func.func @reductions_float
+//       CHECK:   call @__nd_scatter
 //       CHECK:   arith.addf {{.*}} : f16
 //       CHECK:   arith.mulf {{.*}} : f16
 //       CHECK:   arith.maximumf {{.*}} : f16
@@ -262,6 +291,7 @@ func.func @reductions_float(%d: tensor<8xf16>, %i: tensor<2x1xi64>, %u: tensor<2
 
 // Wide slices combine whole vectors.
 // CHECK-LABEL: func.func @reductions_vector
+//       CHECK:   call @__nd_scatter
 //       CHECK:   vector.load {{.*}} vector<16xf32>
 //       CHECK:   vector.load {{.*}} vector<16xf32>
 //       CHECK:   arith.maximumf {{.*}} : vector<16xf32>
@@ -274,6 +304,7 @@ func.func @reductions_vector(%d: tensor<4x64xf32>, %i: tensor<2x1xi64>, %u: tens
 // -----
 
 // CHECK-LABEL: func.func @reductions_signed
+//       CHECK:   call @__nd_scatter
 //       CHECK:   arith.addi {{.*}} : i32
 //       CHECK:   arith.muli {{.*}} : i32
 //       CHECK:   arith.maxsi {{.*}} : i32
@@ -291,6 +322,7 @@ func.func @reductions_signed(%d: tensor<2x3xi32>, %i: tensor<2x3xi32>, %u: tenso
 // Unsigned integers go through signless for the arith op and compare
 // unsigned.
 // CHECK-LABEL: func.func @reductions_unsigned
+//       CHECK:   call @__nd_scatter
 //       CHECK:   %[[OLD:.*]] = memref.load %{{.*}} : memref<?xui8, strided<[1], offset: ?>>
 //       CHECK:   %[[A:.*]] = builtin.unrealized_conversion_cast %[[OLD]] : ui8 to i8
 //       CHECK:   %[[B:.*]] = builtin.unrealized_conversion_cast %{{.*}} : ui8 to i8
@@ -310,6 +342,7 @@ func.func @reductions_unsigned(%d: tensor<4xui8>, %i: tensor<2x1xi64>, %u: tenso
 
 // i1: add and max are logical or, mul and min logical and.
 // CHECK-LABEL: func.func @reductions_i1
+//       CHECK:   call @__nd_scatter
 //       CHECK:   arith.ori {{.*}} : i1
 //       CHECK:   arith.andi {{.*}} : i1
 //       CHECK:   arith.ori {{.*}} : i1
@@ -325,6 +358,7 @@ func.func @reductions_i1(%d: tensor<4xi1>, %i: tensor<2x1xi64>, %u0: tensor<2xi1
 // -----
 
 // CHECK-LABEL: func.func @reductions_complex
+//       CHECK:   call @__nd_scatter
 //       CHECK:   complex.add {{.*}} : complex<f64>
 //       CHECK:   complex.mul {{.*}} : complex<f64>
 func.func @reductions_complex(%d: tensor<4xcomplex<f64>>, %i: tensor<2x1xi64>, %u: tensor<2xcomplex<f64>>) -> (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) {
@@ -341,7 +375,7 @@ func.func @reductions_complex(%d: tensor<4xcomplex<f64>>, %i: tensor<2x1xi64>, %
 
 // Positions that differ off the axis never collide: partitions own ranges
 // of dim 0 (the axis is 1) and walk their positions in row-major order.
-// CHECK-LABEL: func.func @scatter_elements
+// CHECK-LABEL: func.func private @__nd_scatter_elements
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<?x5xi8>
 //       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[DATA]]) -> (tensor<?x5xi8>)
 //       CHECK:     %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[LO:.*]], 0] [%[[N:.*]], 5] [1, 1]
@@ -362,10 +396,10 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
 // checks every index before writing when it updates data's own buffer in
 // place (its base pointer equals data's). A failed partition's flag makes
 // the op report the first bad index afterwards.
-// CHECKED-LABEL: func.func @scatter_elements
+// CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: tensor<?x5xi8>
+//  CHECKED-SAME:   %{{.*}}: tensor<?x2xi32>, %{{.*}}: tensor<?x2xi8>, %[[DATAPTR:.*]]: index)
 //       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
 //       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
-//       CHECKED:   %[[DATAPTR:.*]] = memref.extract_aligned_pointer_as_index
 //       CHECKED:   scf.forall
 //       CHECKED:     %[[SLICEPTR:.*]] = memref.extract_aligned_pointer_as_index
 //       CHECKED:     %[[INPLACE:.*]] = arith.cmpi eq, %[[SLICEPTR]], %[[DATAPTR]] : index
@@ -381,7 +415,7 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
 // -----
 
 // The axis is dim 0: the partitions own ranges of the last dim.
-// CHECK-LABEL: func.func @scatter_elements_axis0
+// CHECK-LABEL: func.func private @__nd_scatter_elements
 //       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %arg0) -> (tensor<6x7xf32>)
 //       CHECK:     tensor.extract_slice %[[OUT]][0, %{{.*}}] [6, %{{.*}}] [1, 1]
 func.func @scatter_elements_axis0(%data: tensor<6x7xf32>, %indices: tensor<3x7xi64>, %updates: tensor<3x7xf32>) -> tensor<6x7xf32> {
@@ -392,7 +426,7 @@ func.func @scatter_elements_axis0(%data: tensor<6x7xf32>, %indices: tensor<3x7xi
 // -----
 
 // Rank 1: the positions are the axis, cut among row owners.
-// CHECK-LABEL: func.func @scatter_elements_1d
+// CHECK-LABEL: func.func private @__nd_scatter_elements
 //       CHECK:   math.ctlz
 //       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %arg0) -> (tensor<16xf32>)
 //       CHECK:     tensor.extract_slice %[[OUT]][%{{.*}}] [%{{.*}}] [1]
