@@ -38,24 +38,28 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/docs/
   )
 
 set(ND_INSTALL_CMAKE_DIR lib/cmake/nd)
+# Where the config files are generated before installation: not a path that
+# find_package searches (the build's bin/ is on PATH in the tests), since the
+# build tree is not a package of its own.
+set(nd_package_dir ${PROJECT_BINARY_DIR}/CMakeFiles/NDPackage)
 install(EXPORT NDTargets
   DESTINATION ${ND_INSTALL_CMAKE_DIR}
   COMPONENT nd-cmake
   )
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/NDConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/lib/cmake/nd/NDConfig.cmake
+  ${nd_package_dir}/NDConfig.cmake
   INSTALL_DESTINATION ${ND_INSTALL_CMAKE_DIR}
   PATH_VARS ND_INSTALL_CMAKE_DIR
   )
 # Before 1.0, a minor version may change the API.
 write_basic_package_version_file(
-  ${PROJECT_BINARY_DIR}/lib/cmake/nd/NDConfigVersion.cmake
+  ${nd_package_dir}/NDConfigVersion.cmake
   COMPATIBILITY SameMinorVersion
   )
 install(FILES
-  ${PROJECT_BINARY_DIR}/lib/cmake/nd/NDConfig.cmake
-  ${PROJECT_BINARY_DIR}/lib/cmake/nd/NDConfigVersion.cmake
+  ${nd_package_dir}/NDConfig.cmake
+  ${nd_package_dir}/NDConfigVersion.cmake
   DESTINATION ${ND_INSTALL_CMAKE_DIR}
   COMPONENT nd-cmake
   )
