@@ -23,30 +23,39 @@ function(nd_install_library name)
   set_property(GLOBAL APPEND PROPERTY ND_EXPORTS ${name})
 endfunction()
 
-function(add_nd_library name)
-  add_mlir_library(${name} ${ARGN} DISABLE_INSTALL)
+# Declares library `name` with add_mlir_library (`kind` empty) or its
+# add_mlir_<kind>_library variant, records it in nd's list of that kind
+# (ND_<KIND>_LIBS), then installs and exports it.
+function(nd_add_library kind name)
+  if(kind)
+    string(TOUPPER ${kind} kind_upper)
+    set_property(GLOBAL APPEND PROPERTY ND_${kind_upper}_LIBS ${name})
+    set(adder add_mlir_${kind}_library)
+  else()
+    set(adder add_mlir_library)
+  endif()
+  cmake_language(CALL ${adder} ${name} ${ARGN} DISABLE_INSTALL)
   nd_install_library(${name})
+endfunction()
+
+function(add_nd_library name)
+  nd_add_library("" ${name} ${ARGN})
 endfunction()
 
 function(add_nd_dialect_library name)
-  set_property(GLOBAL APPEND PROPERTY ND_DIALECT_LIBS ${name})
-  add_mlir_dialect_library(${name} ${ARGN} DISABLE_INSTALL)
-  nd_install_library(${name})
+  nd_add_library(dialect ${name} ${ARGN})
 endfunction()
 
 # A library that defines passes declared in include/nd/Conversion/Passes.td:
-# NdRegistration links every one of them, so that nd's single registration
-# entry point (nd/Registration/Registration.h) finds each pass it registers.
+# NdRegistration links every one of them (ND_CONVERSION_LIBS), so that nd's
+# single registration entry point (nd/Registration/Registration.h) finds each
+# pass it registers.
 function(add_nd_conversion_library name)
-  set_property(GLOBAL APPEND PROPERTY ND_CONVERSION_LIBS ${name})
-  add_mlir_conversion_library(${name} ${ARGN} DISABLE_INSTALL)
-  nd_install_library(${name})
+  nd_add_library(conversion ${name} ${ARGN})
 endfunction()
 
 function(add_nd_translation_library name)
-  set_property(GLOBAL APPEND PROPERTY ND_TRANSLATION_LIBS ${name})
-  add_mlir_translation_library(${name} ${ARGN} DISABLE_INSTALL)
-  nd_install_library(${name})
+  nd_add_library(translation ${name} ${ARGN})
 endfunction()
 
 # An nd command-line tool: built into <build>/bin, installed into bin/ and
