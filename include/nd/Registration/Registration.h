@@ -19,7 +19,9 @@ void registerNdDialects(DialectRegistry &registry);
 /// Registers every nd pass (those declared in nd/Conversion/Passes.td) and
 /// every nd pass pipeline (`nd-to-llvm`) with MLIR's global pass registry, so
 /// that they can be named in a textual pipeline (`--pass-pipeline`,
-/// parsePassPipeline) and, in mlir-opt-like tools, as flags.
+/// parsePassPipeline) and, in mlir-opt-like tools, as flags. `nd-to-llvm`
+/// bufferizes and converts to LLVM through upstream's dialect extensions: the
+/// context it runs in needs them (mlir::registerAllExtensions, as mlir-opt).
 void registerNdPasses();
 
 } // namespace nd
