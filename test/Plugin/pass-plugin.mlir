@@ -12,8 +12,6 @@
 
 // CHECK-LABEL: func.func @gather_elements(
 // CHECK-NOT: nd.gather_elements
-// CHECK: linalg.generic
-// CHECK-NOT: nd.gather_elements
 // CHECK: return
 
 // LLVM-LABEL: llvm.func @gather_elements(
