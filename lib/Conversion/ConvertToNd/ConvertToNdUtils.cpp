@@ -66,9 +66,28 @@ std::optional<RankedTensorType> mlir::nd::joinTypes(RankedTensorType a,
   return RankedTensorType::get(shape, a.getElementType());
 }
 
+nd::Unconvertible mlir::nd::checkScatterResultType(RankedTensorType resultType,
+                                                   RankedTensorType dataType,
+                                                   StringRef dataName) {
+  std::optional<RankedTensorType> joined = joinTypes(dataType, resultType);
+  if (joined && *joined == dataType)
+    return std::nullopt;
+  return ("result type " + quoted(resultType) + " is neither the type of '" +
+          dataName + "' (" + quoted(dataType) +
+          ") nor a less static version of it")
+      .str();
+}
+
 //===----------------------------------------------------------------------===//
 // Values
 //===----------------------------------------------------------------------===//
+
+Value mlir::nd::castIfNeeded(OpBuilder &b, Location loc, Value value,
+                             Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
 
 Location mlir::nd::getReplacementLoc(Operation *op) {
   return NameLoc::get(op->getName().getIdentifier(), op->getLoc());
@@ -106,25 +125,75 @@ bool mlir::nd::differOnlyInUnitDims(RankedTensorType a, RankedTensorType b) {
          nonUnitDims(a.getShape()) == nonUnitDims(b.getShape());
 }
 
-/// Groups the dims of `shape` around its non-unit dims: each group holds one
-/// non-unit dim and the unit dims after it (the first group also those
-/// before it). With no non-unit dim there is no group (rank 0).
-static SmallVector<ReassociationIndices>
-groupsAroundNonUnitDims(ArrayRef<int64_t> shape) {
+/// The reassociation that collapses `from` into `to`, two shapes that differ
+/// only in unit dims (`to` has fewer), or none where `to` has a unit dim that
+/// no unit dim of `from` can supply in place. Each dim of `to` takes the next
+/// dim of `from` that has its size; the unit dims of `from` left over join
+/// the group after them (the last group for trailing ones).
+static std::optional<SmallVector<ReassociationIndices>>
+collapseUnitDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   SmallVector<ReassociationIndices> groups;
-  ReassociationIndices current;
-  bool hasNonUnit = false;
-  for (auto [dim, size] : llvm::enumerate(shape)) {
-    if (size != 1 && hasNonUnit) {
-      groups.push_back(current);
-      current.clear();
-    }
-    hasNonUnit |= size != 1;
-    current.push_back(dim);
+  size_t next = 0;
+  for (int64_t size : to) {
+    ReassociationIndices group;
+    // Spare unit dims before a non-unit dim of `to` are its own.
+    if (size != 1)
+      while (next < from.size() && from[next] == 1)
+        group.push_back(next++);
+    if (next == from.size() || from[next] != size)
+      return std::nullopt;
+    group.push_back(next++);
+    groups.push_back(group);
   }
-  if (hasNonUnit)
-    groups.push_back(current);
+  for (; next < from.size(); ++next) {
+    if (from[next] != 1 || groups.empty())
+      return std::nullopt;
+    groups.back().push_back(next);
+  }
   return groups;
+}
+
+/// The sizes of `type`, whose non-unit dims are those of `value` in order.
+static SmallVector<OpFoldResult> sizesFrom(OpBuilder &b, Location loc,
+                                           Value value, RankedTensorType type) {
+  ArrayRef<int64_t> valueShape =
+      cast<RankedTensorType>(value.getType()).getShape();
+  SmallVector<OpFoldResult> sizes;
+  size_t next = 0;
+  for (int64_t size : type.getShape()) {
+    if (size == 1) {
+      sizes.push_back(b.getIndexAttr(1));
+      continue;
+    }
+    while (valueShape[next] == 1)
+      ++next;
+    OpFoldResult valueSize = tensor::getMixedSize(b, loc, value, next++);
+    sizes.push_back(valueSize);
+  }
+  return sizes;
+}
+
+/// `value` collapsed or expanded to `type` by one reshape, or null where one
+/// reshape cannot do it.
+static Value reshapeOnce(OpBuilder &b, Location loc, Value value,
+                         RankedTensorType type) {
+  auto valueType = cast<RankedTensorType>(value.getType());
+  if (valueType.getRank() > type.getRank()) {
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        collapseUnitDims(valueType.getShape(), type.getShape());
+    if (!groups)
+      return Value();
+    return tensor::CollapseShapeOp::create(b, loc, type, value, *groups);
+  }
+  if (valueType.getRank() < type.getRank()) {
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        collapseUnitDims(type.getShape(), valueType.getShape());
+    if (!groups)
+      return Value();
+    SmallVector<OpFoldResult> sizes = sizesFrom(b, loc, value, type);
+    return tensor::ExpandShapeOp::create(b, loc, type, value, *groups, sizes);
+  }
+  return Value();
 }
 
 Value mlir::nd::reshapeUnitDims(OpBuilder &b, Location loc, Value value,
@@ -134,18 +203,13 @@ Value mlir::nd::reshapeUnitDims(OpBuilder &b, Location loc, Value value,
     return value;
   assert(differOnlyInUnitDims(valueType, type) &&
          "reshapeUnitDims changes more than unit dims");
-  SmallVector<int64_t> core = nonUnitDims(type.getShape());
-  Value result = value;
-  if (valueType.getRank() != static_cast<int64_t>(core.size())) {
-    auto coreType = RankedTensorType::get(core, type.getElementType());
-    result = tensor::CollapseShapeOp::create(
-        b, loc, coreType, result,
-        groupsAroundNonUnitDims(valueType.getShape()));
-  }
-  if (type.getRank() != static_cast<int64_t>(core.size()))
-    result = tensor::ExpandShapeOp::create(
-        b, loc, type, result, groupsAroundNonUnitDims(type.getShape()));
-  return result;
+  if (Value reshaped = reshapeOnce(b, loc, value, type))
+    return reshaped;
+  // The unit dims sit elsewhere: drop them all, then insert those of `type`.
+  auto coreType = RankedTensorType::get(nonUnitDims(type.getShape()),
+                                        type.getElementType());
+  Value core = reshapeOnce(b, loc, value, coreType);
+  return reshapeOnce(b, loc, core, type);
 }
 
 Value mlir::nd::permuteDims(OpBuilder &b, Location loc, Value value,

@@ -60,19 +60,8 @@ static Unconvertible whyUnconvertible(tensor::ScatterOp op) {
   if (Unconvertible reason = checkIndicesType(op.getIndicesType(), "indices"))
     return reason;
   // The verifier leaves the result type unchecked; the op's documentation
-  // says it is dest's type. A less static one is a cast of nd's result; a
-  // more static one would be an assumption nothing checks at run time.
-  RankedTensorType destType = op.getDestType();
-  RankedTensorType resultType = op.getResultType();
-  std::optional<RankedTensorType> joined = joinTypes(destType, resultType);
-  if (!joined || *joined != destType) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "result type '" << resultType << "' is neither the type of 'dest' ('"
-       << destType << "') nor a less static version of it";
-    return text;
-  }
-  return std::nullopt;
+  // says it is dest's type.
+  return checkScatterResultType(op.getResultType(), op.getDestType(), "dest");
 }
 
 static Unconvertible whyUnconvertible(Operation *op) {
@@ -133,10 +122,8 @@ struct ScatterToNd : OpRewritePattern<tensor::ScatterOp> {
                                           indices, updates);
     SmallVector<int64_t> inverse = invertPermutationVector(permutation);
     Value result = permuteDims(rewriter, loc, scattered, inverse);
-    if (result.getType() != op.getResultType())
-      result =
-          tensor::CastOp::create(rewriter, loc, op.getResultType(), result);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op,
+                       castIfNeeded(rewriter, loc, result, op.getResultType()));
     return success();
   }
 };

@@ -56,15 +56,6 @@ static std::optional<RankedTensorType> gatherResultType(tosa::GatherOp op) {
   return joinTypes(*inferred, cast<RankedTensorType>(op.getType()));
 }
 
-static std::string mismatch(Type resultType, Type expected,
-                            StringRef expectation) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "result type '" << resultType << "' is not " << expectation << " ('"
-     << expected << "')";
-  return text;
-}
-
 static Unconvertible whyUnconvertible(tosa::GatherOp op) {
   if (Unconvertible reason =
           checkNdDataType(op.getValues().getType(), "values"))
@@ -74,9 +65,10 @@ static Unconvertible whyUnconvertible(tosa::GatherOp op) {
     return reason;
   if (Unconvertible reason = checkNdDataType(op.getType(), "output"))
     return reason;
+  // The TOSA verifier rejects these first.
   if (!gatherResultType(op))
-    return std::string("the operand shapes do not give the declared result "
-                       "shape"); // The TOSA verifier rejects this first.
+    return std::string("the shapes of 'values' and 'indices' do not give the "
+                       "shape of 'output'");
   return std::nullopt;
 }
 
@@ -92,15 +84,9 @@ static Unconvertible whyUnconvertible(tosa::ScatterOp op) {
   if (Unconvertible reason =
           checkNdDataType(op.getValuesOut().getType(), "values_out"))
     return reason;
-  // nd's scatter returns values_in's type; a declared result with more
-  // static sizes would be an assumption nothing checks at run time.
-  auto valuesInType = cast<RankedTensorType>(op.getValuesIn().getType());
-  auto resultType = cast<RankedTensorType>(op.getValuesOut().getType());
-  std::optional<RankedTensorType> joined = joinTypes(valuesInType, resultType);
-  if (!joined || *joined != valuesInType)
-    return mismatch(resultType, valuesInType,
-                    "the type of 'values_in' or a less static version of it");
-  return std::nullopt;
+  return checkScatterResultType(
+      cast<RankedTensorType>(op.getValuesOut().getType()),
+      cast<RankedTensorType>(op.getValuesIn().getType()), "values_in");
 }
 
 static Unconvertible whyUnconvertible(Operation *op) {
@@ -109,13 +95,6 @@ static Unconvertible whyUnconvertible(Operation *op) {
   if (auto scatter = dyn_cast<tosa::ScatterOp>(op))
     return whyUnconvertible(scatter);
   return std::nullopt;
-}
-
-/// Casts `value` to `type` where the two differ.
-static Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
-  if (value.getType() == type)
-    return value;
-  return tensor::CastOp::create(b, loc, type, value);
 }
 
 /// The tuples (n, indices[n,w]) of shape [N,W,2]. Their element type is that
@@ -175,7 +154,7 @@ struct GatherToNd : OpRewritePattern<tosa::GatherOp> {
     Value gathered =
         GatherNDOp::create(rewriter, loc, resultType, op.getValues(), indices,
                            /*batch_dims=*/1);
-    rewriter.replaceOp(op, castTo(rewriter, loc, gathered, op.getType()));
+    rewriter.replaceOp(op, castIfNeeded(rewriter, loc, gathered, op.getType()));
     return success();
   }
 };
@@ -219,7 +198,7 @@ struct ScatterToNd : OpRewritePattern<tosa::ScatterOp> {
       result = ScatterNDOp::create(rewriter, loc, valuesInType, valuesIn,
                                    tuples, input);
     }
-    rewriter.replaceOp(op, castTo(rewriter, loc, result, op.getType()));
+    rewriter.replaceOp(op, castIfNeeded(rewriter, loc, result, op.getType()));
     return success();
   }
 };

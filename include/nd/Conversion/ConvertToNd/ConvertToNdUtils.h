@@ -75,6 +75,17 @@ Value permuteDims(OpBuilder &b, Location loc, Value value,
 std::optional<RankedTensorType> joinTypes(RankedTensorType a,
                                           RankedTensorType b);
 
+/// Why `resultType`, the declared result of a scatter, cannot be that of the
+/// nd scatter replacing it, which has the type of the operand `dataName`
+/// (`dataType`): it may equal it or be less static (a cast), but a more
+/// static or conflicting type would be an assumption nothing checks.
+Unconvertible checkScatterResultType(RankedTensorType resultType,
+                                     RankedTensorType dataType,
+                                     StringRef dataName);
+
+/// `value` cast to `type` (`tensor.cast`) where the types differ.
+Value castIfNeeded(OpBuilder &b, Location loc, Value value, Type type);
+
 /// Converts the ops `target` marks illegal under `root` with `patterns`.
 /// Before converting anything, reports every illegal op for which
 /// `whyUnconvertible` gives a reason ("cannot be converted to nd: <reason>")
