@@ -115,7 +115,7 @@ def ConvertTensorToNd : Pass<"convert-tensor-to-nd"> {
         outs(%e : tensor<4x3x5xf32>) permutation = [1, 0, 2]
     %r = nd.gather_nd %t[%indices]
         : tensor<4x3x5xf32>, tensor<6x1xindex> -> tensor<6x3x5xf32>
-    %g = tensor.expand_shape %r [[0], [1, 2], [3]] output_shape [6, 3, 1, 5]
+    %g = tensor.expand_shape %r [[0], [1], [2, 3]] output_shape [6, 3, 1, 5]
         : tensor<6x3x5xf32> into tensor<6x3x1x5xf32>
     ```
   }];
@@ -144,10 +144,10 @@ def ConvertTosaToNd : Pass<"convert-tosa-to-nd"> {
       as they are (no tuples).
 
     Run this pass before upstream's `--tosa-to-linalg` and `--tosa-to-scf`,
-    which lower `tosa.gather` and `tosa.scatter` themselves; the other TOSA
+    which lower `tosa.gather` and `tosa.scatter` themselves. The other TOSA
     ops of a program (`tosa.const`, `tosa.reshape`, arithmetic) go through
-    upstream's TOSA conversions as usual (the README gives a complete
-    command).
+    upstream's TOSA conversions as usual before `--nd-to-llvm`, e.g.
+    `--pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),nd-to-llvm)"`.
 
     Semantics: TOSA requires `0 <= indices[n,w] < K` and, for a scatter, no
     repeated index within a batch; where a program breaks these rules, nd's

@@ -229,6 +229,20 @@ func.func @scatter_dims_1(%source: tensor<3x4x1x6xf32>, %dest: tensor<4x5x6xf32>
   return %0 : tensor<4x5x6xf32>
 }
 
+// scatter_dims [2]: dest goes through [2, 0, 1], the result back through
+// its inverse [1, 2, 0].
+// CHECK-LABEL: func.func @scatter_dims_2
+//  CHECK-SAME:   %[[SRC:[a-zA-Z0-9]+]]: tensor<3x4x5xf32>
+//  CHECK-SAME:   %[[DEST:[a-zA-Z0-9]+]]: tensor<4x5x6xf32>
+//       CHECK:   %[[T:.*]] = linalg.transpose ins(%[[DEST]] : tensor<4x5x6xf32>) outs(%{{.*}} : tensor<6x4x5xf32>) permutation = [2, 0, 1]
+//       CHECK:   %[[S:.*]] = nd.scatter_nd %[[T]][%{{.*}}], %[[SRC]] : tensor<6x4x5xf32>, tensor<3x1xi64>, tensor<3x4x5xf32>
+//       CHECK:   %[[R:.*]] = linalg.transpose ins(%[[S]] : tensor<6x4x5xf32>) outs(%{{.*}} : tensor<4x5x6xf32>) permutation = [1, 2, 0]
+//       CHECK:   return %[[R]]
+func.func @scatter_dims_2(%source: tensor<3x4x5xf32>, %dest: tensor<4x5x6xf32>, %indices: tensor<3x1xi64>) -> tensor<4x5x6xf32> {
+  %0 = tensor.scatter %source into %dest[%indices] scatter_dims([2]) unique : (tensor<3x4x5xf32>, tensor<4x5x6xf32>, tensor<3x1xi64>) -> tensor<4x5x6xf32>
+  return %0 : tensor<4x5x6xf32>
+}
+
 // scatter_dims [0, 2]: the inverse of the permutation [0, 2, 1] is itself.
 // CHECK-LABEL: func.func @scatter_dynamic
 //  CHECK-SAME:   %[[SRC:[a-zA-Z0-9]+]]: tensor<?x?xf32>
