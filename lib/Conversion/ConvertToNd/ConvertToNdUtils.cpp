@@ -145,10 +145,13 @@ collapseUnitDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
     group.push_back(next++);
     groups.push_back(group);
   }
+  // Trailing unit dims join the last group; with no group at all (`to` is
+  // 0-D), the empty reassociation drops them.
   for (; next < from.size(); ++next) {
-    if (from[next] != 1 || groups.empty())
+    if (from[next] != 1)
       return std::nullopt;
-    groups.back().push_back(next);
+    if (!groups.empty())
+      groups.back().push_back(next);
   }
   return groups;
 }
@@ -206,6 +209,7 @@ Value mlir::nd::reshapeUnitDims(OpBuilder &b, Location loc, Value value,
   if (Value reshaped = reshapeOnce(b, loc, value, type))
     return reshaped;
   // The unit dims sit elsewhere: drop them all, then insert those of `type`.
+  // (Neither type is the core type here, or one reshape would have done.)
   auto coreType = RankedTensorType::get(nonUnitDims(type.getShape()),
                                         type.getElementType());
   Value core = reshapeOnce(b, loc, value, coreType);

@@ -134,6 +134,19 @@ func.func @gather_dynamic(%source: tensor<?x?x?xf32>, %indices: tensor<?x1xi64>)
   return %0 : tensor<?x?x1x?xf32>
 }
 
+// A single coordinate tuple: nd's result is 0-D; the rank-preserving form
+// expands it with the empty reassociation.
+// CHECK-LABEL: func.func @gather_one_tuple
+//       CHECK:   %[[G:.*]] = nd.gather_nd %{{.*}} : tensor<4xf32>, tensor<1xi64> -> tensor<f32>
+//       CHECK:   %[[G1:.*]] = nd.gather_nd %{{.*}} : tensor<4xf32>, tensor<1xi64> -> tensor<f32>
+//       CHECK:   %[[R:.*]] = tensor.expand_shape %[[G1]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
+//       CHECK:   return %[[G]], %[[R]]
+func.func @gather_one_tuple(%source: tensor<4xf32>, %indices: tensor<1xi64>) -> (tensor<f32>, tensor<1xf32>) {
+  %0 = tensor.gather %source[%indices] gather_dims([0]) : (tensor<4xf32>, tensor<1xi64>) -> tensor<f32>
+  %1 = tensor.gather %source[%indices] gather_dims([0]) : (tensor<4xf32>, tensor<1xi64>) -> tensor<1xf32>
+  return %0, %1 : tensor<f32>, tensor<1xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // Index element types: i32, i64 and index as they are, others sign-extended
 //===----------------------------------------------------------------------===//
@@ -227,6 +240,16 @@ func.func @scatter_all_dims(%source: tensor<1x2x1x1x1xf32>, %dest: tensor<4x4x4x
 func.func @scatter_dims_1(%source: tensor<3x4x1x6xf32>, %dest: tensor<4x5x6xf32>, %indices: tensor<3x1xindex>) -> tensor<4x5x6xf32> {
   %0 = tensor.scatter %source into %dest[%indices] scatter_dims([1]) unique : (tensor<3x4x1x6xf32>, tensor<4x5x6xf32>, tensor<3x1xindex>) -> tensor<4x5x6xf32>
   return %0 : tensor<4x5x6xf32>
+}
+
+// A single element: the rank-preserving source collapses to 0-D.
+// CHECK-LABEL: func.func @scatter_one_element
+//  CHECK-SAME:   %[[SRC:[a-zA-Z0-9]+]]: tensor<1xf32>
+//       CHECK:   %[[U:.*]] = tensor.collapse_shape %[[SRC]] [] : tensor<1xf32> into tensor<f32>
+//       CHECK:   nd.scatter_nd %{{.*}}, %[[U]] : tensor<4xf32>, tensor<1xi64>, tensor<f32>
+func.func @scatter_one_element(%source: tensor<1xf32>, %dest: tensor<4xf32>, %indices: tensor<1xi64>) -> tensor<4xf32> {
+  %0 = tensor.scatter %source into %dest[%indices] scatter_dims([0]) unique : (tensor<1xf32>, tensor<4xf32>, tensor<1xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }
 
 // scatter_dims [2]: dest goes through [2, 0, 1], the result back through
