@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
 
 using namespace mlir;
 
@@ -243,6 +244,11 @@ Value mlir::nd::permuteDims(OpBuilder &b, Location loc, Value value,
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
+
+void mlir::nd::addNdConversionLegality(ConversionTarget &target) {
+  target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect, NdDialect,
+                         tensor::TensorDialect>();
+}
 
 LogicalResult mlir::nd::convertToNd(
     Operation *root, const ConversionTarget &target,

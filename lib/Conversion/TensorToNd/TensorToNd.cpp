@@ -64,7 +64,7 @@ static Unconvertible whyUnconvertible(tensor::ScatterOp op) {
   return checkScatterResultType(op.getResultType(), op.getDestType(), "dest");
 }
 
-static Unconvertible whyUnconvertible(Operation *op) {
+static Unconvertible whyUnconvertibleOp(Operation *op) {
   if (auto gather = dyn_cast<tensor::GatherOp>(op))
     return whyUnconvertible(gather);
   if (auto scatter = dyn_cast<tensor::ScatterOp>(op))
@@ -73,58 +73,69 @@ static Unconvertible whyUnconvertible(Operation *op) {
 }
 
 namespace {
-/// `tensor.gather` -> [permute source] + `nd.gather_nd` [+ expand_shape].
-struct GatherToNd : OpRewritePattern<tensor::GatherOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// The operands of the nd op replacing a gather from, or a scatter into,
+/// `tensor` at the dims `dims`.
+struct NdOperands {
+  /// How `tensor` is permuted into `data`.
+  SmallVector<int64_t> permutation;
+  /// `tensor` with the addressed dims first.
+  Value data;
+  /// The indices in a type nd takes.
+  Value indices;
+  /// The rank-reduced slices: `indices.shape[:-1] ++ <the other dims>`.
+  RankedTensorType slicesType;
+};
+} // namespace
 
-  LogicalResult matchAndRewrite(tensor::GatherOp op,
-                                PatternRewriter &rewriter) const override {
-    if (Unconvertible reason = whyUnconvertible(op))
-      return rewriter.notifyMatchFailure(op, *reason);
-    Location loc = getReplacementLoc(op);
-    RankedTensorType sourceType = op.getSourceType();
-    ArrayRef<int64_t> dims = op.getGatherDims();
-    SmallVector<int64_t> permutation =
-        addressedDimsFirst(dims, sourceType.getRank());
-    Value data = permuteDims(rewriter, loc, op.getSource(), permutation);
-    Value indices = extendIndicesForNd(rewriter, loc, op.getIndices());
-    RankedTensorType slicesType = tensor::GatherOp::inferResultType(
-        sourceType, op.getIndicesType(), dims, /*rankReduced=*/true);
+static NdOperands buildNdOperands(OpBuilder &b, Location loc, Value tensor,
+                                  Value indices, ArrayRef<int64_t> dims) {
+  auto tensorType = cast<RankedTensorType>(tensor.getType());
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  NdOperands operands;
+  operands.permutation = addressedDimsFirst(dims, tensorType.getRank());
+  operands.data = permuteDims(b, loc, tensor, operands.permutation);
+  operands.indices = extendIndicesForNd(b, loc, indices);
+  // The slices of a scatter have the type of the rank-reduced gather result.
+  operands.slicesType = tensor::GatherOp::inferResultType(
+      tensorType, indicesType, dims, /*rankReduced=*/true);
+  return operands;
+}
+
+namespace {
+/// `tensor.gather` -> [permute source] + `nd.gather_nd` [+ expand_shape].
+struct GatherToNd : ToNdPattern<tensor::GatherOp> {
+  explicit GatherToNd(MLIRContext *context)
+      : ToNdPattern(context, whyUnconvertible) {}
+
+  Value convert(tensor::GatherOp op, Location loc,
+                PatternRewriter &rewriter) const override {
+    NdOperands nd = buildNdOperands(rewriter, loc, op.getSource(),
+                                    op.getIndices(), op.getGatherDims());
     Value gathered =
-        GatherNDOp::create(rewriter, loc, slicesType, data, indices);
-    Value result = reshapeUnitDims(rewriter, loc, gathered, op.getResultType());
-    rewriter.replaceOp(op, result);
-    return success();
+        GatherNDOp::create(rewriter, loc, nd.slicesType, nd.data, nd.indices);
+    return reshapeUnitDims(rewriter, loc, gathered, op.getResultType());
   }
 };
 
 /// `tensor.scatter` -> [permute dest] + [collapse_shape source] +
 /// `nd.scatter_nd` [+ permute back] [+ cast].
-struct ScatterToNd : OpRewritePattern<tensor::ScatterOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ScatterToNd : ToNdPattern<tensor::ScatterOp> {
+  explicit ScatterToNd(MLIRContext *context)
+      : ToNdPattern(context, whyUnconvertible) {}
 
-  LogicalResult matchAndRewrite(tensor::ScatterOp op,
-                                PatternRewriter &rewriter) const override {
-    if (Unconvertible reason = whyUnconvertible(op))
-      return rewriter.notifyMatchFailure(op, *reason);
-    Location loc = getReplacementLoc(op);
-    RankedTensorType destType = op.getDestType();
-    ArrayRef<int64_t> dims = op.getScatterDims();
-    SmallVector<int64_t> permutation =
-        addressedDimsFirst(dims, destType.getRank());
-    Value data = permuteDims(rewriter, loc, op.getDest(), permutation);
-    Value indices = extendIndicesForNd(rewriter, loc, op.getIndices());
-    // The verifier made `source` this type or its rank-preserving version.
-    RankedTensorType slicesType = tensor::GatherOp::inferResultType(
-        destType, op.getIndicesType(), dims, /*rankReduced=*/true);
-    Value updates = reshapeUnitDims(rewriter, loc, op.getSource(), slicesType);
-    Value scattered = ScatterNDOp::create(rewriter, loc, data.getType(), data,
-                                          indices, updates);
-    SmallVector<int64_t> inverse = invertPermutationVector(permutation);
+  Value convert(tensor::ScatterOp op, Location loc,
+                PatternRewriter &rewriter) const override {
+    NdOperands nd = buildNdOperands(rewriter, loc, op.getDest(),
+                                    op.getIndices(), op.getScatterDims());
+    // The verifier made `source` the slices type or its rank-preserving
+    // version.
+    Value updates =
+        reshapeUnitDims(rewriter, loc, op.getSource(), nd.slicesType);
+    Value scattered = ScatterNDOp::create(rewriter, loc, nd.data.getType(),
+                                          nd.data, nd.indices, updates);
+    SmallVector<int64_t> inverse = invertPermutationVector(nd.permutation);
     Value result = permuteDims(rewriter, loc, scattered, inverse);
-    rewriter.replaceOp(op,
-                       castIfNeeded(rewriter, loc, result, op.getResultType()));
-    return success();
+    return castIfNeeded(rewriter, loc, result, op.getResultType());
   }
 };
 
@@ -133,13 +144,8 @@ struct ConvertTensorToNdPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateTensorToNdPatterns(patterns);
-    FrozenRewritePatternSet frozen(std::move(patterns));
-    ConversionTarget target(getContext());
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           NdDialect, tensor::TensorDialect>();
-    target.addIllegalOp<tensor::GatherOp, tensor::ScatterOp>();
-    if (failed(convertToNd(getOperation(), target, frozen,
-                           [](Operation *op) { return whyUnconvertible(op); })))
+    if (failed(convertToNd<tensor::GatherOp, tensor::ScatterOp>(
+            getOperation(), std::move(patterns), whyUnconvertibleOp)))
       signalPassFailure();
   }
 };

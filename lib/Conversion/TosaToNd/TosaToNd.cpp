@@ -89,7 +89,7 @@ static Unconvertible whyUnconvertible(tosa::ScatterOp op) {
       cast<RankedTensorType>(op.getValuesIn().getType()), "values_in");
 }
 
-static Unconvertible whyUnconvertible(Operation *op) {
+static Unconvertible whyUnconvertibleOp(Operation *op) {
   if (auto gather = dyn_cast<tosa::GatherOp>(op))
     return whyUnconvertible(gather);
   if (auto scatter = dyn_cast<tosa::ScatterOp>(op))
@@ -139,14 +139,12 @@ static Value buildBatchTuples(OpBuilder &b, Location loc, Value indices) {
 
 namespace {
 /// `tosa.gather` -> expand_shape indices + `nd.gather_nd` batch_dims(1).
-struct GatherToNd : OpRewritePattern<tosa::GatherOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct GatherToNd : ToNdPattern<tosa::GatherOp> {
+  explicit GatherToNd(MLIRContext *context)
+      : ToNdPattern(context, whyUnconvertible) {}
 
-  LogicalResult matchAndRewrite(tosa::GatherOp op,
-                                PatternRewriter &rewriter) const override {
-    if (Unconvertible reason = whyUnconvertible(op))
-      return rewriter.notifyMatchFailure(op, *reason);
-    Location loc = getReplacementLoc(op);
+  Value convert(tosa::GatherOp op, Location loc,
+                PatternRewriter &rewriter) const override {
     auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
     Value indices = reshapeUnitDims(rewriter, loc, op.getIndices(),
                                     withTrailingUnitDim(indicesType));
@@ -154,21 +152,18 @@ struct GatherToNd : OpRewritePattern<tosa::GatherOp> {
     Value gathered =
         GatherNDOp::create(rewriter, loc, resultType, op.getValues(), indices,
                            /*batch_dims=*/1);
-    rewriter.replaceOp(op, castIfNeeded(rewriter, loc, gathered, op.getType()));
-    return success();
+    return castIfNeeded(rewriter, loc, gathered, op.getType());
   }
 };
 
 /// `tosa.scatter` -> (n, index) tuples + `nd.scatter_nd`; with N == 1,
 /// reshapes + `nd.scatter_nd`.
-struct ScatterToNd : OpRewritePattern<tosa::ScatterOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ScatterToNd : ToNdPattern<tosa::ScatterOp> {
+  explicit ScatterToNd(MLIRContext *context)
+      : ToNdPattern(context, whyUnconvertible) {}
 
-  LogicalResult matchAndRewrite(tosa::ScatterOp op,
-                                PatternRewriter &rewriter) const override {
-    if (Unconvertible reason = whyUnconvertible(op))
-      return rewriter.notifyMatchFailure(op, *reason);
-    Location loc = getReplacementLoc(op);
+  Value convert(tosa::ScatterOp op, Location loc,
+                PatternRewriter &rewriter) const override {
     Value valuesIn = op.getValuesIn();
     Value indices = op.getIndices();
     Value input = op.getInput();
@@ -198,8 +193,7 @@ struct ScatterToNd : OpRewritePattern<tosa::ScatterOp> {
       result = ScatterNDOp::create(rewriter, loc, valuesInType, valuesIn,
                                    tuples, input);
     }
-    rewriter.replaceOp(op, castIfNeeded(rewriter, loc, result, op.getType()));
-    return success();
+    return castIfNeeded(rewriter, loc, result, op.getType());
   }
 };
 
@@ -208,13 +202,8 @@ struct ConvertTosaToNdPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateTosaToNdPatterns(patterns);
-    FrozenRewritePatternSet frozen(std::move(patterns));
-    ConversionTarget target(getContext());
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           NdDialect, tensor::TensorDialect>();
-    target.addIllegalOp<tosa::GatherOp, tosa::ScatterOp>();
-    if (failed(convertToNd(getOperation(), target, frozen,
-                           [](Operation *op) { return whyUnconvertible(op); })))
+    if (failed(convertToNd<tosa::GatherOp, tosa::ScatterOp>(
+            getOperation(), std::move(patterns), whyUnconvertibleOp)))
       signalPassFailure();
   }
 };

@@ -13,15 +13,14 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 #include <optional>
 #include <string>
 
 namespace mlir {
-class ConversionTarget;
-class FrozenRewritePatternSet;
-
 namespace nd {
 
 // bool isNdElementType(Type): the element types of nd's data operands.
@@ -86,6 +85,39 @@ Unconvertible checkScatterResultType(RankedTensorType resultType,
 /// `value` cast to `type` (`tensor.cast`) where the types differ.
 Value castIfNeeded(OpBuilder &b, Location loc, Value value, Type type);
 
+/// Base of the patterns that convert an op of type `OpTy` into nd ops: it
+/// matches only the ops for which `check` gives no reason (before any IR is
+/// created) and replaces the op with the value `convert` builds at the op's
+/// replacement location (`getReplacementLoc`).
+template <typename OpTy> class ToNdPattern : public OpRewritePattern<OpTy> {
+public:
+  using Check = Unconvertible (*)(OpTy);
+
+  ToNdPattern(MLIRContext *context, Check check)
+      : OpRewritePattern<OpTy>(context), check(check) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    if (Unconvertible reason = check(op))
+      return rewriter.notifyMatchFailure(op, *reason);
+    Value result = convert(op, getReplacementLoc(op), rewriter);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+protected:
+  /// Builds the replacement of `op` (which `check` accepted).
+  virtual Value convert(OpTy op, Location loc,
+                        PatternRewriter &rewriter) const = 0;
+
+private:
+  Check check;
+};
+
+/// Marks what the conversions into nd create (nd, tensor, linalg and arith
+/// ops) legal in `target`.
+void addNdConversionLegality(ConversionTarget &target);
+
 /// Converts the ops `target` marks illegal under `root` with `patterns`.
 /// Before converting anything, reports every illegal op for which
 /// `whyUnconvertible` gives a reason ("cannot be converted to nd: <reason>")
@@ -94,6 +126,18 @@ LogicalResult
 convertToNd(Operation *root, const ConversionTarget &target,
             const FrozenRewritePatternSet &patterns,
             function_ref<Unconvertible(Operation *)> whyUnconvertible);
+
+/// `convertToNd` with the ops of the types `IllegalOps` to convert.
+template <typename... IllegalOps>
+LogicalResult
+convertToNd(Operation *root, RewritePatternSet &&patterns,
+            function_ref<Unconvertible(Operation *)> whyUnconvertible) {
+  ConversionTarget target(*root->getContext());
+  addNdConversionLegality(target);
+  target.addIllegalOp<IllegalOps...>();
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  return convertToNd(root, target, frozen, whyUnconvertible);
+}
 
 } // namespace nd
 } // namespace mlir
