@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Random tensor.gather / tensor.scatter programs checked against numpy.
+"""Random tensor and TOSA gather / scatter programs checked against numpy.
 
-`generate SEED COUNT` writes an MLIR module whose @main runs COUNT random
-gathers and scatters (ranks 1-3, sizes 0-4 with many unit dims, every
-gather_dims / scatter_dims subset, rank-reduced and rank-preserving slices,
-i8/i16/i32/i64/index indices, negative indices, duplicates, static and
-dynamic shapes) and prints each result with printMemrefF32.
+`generate tensor|tosa SEED COUNT` writes an MLIR module whose @main runs
+COUNT random ops and prints each result with printMemrefF32:
+- tensor: tensor.gather / tensor.scatter of ranks 1-3, sizes 0-4 with many
+  unit dims, every gather_dims / scatter_dims subset, rank-reduced and
+  rank-preserving slices, i8/i16/i32/i64/index indices;
+- tosa: tosa.gather / tosa.scatter with N, K, C of 1-3, W of 1-4 (N = 1
+  often),
+  i32/i64 indices;
+both with negative and duplicate indices and static and dynamic shapes.
 
-`check SEED COUNT OUTPUT` recomputes every case with numpy, independently of
-nd, from the upstream ops' documentation (negative indices counted from the
-end and duplicates resolved last-wins, as nd defines them) and compares the
-printed sizes and values.
+`check tensor|tosa SEED COUNT OUTPUT` recomputes every case with numpy,
+independently of nd, from the ops' documentation and the TOSA specification
+(negative indices counted from the end and duplicates resolved last-wins, as
+nd defines them) and compares the printed sizes and values.
 """
 
 import re
@@ -161,12 +165,98 @@ def emit_case(n, case, out):
     out.append("}")
 
 
-def cases(seed, count):
+def make_tosa_case(rng):
+    # TOSA tensors have no zero-size dims.
+    n, k, c = (int(rng.integers(1, 4)) for _ in range(3))
+    n = 1 if rng.random() < 0.3 else n
+    op = str(rng.choice(["gather", "scatter"]))
+    w = int(rng.integers(1, 5))
+    if op == "scatter":
+        w = min(w, k)  # TOSA: K >= W
+    indices = np.zeros((n, w), dtype=np.int64)
+    for b in range(n):
+        if op == "scatter" and rng.random() < 0.8:
+            indices[b] = rng.permutation(k)[:w]  # unique, as TOSA asks
+        else:
+            indices[b] = rng.integers(0, k, size=w)
+        negative = rng.random(w) < 0.2
+        indices[b][negative] -= k
+    return {
+        "op": op,
+        "values": rng.integers(-50, 50, size=(n, k, c)).astype(np.float32),
+        "indices": indices,
+        "input": rng.integers(100, 200, size=(n, w, c)).astype(np.float32),
+        "index_type": str(rng.choice(["i32", "i64"])),
+        "dynamic": bool(rng.random() < 0.3),
+        "static_result": bool(rng.random() < 0.5),
+    }
+
+
+def tosa_expected(case):
+    values, indices = case["values"], case["indices"]
+    n, w = indices.shape
+    if case["op"] == "gather":
+        result = np.zeros((n, w, values.shape[2]), dtype=np.float32)
+        for b, i in np.ndindex(n, w):
+            result[b, i] = values[b, indices[b, i]]
+        return result
+    result = values.copy()
+    for b, i in np.ndindex(n, w):
+        result[b, indices[b, i]] = case["input"][b, i]
+    return result
+
+
+def emit_tosa_case(n, case, out):
+    itype = case["index_type"]
+    vt = tensor_type(case["values"].shape)
+    it = tensor_type(case["indices"].shape, itype)
+    nt = tensor_type(case["input"].shape)
+    dyn = case["dynamic"]
+    dvt = tensor_type([None] * 3) if dyn else vt
+    dit = tensor_type([None] * 2, itype) if dyn else it
+    dnt = tensor_type([None] * 3) if dyn else nt
+    if case["op"] == "gather":
+        # A dynamic gather may declare its static result: nd checks it.
+        rt = tensor_type(tosa_expected(case).shape)
+        drt = rt if not dyn or case["static_result"] else tensor_type([None] * 3)
+        out.append(f"func.func @op{n}(%v: {dvt}, %i: {dit}, %in: {dnt}) -> {drt} {{")
+        out.append(f"  %r = tosa.gather %v, %i : ({dvt}, {dit}) -> {drt}")
+    else:
+        drt = dvt
+        out.append(f"func.func @op{n}(%v: {dvt}, %i: {dit}, %in: {dnt}) -> {drt} {{")
+        out.append(f"  %r = tosa.scatter %v, %i, %in : ({dvt}, {dit}, {dnt}) -> {drt}")
+    out.append(f"  return %r : {drt}")
+    out.append("}")
+    out.append(f"func.func @case{n}() {{")
+    out.append(f"  %v0, %i0, %in0 = call @operands{n}() : () -> ({vt}, {it}, {nt})")
+    for name, static, dynamic in (("v", vt, dvt), ("i", it, dit), ("in", nt, dnt)):
+        out.append(f"  %{name} = tensor.cast %{name}0 : {static} to {dynamic}")
+    out.append(f"  %r = call @op{n}(%v, %i, %in) : ({dvt}, {dit}, {dnt}) -> {drt}")
+    out.append(f"  %u = tensor.cast %r : {drt} to tensor<*xf32>")
+    out.append("  call @print(%u) : (tensor<*xf32>) -> ()")
+    out.append("  return")
+    out.append("}")
+    out.append(f"func.func @operands{n}() -> ({vt}, {it}, {nt}) {{")
+    out.append(f"  %v = arith.constant {dense(case['values'], 'f32')}")
+    out.append(f"  %i = arith.constant {dense(case['indices'], itype)}")
+    out.append(f"  %in = arith.constant {dense(case['input'], 'f32')}")
+    out.append(f"  return %v, %i, %in : {vt}, {it}, {nt}")
+    out.append("}")
+
+
+FAMILIES = {
+    "tensor": (make_case, emit_case, expected),
+    "tosa": (make_tosa_case, emit_tosa_case, tosa_expected),
+}
+
+
+def cases(family, seed, count):
     rng = np.random.default_rng(seed)
-    return [make_case(rng) for _ in range(count)]
+    make = FAMILIES[family][0]
+    return [make(rng) for _ in range(count)]
 
 
-def generate(seed, count):
+def generate(family, seed, count):
     out = [
         "func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }",
         "func.func @print(%t: tensor<*xf32>) {",
@@ -175,9 +265,10 @@ def generate(seed, count):
         "  return",
         "}",
     ]
-    all_cases = cases(seed, count)
+    all_cases = cases(family, seed, count)
+    emit = FAMILIES[family][1]
     for n, case in enumerate(all_cases):
-        emit_case(n, case, out)
+        emit(n, case, out)
     out.append("func.func @main() {")
     for n in range(len(all_cases)):
         out.append(f"  call @case{n}() : () -> ()")
@@ -186,25 +277,26 @@ def generate(seed, count):
     print("\n".join(out))
 
 
-def check(seed, count, output):
+def check(family, seed, count, output):
     text = open(output).read()
     blocks = text.split("Unranked Memref")[1:]
-    all_cases = cases(seed, count)
+    all_cases = cases(family, seed, count)
+    expect = FAMILIES[family][2]
     if len(blocks) != len(all_cases):
         print(f"error: {len(blocks)} results printed, {len(all_cases)} expected")
         return 1
     failures = 0
     for n, (case, block) in enumerate(zip(all_cases, blocks)):
-        want = expected(case)
+        want = expect(case)
         sizes = re.search(r"sizes = \[([^\]]*)\]", block).group(1)
         got_shape = [int(v) for v in sizes.split(",") if v.strip()]
         data = block.split("data =", 1)[1]
         got = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", data)]
         if got_shape != list(want.shape):
-            print(f"case {n} ({case['op']} dims {case['dims']}): shape {got_shape}, expected {list(want.shape)}")
+            print(f"case {n} ({case['op']}): shape {got_shape}, expected {list(want.shape)}")
             failures += 1
         elif want.size and got != [float(v) for v in want.flatten()]:
-            print(f"case {n} ({case['op']} dims {case['dims']}): values differ")
+            print(f"case {n} ({case['op']}): values differ")
             print(f"  got      {got}")
             print(f"  expected {[float(v) for v in want.flatten()]}")
             failures += 1
@@ -213,7 +305,8 @@ def check(seed, count, output):
 
 
 if __name__ == "__main__":
+    family, seed, count = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     if sys.argv[1] == "generate":
-        generate(int(sys.argv[2]), int(sys.argv[3]))
+        generate(family, seed, count)
     else:
-        sys.exit(check(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]))
+        sys.exit(check(family, seed, count, sys.argv[5]))
