@@ -12,9 +12,10 @@
 // rank-reduced layout `indices.shape[:-1] ++ <other dims>`, which nd uses and
 // which the rank-preserving form reaches by a copy-free reshape.
 //
-// Preconditions (checked before any IR is created; the pass reports the
-// others): the element type is one of nd's, the indices are at most 64 bits
-// wide, and a scatter's result type is `dest`'s type or a less static one.
+// Preconditions, checked before any IR is created (a pattern does not match
+// an op that misses one; the pass reports the op and why): the element type
+// is one of nd's, the indices are at most 64 bits wide, and a scatter's
+// result type is `dest`'s type or a less static one.
 //
 //===----------------------------------------------------------------------===//
 

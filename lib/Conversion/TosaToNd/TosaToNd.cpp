@@ -8,11 +8,11 @@
 // input as the updates; with a static N of 1 the batch dim is reshaped away
 // instead and the indices, reshaped to [W,1], are the tuples.
 //
-// Preconditions (checked before any IR is created; the pass reports the
-// others): ranked tensors, an element type nd supports, and a result type
-// that is the inferred one or compatible with it, where the gather's extra
-// static sizes are checked at run time by nd and a scatter's may not exceed
-// those of values_in.
+// Preconditions, checked before any IR is created (a pattern does not match
+// an op that misses one; the pass reports the op and why): ranked tensors,
+// an element type nd supports, and a result type compatible with the
+// inferred one, where a gather's extra static sizes are checked by nd at run
+// time and a scatter's result may not be more static than values_in.
 //
 //===----------------------------------------------------------------------===//
 
