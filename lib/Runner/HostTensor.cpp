@@ -135,9 +135,9 @@ mlir::nd::getRowMajorStrides(llvm::ArrayRef<int64_t> shape) {
     // may overflow only when it is not needed.
     if (!next && d > 0)
       return makeError("shape " + formatShape(shape) +
-                       " has no 64-bit strides: the product of dims " +
+                       " has no 64-bit row-major strides: the product of dims " +
                        Twine(d) + " to " + Twine(shape.size() - 1) +
-                       " overflows");
+                       " overflows int64");
     running = next.value_or(0);
   }
   return strides;
