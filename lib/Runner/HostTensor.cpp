@@ -15,9 +15,9 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -134,10 +134,10 @@ mlir::nd::getRowMajorStrides(llvm::ArrayRef<int64_t> shape) {
     // The stride of dim 0 is the last one needed: the product of all dims
     // may overflow only when it is not needed.
     if (!next && d > 0)
-      return makeError("shape " + formatShape(shape) +
-                       " has no 64-bit row-major strides: the product of dims " +
-                       Twine(d) + " to " + Twine(shape.size() - 1) +
-                       " overflows int64");
+      return makeError(
+          "shape " + formatShape(shape) +
+          " has no 64-bit row-major strides: the product of dims " + Twine(d) +
+          " to " + Twine(shape.size() - 1) + " overflows int64");
     running = next.value_or(0);
   }
   return strides;
@@ -448,8 +448,9 @@ void mlir::nd::detail::normalizeBools(HostTensor &tensor) {
 // File access
 //===----------------------------------------------------------------------===//
 
-Expected<std::unique_ptr<llvm::MemoryBuffer>>
-mlir::nd::detail::readFileBytes(StringRef path) {
+/// The bytes of the file at `path`.
+static Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readFileBytes(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -457,6 +458,15 @@ mlir::nd::detail::readFileBytes(StringRef path) {
     return makeError("cannot read '" + path +
                      "': " + file.getError().message());
   return std::move(*file);
+}
+
+Expected<HostTensor> mlir::nd::detail::readTensorWith(
+    StringRef path,
+    llvm::function_ref<Expected<HostTensor>(StringRef, StringRef)> parse) {
+  Expected<std::unique_ptr<llvm::MemoryBuffer>> file = readFileBytes(path);
+  if (!file)
+    return file.takeError();
+  return parse((*file)->getBuffer(), path);
 }
 
 Error mlir::nd::detail::writeFileBytes(StringRef path, StringRef bytes) {

@@ -273,10 +273,7 @@ Expected<HostTensor> mlir::nd::parseNpy(StringRef bytes, StringRef name) {
 }
 
 Expected<HostTensor> mlir::nd::readNpyFile(StringRef path) {
-  Expected<std::unique_ptr<llvm::MemoryBuffer>> file = readFileBytes(path);
-  if (!file)
-    return file.takeError();
-  return parseNpy((*file)->getBuffer(), path);
+  return readTensorWith(path, parseNpy);
 }
 
 /// The NumPy type string of `dtype`; bf16 has none.

@@ -11,12 +11,11 @@
 
 #include "nd/Runner/HostTensor.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/MemoryBuffer.h"
 
-#include <memory>
 #include <string>
 
 namespace mlir {
@@ -29,9 +28,12 @@ llvm::Error makeError(const llvm::Twine &message);
 /// Prefixes the message of `error` with `prefix` (a file name).
 llvm::Error prefixError(llvm::StringRef prefix, llvm::Error error);
 
-/// The bytes of the file at `path`.
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-readFileBytes(llvm::StringRef path);
+/// Reads the file at `path` and decodes it with `parse(bytes, path)`.
+llvm::Expected<HostTensor>
+readTensorWith(llvm::StringRef path,
+               llvm::function_ref<llvm::Expected<HostTensor>(llvm::StringRef,
+                                                             llvm::StringRef)>
+                   parse);
 
 /// Writes `bytes` to the file at `path`, replacing it.
 llvm::Error writeFileBytes(llvm::StringRef path, llvm::StringRef bytes);

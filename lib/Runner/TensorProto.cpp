@@ -337,10 +337,7 @@ Expected<HostTensor> mlir::nd::parseTensorProto(StringRef bytes,
 }
 
 Expected<HostTensor> mlir::nd::readTensorProtoFile(StringRef path) {
-  Expected<std::unique_ptr<llvm::MemoryBuffer>> file = readFileBytes(path);
-  if (!file)
-    return file.takeError();
-  return parseTensorProto((*file)->getBuffer(), path);
+  return readTensorWith(path, parseTensorProto);
 }
 
 Expected<std::string> mlir::nd::serializeTensorProto(const HostTensor &tensor,
