@@ -18,9 +18,9 @@ rewritten .npy headers with extreme dims and dtypes, rewritten TensorProto
 dims, types and fields) is given to `nd-tensor-tool print`, `convert` and
 `compare`, and as one input of an nd-run model. A run is a finding when it
 ends by a signal, with a status other than 0 or 1, with a sanitizer report,
-or when it outlasts the time limit. Findings are kept in OUT/findings with
-the command that produced them; the script prints the counts and exits 1
-when there is a finding.
+with status 1 but no error message, or when it outlasts the time limit.
+Findings are kept in OUT/findings with the command that produced them; the
+script prints the counts and exits 1 when there is a finding.
 """
 
 import argparse
@@ -170,7 +170,16 @@ def mutate_npy(rng, array, version):
     npy_format = np.lib.format
     descr = npy_format.dtype_to_descr(array.dtype)
     data = array.tobytes()
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
+    if kind == 6:
+        # Well-formed: the same elements in another shape, or no element
+        # in a shape with huge dims.
+        text = ", ".join(str(d) for d in odd_shape(rng, array.size))
+        if "," not in text and text:
+            text += ","
+        size = 0 if "0" in text.split(", ") else array.size
+        return npy_bytes(npy_header(descr, "False", text),
+                         data if size else b"", version)
     if kind == 0:
         buf = io.BytesIO()
         npy_format.write_array(buf, array, version=(version, 0))
@@ -209,9 +218,43 @@ def mutate_npy(rng, array, version):
     return npy_bytes(header[:pos] + junk + header[pos:], data, version)
 
 
+def odd_shape(rng, size):
+    """Dims holding `size` elements in a random rank, or no element with
+    huge dims beside a zero."""
+    if rng.random() < 0.5 or size == 0:
+        dims = [rng.choice([1, 2, 3, 2**31, 2**62, 2**63 - 1])
+                for _ in range(rng.randint(1, 4))]
+        dims[rng.randrange(len(dims))] = 0
+        return dims
+    dims = []
+    rest = size
+    for factor in range(2, size + 1):
+        while rest % factor == 0 and rng.random() < 0.7:
+            dims.append(factor)
+            rest //= factor
+    dims.append(rest)
+    for _ in range(rng.randint(0, 2)):
+        dims.insert(rng.randrange(len(dims) + 1), 1)
+    return dims
+
+
 def mutate_pb(rng, proto):
     proto = onnx.TensorProto.FromString(proto.SerializeToString())
-    kind = rng.randrange(5)
+    kind = rng.randrange(6)
+    if kind == 5:
+        # Well-formed: another shape of the same element count, or none.
+        count = 1
+        for d in proto.dims:
+            count *= d
+        dims = odd_shape(rng, count)
+        del proto.dims[:]
+        proto.dims.extend(dims)
+        if 0 in dims:
+            proto.ClearField("raw_data")
+            for field in ["float_data", "int32_data", "int64_data",
+                          "double_data", "uint64_data"]:
+                proto.ClearField(field)
+        return proto.SerializeToString()
     if kind == 0:
         return mutate_bytes(rng, proto.SerializeToString())
     if kind == 1:
@@ -301,6 +344,8 @@ class Runner:
             rc, stderr = result.returncode, result.stderr
             if SANITIZER_REPORT.search(stderr):
                 outcome = "sanitizer"
+            elif rc == 1 and b"error" not in stderr:
+                outcome = "silent"
             elif rc in (0, 1):
                 outcome = "ok" if rc == 0 else "rejected"
             else:
@@ -309,7 +354,7 @@ class Runner:
             outcome, stderr = "hang", b""
         key = (label, outcome)
         self.counts[key] = self.counts.get(key, 0) + 1
-        if outcome in ("sanitizer", "crash", "hang"):
+        if outcome in ("sanitizer", "crash", "hang", "silent"):
             self.findings += 1
             where = os.path.join(self.out, "findings", "%04d" % self.findings)
             os.makedirs(where)
