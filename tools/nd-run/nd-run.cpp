@@ -72,7 +72,7 @@ struct Options {
                               cl::desc("MODEL [INPUT...] [--expect OUTPUT...]"),
                               cl::cat(category)};
   // A flag, not an option with values: the positional files after it are
-  // the expected outputs (see `splitFiles`).
+  // the expected outputs (see `finish`).
   cl::list<bool> expect{
       "expect",
       cl::desc("The files after this flag are expected outputs: compare each "
