@@ -14,6 +14,7 @@
 #include "nd/ExecutionEngine/JitFunction.h"
 #include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
+#include "nd/Support/Version.h"
 #include "nd/Target/ONNX/ImportONNX.h"
 
 #include "mlir/IR/AsmState.h"
@@ -202,6 +203,7 @@ int main(int argc, char **argv) {
   releaseOptionName("threads");
   Options options;
   cl::HideUnrelatedOptions(options.category);
+  registerVersionPrinter();
   std::string parseErrors;
   llvm::raw_string_ostream parseErrorStream(parseErrors);
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &parseErrorStream)) {

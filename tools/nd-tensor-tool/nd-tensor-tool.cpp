@@ -14,6 +14,7 @@
 
 #include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
+#include "nd/Support/Version.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -54,6 +55,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   Options options;
   cl::HideUnrelatedOptions(options.category);
+  registerVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv, "nd tensor file inspector\n");
   cl::list<std::string> &positionals = options.positionals;
   llvm::StringRef command = positionals.front();
