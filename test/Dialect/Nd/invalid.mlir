@@ -761,3 +761,75 @@ func.func @gather_elements_result_exceeds_data_off_axis(%data: tensor<4x4xf32>, 
   %0 = nd.gather_elements %data[%indices] : tensor<4x4xf32>, tensor<2x?xi64> -> tensor<2x7xf32>
   return %0 : tensor<2x7xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// Constant indices out of range: compile-time errors naming the position of
+// the value in operand 'indices'
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @scatter_nd_constant_index_too_large(%data: tensor<4x3xf32>, %updates: tensor<2xf32>) -> tensor<4x3xf32> {
+  %indices = arith.constant dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>
+  // expected-error @+1 {{'nd.scatter_nd' op index 3 at position [1, 1] of operand 'indices' is out of range for dim 1 of operand 'data' (size 3)}}
+  %0 = nd.scatter_nd %data[%indices], %updates : tensor<4x3xf32>, tensor<2x2xi64>, tensor<2xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Negative values count from the end: -4 is the first row, -5 is out of range.
+func.func @scatter_nd_constant_index_too_negative(%data: tensor<4x3xf32>, %updates: tensor<3x3xf32>) -> tensor<4x3xf32> {
+  %indices = arith.constant dense<[[-4], [3], [-5]]> : tensor<3x1xi32>
+  // expected-error @+1 {{'nd.scatter_nd' op index -5 at position [2, 0] of operand 'indices' is out of range for dim 0 of operand 'data' (size 4)}}
+  %0 = nd.scatter_nd %data[%indices], %updates : tensor<4x3xf32>, tensor<3x1xi32>, tensor<3x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// An empty slice does not excuse an index out of range.
+func.func @scatter_nd_constant_index_empty_slice(%data: tensor<3x0xf32>, %updates: tensor<2x0xf32>) -> tensor<3x0xf32> {
+  %indices = arith.constant dense<[[2], [3]]> : tensor<2x1xi64>
+  // expected-error @+1 {{'nd.scatter_nd' op index 3 at position [1, 0] of operand 'indices' is out of range for dim 0 of operand 'data' (size 3)}}
+  %0 = nd.scatter_nd %data[%indices], %updates : tensor<3x0xf32>, tensor<2x1xi64>, tensor<2x0xf32>
+  return %0 : tensor<3x0xf32>
+}
+
+// -----
+
+// With batch_dims = 1 the index component addresses data dim 1.
+func.func @gather_nd_constant_index_batch_dims(%data: tensor<2x3x2xf32>) -> tensor<2x2xf32> {
+  %indices = arith.constant dense<[[2], [3]]> : tensor<2x1xindex>
+  // expected-error @+1 {{'nd.gather_nd' op index 3 at position [1, 0] of operand 'indices' is out of range for dim 1 of operand 'data' (size 3)}}
+  %0 = nd.gather_nd %data[%indices] batch_dims(1) : tensor<2x3x2xf32>, tensor<2x1xindex> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// A splat out of range: the first position is named.
+func.func @gather_nd_constant_index_splat(%data: tensor<4xf32>) -> tensor<3xf32> {
+  %indices = arith.constant dense<-9223372036854775808> : tensor<3x1xi64>
+  // expected-error @+1 {{'nd.gather_nd' op index -9223372036854775808 at position [0, 0] of operand 'indices' is out of range for dim 0 of operand 'data' (size 4)}}
+  %0 = nd.gather_nd %data[%indices] : tensor<4xf32>, tensor<3x1xi64> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @scatter_elements_constant_index_out_of_range(%data: tensor<2x3xf32>, %updates: tensor<2x2xf32>) -> tensor<2x3xf32> {
+  %indices = arith.constant dense<[[-3, 2], [0, 3]]> : tensor<2x2xi32>
+  // expected-error @+1 {{'nd.scatter_elements' op index 3 at position [1, 1] of operand 'indices' is out of range for dim 1 of operand 'data' (size 3)}}
+  %0 = nd.scatter_elements %data[%indices], %updates axis(1) : tensor<2x3xf32>, tensor<2x2xi32>, tensor<2x2xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gather_elements_constant_index_out_of_range(%data: tensor<2x5xf32>) -> tensor<2x1xf32> {
+  %indices = arith.constant dense<[[-5], [-6]]> : tensor<2x1xi64>
+  // expected-error @+1 {{'nd.gather_elements' op index -6 at position [1, 0] of operand 'indices' is out of range for dim 1 of operand 'data' (size 5)}}
+  %0 = nd.gather_elements %data[%indices] axis(-1) : tensor<2x5xf32>, tensor<2x1xi64> -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}

@@ -661,3 +661,22 @@ func.func @generic_form(%data: tensor<2x3x2xi32>, %indices: tensor<2x1xi64>,
       : (tensor<2x3x2xi32>, tensor<2x3x1xi64>) -> tensor<2x3x1xi32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Constant indices
+//===----------------------------------------------------------------------===//
+
+// Constant index values are checked at compile time against static dims
+// only: 7 addresses a dynamic dim and is left to the run-time check; -4 is
+// the first row of 4.
+// CHECK-LABEL: func.func @constant_indices(
+// CHECK:         nd.gather_elements %{{.*}}[%{{.*}}] : tensor<?xf32>, tensor<2xi64> -> tensor<2xf32>
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} : tensor<4x3xf32>, tensor<1x1xi64>, tensor<1x3xf32>
+func.func @constant_indices(%dynamic: tensor<?xf32>, %data: tensor<4x3xf32>,
+                            %updates: tensor<1x3xf32>) -> (tensor<2xf32>, tensor<4x3xf32>) {
+  %i0 = arith.constant dense<[0, 7]> : tensor<2xi64>
+  %0 = nd.gather_elements %dynamic[%i0] : tensor<?xf32>, tensor<2xi64> -> tensor<2xf32>
+  %i1 = arith.constant dense<[[-4]]> : tensor<1x1xi64>
+  %1 = nd.scatter_nd %data[%i1], %updates : tensor<4x3xf32>, tensor<1x1xi64>, tensor<1x3xf32>
+  return %0, %1 : tensor<2xf32>, tensor<4x3xf32>
+}

@@ -11,10 +11,14 @@
 
 #include "nd/Dialect/Nd/IR/NdOps.h"
 
+#include "NdIndexing.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <string>
@@ -38,6 +42,97 @@ makeEmitter(std::optional<Location> location, StringRef opName) {
   Location loc = *location;
   std::string name = opName.str();
   return [loc, name] { return emitError(loc) << "'" << name << "' op "; };
+}
+
+//===----------------------------------------------------------------------===//
+// Index values known at compile time
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>>
+indexing::matchConstantIndices(Value indices, int64_t limit) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(indices, m_Constant(&attr)) ||
+      attr.getType() != indices.getType() || attr.getNumElements() > limit)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  if (attr.isSplat()) {
+    values.assign(attr.getNumElements(),
+                  attr.getSplatValue<APInt>().getSExtValue());
+    return values;
+  }
+  values.reserve(attr.getNumElements());
+  for (const APInt &value : attr.getValues<APInt>())
+    values.push_back(value.getSExtValue());
+  return values;
+}
+
+SmallVector<int64_t> indexing::getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+SmallVector<int64_t> indexing::delinearize(int64_t flat,
+                                           ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> position(shape.size(), 0);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 0)
+      continue;
+    position[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return position;
+}
+
+void indexing::forEachPosition(
+    ArrayRef<int64_t> shape,
+    function_ref<void(int64_t, ArrayRef<int64_t>)> fn) {
+  int64_t count = ShapedType::getNumElements(shape);
+  SmallVector<int64_t> position(shape.size(), 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    fn(flat, position);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+}
+
+/// The compile-time index check: where `indices` is a constant, each value
+/// must lie in `[-d, d-1]` for the size `d` of the data dim it addresses,
+/// `dimOf(position)` being that dim for the element at `position` in
+/// `indices`. A value out of range would stop the program at run time;
+/// known now, it is reported now, with its position. Dims that are dynamic
+/// are left to the run-time check.
+static LogicalResult
+verifyConstantIndices(Operation *op, Value indices, ArrayRef<int64_t> dataShape,
+                      function_ref<int64_t(ArrayRef<int64_t>)> dimOf) {
+  std::optional<SmallVector<int64_t>> values =
+      indexing::matchConstantIndices(indices, indexing::kMaxVerifiedIndices);
+  if (!values)
+    return success();
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(indices.getType()).getShape();
+  LogicalResult result = success();
+  indexing::forEachPosition(shape, [&](int64_t flat,
+                                       ArrayRef<int64_t> position) {
+    if (failed(result))
+      return;
+    int64_t dim = dimOf(position);
+    int64_t size = dataShape[dim];
+    int64_t value = (*values)[flat];
+    if (ShapedType::isDynamic(size) || indexing::normalizeIndex(value, size))
+      return;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "index " << value << " at position [";
+    llvm::interleaveComma(position, diag);
+    diag << "] of operand 'indices' is out of range for dim " << dim
+         << " of operand 'data' (size " << size << ")";
+    result = failure();
+  });
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -271,6 +366,17 @@ static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
 // ScatterNDOp
 //===----------------------------------------------------------------------===//
 
+/// The rules of a scatter_nd past its shapes: the reduction and the values
+/// of constant indices.
+static LogicalResult verifyScatterNDValues(ScatterNDOp op) {
+  RankedTensorType dataType = op.getData().getType();
+  if (failed(verifyReduction(op, op.getReduction(), dataType.getElementType())))
+    return failure();
+  return verifyConstantIndices(
+      op, op.getIndices(), dataType.getShape(),
+      [](ArrayRef<int64_t> position) { return position.back(); });
+}
+
 LogicalResult ScatterNDOp::verify() {
   RankedTensorType dataType = getData().getType();
   RankedTensorType indicesType = getIndices().getType();
@@ -291,7 +397,7 @@ LogicalResult ScatterNDOp::verify() {
                 "element addressed when rank(indices) == 1 and k == "
                 "rank(data)), got "
              << updatesType;
-    return verifyReduction(*this, getReduction(), dataType.getElementType());
+    return verifyScatterNDValues(*this);
   }
 
   int64_t q = indicesType.getRank();
@@ -314,7 +420,7 @@ LogicalResult ScatterNDOp::verify() {
       diag << "operand 'data' dim " << k + dim - (q - 1);
     return diag << ": expected " << want << ", got " << got;
   }
-  return verifyReduction(*this, getReduction(), dataType.getElementType());
+  return verifyScatterNDValues(*this);
 }
 
 LogicalResult
@@ -378,8 +484,14 @@ LogicalResult GatherNDOp::verify() {
       static_cast<int64_t>(getBatchDims()), [&] { return emitOpError(); });
   if (failed(inferred))
     return failure();
-  return verifyGatherResult(*this, *inferred, getResultSources(*this),
-                            "rank(indices) - 1 + rank(data) - batch_dims - k");
+  if (failed(verifyGatherResult(
+          *this, *inferred, getResultSources(*this),
+          "rank(indices) - 1 + rank(data) - batch_dims - k")))
+    return failure();
+  auto batchDims = static_cast<int64_t>(getBatchDims());
+  return verifyConstantIndices(
+      *this, getIndices(), getData().getType().getShape(),
+      [&](ArrayRef<int64_t> position) { return batchDims + position.back(); });
 }
 
 LogicalResult
@@ -415,9 +527,12 @@ LogicalResult ScatterElementsOp::verify() {
   // Where indices leaves a dim dynamic, updates may still pin it down.
   if (failed(verifyWithinDataOffAxis(
           [&] { return emitOpError(); }, "operand 'updates'",
-          updatesType.getShape(), dataType.getShape(), getNormalizedAxis())))
+          updatesType.getShape(), dataType.getShape(), getNormalizedAxis())) ||
+      failed(verifyReduction(*this, getReduction(), dataType.getElementType())))
     return failure();
-  return verifyReduction(*this, getReduction(), dataType.getElementType());
+  int64_t axis = getNormalizedAxis();
+  return verifyConstantIndices(*this, getIndices(), dataType.getShape(),
+                               [&](ArrayRef<int64_t>) { return axis; });
 }
 
 LogicalResult
@@ -471,9 +586,15 @@ LogicalResult GatherElementsOp::verify() {
     return failure();
   // Where indices leaves a dim dynamic, a static result dim must still fit
   // in data off the axis.
-  return verifyWithinDataOffAxis(
-      [&] { return emitOpError(); }, "result", getResult().getType().getShape(),
-      getData().getType().getShape(), getNormalizedAxis());
+  if (failed(verifyWithinDataOffAxis([&] { return emitOpError(); }, "result",
+                                     getResult().getType().getShape(),
+                                     getData().getType().getShape(),
+                                     getNormalizedAxis())))
+    return failure();
+  int64_t axis = getNormalizedAxis();
+  return verifyConstantIndices(*this, getIndices(),
+                               getData().getType().getShape(),
+                               [&](ArrayRef<int64_t>) { return axis; });
 }
 
 LogicalResult

@@ -70,10 +70,12 @@ def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
       type of `data`.
 
     Index values: a component `i` addressing dimension `j` of size `d` may be
-    negative and then means `i + d`; it must lie in `[-d, d-1]`. The lowering
-    checks every component at run time and stops the program with a message
-    naming the op, the operand, the value and the dimension (unless the caller
-    disables the checks and guarantees valid indices).
+    negative and then means `i + d`; it must lie in `[-d, d-1]`. A constant
+    `indices` with a value out of range is a verifier error naming the value
+    and its position; otherwise the lowering checks every component at run
+    time and stops the program with a message naming the op, the operand, the
+    value and the dimension (unless the caller disables the checks and
+    guarantees valid indices).
 
     Duplicate index tuples: the specs leave the result undefined for
     `reduction = none`; nd defines it: the update that comes last in row-major
@@ -110,6 +112,8 @@ def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
   }];
 
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Nd_GatherNDOp : Nd_Op<"gather_nd", [
@@ -142,8 +146,9 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
       than the inferred one is accepted when compatible); its element type is
       that of `data`.
 
-    Index values may be negative (`i + d`) and must lie in `[-d, d-1]`; the
-    lowering checks them at run time unless the caller disables the checks.
+    Index values may be negative (`i + d`) and must lie in `[-d, d-1]`: a
+    verifier error for constant indices, a run-time check otherwise (unless
+    the caller disables the checks).
 
     Example (ONNX GatherND, example 5):
 
@@ -180,6 +185,8 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
   }];
 
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,8 +225,8 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
       `updates.shape[d] <= data.shape[d]`) for every `d != axis`.
 
     Index values may be negative (`i + data.shape[axis]`) and must lie in
-    `[-s, s-1]` with `s = data.shape[axis]`; checked at run time by the
-    lowering unless disabled. Duplicates under `reduction = none`: the update
+    `[-s, s-1]` with `s = data.shape[axis]`: a verifier error for constant
+    indices, a run-time check otherwise (unless disabled). Duplicates under `reduction = none`: the update
     that comes last in row-major order of `indices` wins.
 
     Example (ONNX Scatter, example 2):
@@ -254,6 +261,8 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
   }];
 
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
@@ -282,8 +291,9 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
     `indices.shape[d] <= data.shape[d]` for every `d != axis`; the result
     type is inferred from `indices` and may be more static than it, but its
     dims off the axis must not exceed those of `data` either. Index values
-    may be negative and must lie in `[-s, s-1]` with `s = data.shape[axis]`;
-    checked at run time by the lowering unless disabled.
+    may be negative and must lie in `[-s, s-1]` with `s = data.shape[axis]`:
+    a verifier error for constant indices, a run-time check otherwise (unless
+    disabled).
 
     Example (ONNX GatherElements, test_gather_elements_0):
 
@@ -321,6 +331,8 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
   }];
 
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 #endif // ND_DIALECT_ND_IR_NDOPS_TD
