@@ -31,7 +31,8 @@ func.func @scatter_nd_duplicate_tuples(%data: tensor<4x3xf32>, %updates: tensor<
 
 // All constant (OpenVINO ScatterNDUpdate-15 example 1): indices
 // [0, 2, -3, -3, 0] on 4 elements address 0, 2, 1, 1, 0; the last update of
-// each wins: [50, 40, 20, 4].
+// each wins: [50, 40, 20, 4]. (The spec prints [50, 20, 20, 4], which no
+// order of the updates gives: element 1 is written 30, then 40.)
 // CHECK-LABEL: func.func @scatter_nd_duplicates_constant(
 // CHECK:         %[[R:.*]] = arith.constant dense<[5.000000e+01, 4.000000e+01, 2.000000e+01, 4.000000e+00]> : tensor<4xf32>
 // CHECK-NOT:     nd.scatter_nd
@@ -98,4 +99,21 @@ func.func @scatter_elements_duplicates_constant_updates(%data: tensor<2x2xi32>) 
   %0 = nd.scatter_elements %data[%indices], %updates axis(1)
       : tensor<2x2xi32>, tensor<2x2xi32>, tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
+}
+
+// -----
+
+// Under oob<skip> the tuple out of range writes nothing and is dropped with
+// the overwritten one; the survivors keep their raw values and the mode.
+// CHECK-LABEL: func.func @scatter_nd_duplicates_skip(
+// CHECK-SAME:    %[[D:.*]]: tensor<4xf32>,
+// CHECK-DAG:     %[[I:.*]] = arith.constant dense<{{\[\[}}-1], [0]]> : tensor<2x1xi64>
+// CHECK-DAG:     %[[P:.*]] = arith.constant dense<{{\[\[}}2], [3]]> : tensor<2x1xi64>
+// CHECK:         %[[G:.*]] = nd.gather_nd %{{.*}}[%[[P]]] : tensor<4xf32>, tensor<2x1xi64> -> tensor<2xf32>
+// CHECK:         nd.scatter_nd %[[D]][%[[I]]], %[[G]] oob<skip> : tensor<4xf32>, tensor<2x1xi64>, tensor<2xf32>
+func.func @scatter_nd_duplicates_skip(%data: tensor<4xf32>, %updates: tensor<4xf32>) -> tensor<4xf32> {
+  %indices = arith.constant dense<[[3], [9], [-1], [0]]> : tensor<4x1xi64>
+  // expected-warning @+1 {{'nd.scatter_nd' op operand 'indices' has duplicate index tuples under reduction 'none' (the one at position [0] is overwritten by the one at position [2]; 1 overwritten in all)}}
+  %0 = nd.scatter_nd %data[%indices], %updates oob<skip> : tensor<4xf32>, tensor<4x1xi64>, tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

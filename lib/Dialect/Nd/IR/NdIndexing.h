@@ -10,6 +10,8 @@
 #ifndef ND_LIB_DIALECT_ND_IR_NDINDEXING_H
 #define ND_LIB_DIALECT_ND_IR_NDINDEXING_H
 
+#include "nd/Dialect/Nd/IR/NdDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -42,6 +44,44 @@ inline std::optional<int64_t> normalizeIndex(int64_t i, int64_t size) {
   if (i < -size || i >= size)
     return std::nullopt;
   return i < 0 ? i + size : i;
+}
+
+/// The position that index value `i` addresses in a dim of size `size` under
+/// `oob`: as normalizeIndex, or, under `clamp`, `i` clamped into
+/// `[0, size - 1]` (values in range keep their meaning). nullopt where the
+/// access does not happen: an error under `error`, a dropped write or a zero
+/// read under `skip`, and under `clamp` when `size` is 0.
+inline std::optional<int64_t> resolveIndex(int64_t i, int64_t size,
+                                           OobMode oob) {
+  if (std::optional<int64_t> index = normalizeIndex(i, size))
+    return index;
+  if (oob != OobMode::Clamp || size == 0)
+    return std::nullopt;
+  return i < 0 ? 0 : size - 1;
+}
+
+/// Whether write index `w` of a tensor_scatter is in range: `w >= 0`, and in
+/// linear mode `w + seqLen <= maxSeq`.
+inline bool isValidWriteIndex(int64_t w, int64_t maxSeq, int64_t seqLen,
+                              TensorScatterMode mode) {
+  return w >= 0 &&
+         (mode == TensorScatterMode::Circular || w <= maxSeq - seqLen);
+}
+
+/// The write index a tensor_scatter uses for `w` under `oob`: `w` when in
+/// range; under `clamp` `w` clamped into `[0, maxSeq - seqLen]` (linear) or
+/// to `w >= 0` (circular); nullopt otherwise (an error, or a dropped write).
+inline std::optional<int64_t> resolveWriteIndex(int64_t w, int64_t maxSeq,
+                                                int64_t seqLen,
+                                                TensorScatterMode mode,
+                                                OobMode oob) {
+  if (isValidWriteIndex(w, maxSeq, seqLen, mode))
+    return w;
+  if (oob != OobMode::Clamp)
+    return std::nullopt;
+  if (w < 0)
+    return 0;
+  return maxSeq - seqLen;
 }
 
 /// Row-major strides of `shape`.
