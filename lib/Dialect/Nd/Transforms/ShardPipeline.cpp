@@ -17,7 +17,9 @@ using namespace mlir;
 
 void mlir::nd::buildNdShardedToLLVMPipeline(
     OpPassManager &pm, const NdShardedToLLVMPipelineOptions &options) {
-  pm.addPass(createNdPartition());
+  NdPartitionOptions partitionOptions;
+  partitionOptions.checkProcessCount = options.checkProcessCount;
+  pm.addPass(createNdPartition(partitionOptions));
   pm.addPass(createNdLowerShardCollectives());
   pm.addPass(createConvertShardToMPIPass());
   NdToLLVMPipelineOptions lowerOptions;

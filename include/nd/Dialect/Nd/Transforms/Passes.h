@@ -46,6 +46,12 @@ struct NdShardedToLLVMPipelineOptions
       llvm::cl::desc("Check index values and dynamic shapes of nd ops at run "
                      "time (see --lower-scatter)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> checkProcessCount{
+      *this, "check-process-count",
+      llvm::cl::desc("Check that the processes running each partitioned "
+                     "function are as many as its grid has (see "
+                     "--nd-partition)"),
+      llvm::cl::init(true)};
 };
 
 /// Builds the pipeline from a module with sharded functions to the LLVM

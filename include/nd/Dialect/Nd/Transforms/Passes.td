@@ -26,6 +26,14 @@ def NdPartition : Pass<"nd-partition", "ModuleOp"> {
     A program that runs under MPI needs both next to its sharded functions: a
     `main` that initialises MPI, calls them and prints.
 
+    With `check-process-count` (the default), each partitioned function that
+    uses a grid first checks that the processes running it are as many as
+    the grid has: a `shard.all_reduce` sums a 1 from every process and a
+    `cf.assert` stops the program when the sum differs, before any data is
+    exchanged. Run with another process count, the partitioned code would
+    otherwise compute wrong results without an error (two processes taking
+    the same shard, or a shard taken by none).
+
     A partitioned function takes and returns the shards of its sharded
     arguments and results. When such a function is called from the module,
     the pass fails with a message naming it and its caller: a sharded
@@ -52,8 +60,16 @@ def NdPartition : Pass<"nd-partition", "ModuleOp"> {
     is unchanged.
   }];
   let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::shard::ShardDialect",
     "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"checkProcessCount", "check-process-count", "bool",
+           /*default=*/"true",
+           "Check at the entry of each partitioned function that the "
+           "processes running it are as many as its grid has">
   ];
 }
 
