@@ -653,12 +653,17 @@ static Value rewriteIndices(ImplicitLocOpBuilder &b, Operation *op,
     }
 
     Type i64 = b.getI64Type();
-    Value dimSize =
-        getValueOrCreateConstantIndexOp(b, b.getLoc(), rewrite.dimSize);
-    Value size = arith::IndexCastOp::create(b, i64, dimSize);
-    Value zero = arith::ConstantIntOp::create(b, i64, 0);
-    Value one = arith::ConstantIntOp::create(b, i64, 1);
-    Value last = arith::SubIOp::create(b, size, one);
+    Value size, zero, last;
+    if (normalize || clamp) {
+      Value dimSize =
+          getValueOrCreateConstantIndexOp(b, b.getLoc(), rewrite.dimSize);
+      size = arith::IndexCastOp::create(b, i64, dimSize);
+      zero = arith::ConstantIntOp::create(b, i64, 0);
+    }
+    if (clamp) {
+      Value one = arith::ConstantIntOp::create(b, i64, 1);
+      last = arith::SubIOp::create(b, size, one);
+    }
     Value offset, end, shardSize;
     if (rewrite.owned) {
       offset = arith::IndexCastOp::create(b, i64, rewrite.offset);
