@@ -80,3 +80,13 @@ func.func @gather_dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %g = shard.all_gather %x on @grid grid_axes = [0] gather_axis = 0 : tensor<?x3xf32> -> tensor<?x3xf32>
   return %g : tensor<?x3xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+func.func @all_to_all(%x: tensor<2x4xf32>) -> tensor<4x2xf32> {
+  // expected-error @below {{'shard.all_to_all' op has no lowering to MPI in MLIR 22 (convert-shard-to-mpi converts all_reduce, halo updates and the process index ops; nd adds all_slice and all_gather)}}
+  %r = shard.all_to_all %x on @grid grid_axes = [0] split_axis = 1 concat_axis = 0 : tensor<2x4xf32> -> tensor<4x2xf32>
+  return %r : tensor<4x2xf32>
+}

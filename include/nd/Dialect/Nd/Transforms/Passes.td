@@ -96,6 +96,11 @@ def NdLowerShardCollectives : Pass<"nd-lower-shard-collectives", "ModuleOp"> {
       16, 32 or 64 bits or a float of 16, 32 or 64 bits (the types MLIR 22's
       MPI lowering maps to MPI); the pass reports any other and fails.
 
+    The other collectives (`all_to_all`, `broadcast`, `gather`, `reduce`,
+    `reduce_scatter`, `scatter`, `send`, `recv`, `shift`) have no MPI
+    lowering in MLIR 22, and `convert-shard-to-mpi` leaves them in place
+    without failing: this pass reports them and fails.
+
     Before:
 
     ```mlir
