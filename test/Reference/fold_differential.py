@@ -13,7 +13,6 @@ Exit status 0 when every case agrees.
 """
 
 import argparse
-import collections
 import os
 import subprocess
 import sys
@@ -55,9 +54,7 @@ def check_folds(nd_opt, rng, count):
         elif not nd_cases.same_values(got, expected):
             failures.append(f"{name}: {case}\n  nd:        {got.tolist()}\n"
                             f"  reference: {expected.tolist()}")
-    per_op = collections.Counter(case.op for case in cases.values())
-    print(f"folded {len(cases)} cases: " +
-          ", ".join(f"{op} {n}" for op, n in sorted(per_op.items())))
+    nd_cases.summarize("folded", cases.values())
     return failures
 
 
@@ -103,10 +100,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     failures = check_folds(args.nd_opt, rng, args.cases)
     failures += check_errors(args.nd_opt, rng, args.error_cases)
-    for failure in failures:
-        print("MISMATCH", failure)
-    print(f"{len(failures)} mismatches")
-    return 1 if failures else 0
+    return nd_cases.finish(failures)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ IndexOutOfRange it raises; parse_constants() reads the constants nd-opt
 prints, so that a script can compare nd's result with the reference's.
 """
 
+import collections
 import re
 
 import numpy as np
@@ -436,6 +437,21 @@ def parse_constants(text, cases):
             results[name] = None if literal is None else _decode(
                 literal, case.result_shape, case.element_dtype)
     return results
+
+
+def summarize(verb, cases):
+    """Prints how many cases of each op were checked."""
+    per_op = collections.Counter(case.op for case in cases)
+    print(f"{verb} {len(cases)} cases: " +
+          ", ".join(f"{op} {n}" for op, n in sorted(per_op.items())))
+
+
+def finish(failures):
+    """Prints every failure and their count; the exit status."""
+    for failure in failures:
+        print("MISMATCH", failure)
+    print(f"{len(failures)} mismatches")
+    return 1 if failures else 0
 
 
 def same_values(got, expected):

@@ -224,6 +224,21 @@ def gather_nd(data, indices, batch_dims=0, oob="error"):
 # ScatterElements (ONNX, OpenVINO ScatterElementsUpdate-3/12), GatherElements
 # ---------------------------------------------------------------------------
 
+def _element_targets(data_shape, indices, axis, oob):
+    """(p, the data position p addresses) for every position p of indices in
+    row-major order: p with its axis coordinate replaced by indices[p]
+    (None where skipped)."""
+    axis = axis + len(data_shape) if axis < 0 else axis
+    for position in np.ndindex(*indices.shape):
+        p = _resolve(indices[position], data_shape[axis], oob, position, axis)
+        if p is None:
+            yield position, None
+            continue
+        target = list(position)
+        target[axis] = p
+        yield position, tuple(target)
+
+
 def scatter_elements(data, indices, updates, axis=0, reduction="none",
                      use_init_val=True, oob="error"):
     """ONNX ScatterElements / OpenVINO ScatterElementsUpdate-12.
@@ -236,17 +251,11 @@ def scatter_elements(data, indices, updates, axis=0, reduction="none",
     data = np.asarray(data)
     indices = np.asarray(indices)
     updates = np.asarray(updates, dtype=data.dtype)
-    axis = axis + data.ndim if axis < 0 else axis
+    writes = [(_flat(data.shape, target), _flat(indices.shape, position))
+              for position, target in _element_targets(data.shape, indices,
+                                                       axis, oob)
+              if target is not None]
     out = data.copy()
-    writes = []
-    for position in np.ndindex(*indices.shape):
-        p = _resolve(indices[position], data.shape[axis], oob, position, axis)
-        if p is None:
-            continue
-        target = list(position)
-        target[axis] = p
-        writes.append((_flat(data.shape, target),
-                       _flat(indices.shape, position)))
     _apply_writes(out.reshape(-1), writes, updates.reshape(-1), reduction,
                   use_init_val)
     return out
@@ -256,15 +265,10 @@ def gather_elements(data, indices, axis=0, oob="error"):
     """ONNX GatherElements: output[p] = data[p with axis coord indices[p]]."""
     data = np.asarray(data)
     indices = np.asarray(indices)
-    axis = axis + data.ndim if axis < 0 else axis
     out = np.zeros(indices.shape, dtype=data.dtype)
-    for position in np.ndindex(*indices.shape):
-        p = _resolve(indices[position], data.shape[axis], oob, position, axis)
-        if p is None:
-            continue
-        source = list(position)
-        source[axis] = p
-        out[position] = data[tuple(source)]
+    for position, source in _element_targets(data.shape, indices, axis, oob):
+        if source is not None:
+            out[position] = data[source]
     return out
 
 

@@ -12,7 +12,6 @@ Usage: python3 run_differential.py --nd-run PATH [--seed N] [--cases N]
 """
 
 import argparse
-import collections
 import os
 import subprocess
 import sys
@@ -74,20 +73,14 @@ def main():
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     failures = []
-    per_op = collections.Counter()
+    cases = [draw(rng, i, args.all) for i in range(args.cases)]
     with tempfile.TemporaryDirectory() as directory:
-        for i in range(args.cases):
-            case = draw(rng, i, args.all)
-            per_op[case.op] += 1
+        for case in cases:
             failure = run_case(args.nd_run, case, directory)
             if failure:
                 failures.append(f"{case}\n  {failure}")
-    print(f"ran {args.cases} cases: " +
-          ", ".join(f"{op} {n}" for op, n in sorted(per_op.items())))
-    for failure in failures:
-        print("MISMATCH", failure)
-    print(f"{len(failures)} mismatches")
-    return 1 if failures else 0
+    nd_cases.summarize("ran", cases)
+    return nd_cases.finish(failures)
 
 
 if __name__ == "__main__":
