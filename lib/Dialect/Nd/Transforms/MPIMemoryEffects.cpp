@@ -38,25 +38,15 @@ struct StateOnlyEffects
   }
 };
 
-/// Sends read the buffer `ref`.
-template <typename OpTy>
-struct SendEffects
-    : public MemoryEffectOpInterface::ExternalModel<SendEffects<OpTy>, OpTy> {
+/// Sends read the buffer `ref` (`Effect` is Read), receives write it
+/// (`Effect` is Write).
+template <typename OpTy, typename Effect>
+struct BufferEffects
+    : public MemoryEffectOpInterface::ExternalModel<BufferEffects<OpTy, Effect>,
+                                                    OpTy> {
   void getEffects(Operation *op, EffectList &effects) const {
     addStateEffects(effects);
-    effects.emplace_back(MemoryEffects::Read::get(),
-                         &cast<OpTy>(op).getRefMutable());
-  }
-};
-
-/// Receives write the buffer `ref`.
-template <typename OpTy>
-struct RecvEffects
-    : public MemoryEffectOpInterface::ExternalModel<RecvEffects<OpTy>, OpTy> {
-  void getEffects(Operation *op, EffectList &effects) const {
-    addStateEffects(effects);
-    effects.emplace_back(MemoryEffects::Write::get(),
-                         &cast<OpTy>(op).getRefMutable());
+    effects.emplace_back(Effect::get(), &cast<OpTy>(op).getRefMutable());
   }
 };
 
@@ -92,10 +82,12 @@ void mlir::nd::registerMPIMemoryEffectsExternalModels(
         ctx);
     attachUnlessDeclared<mpi::Barrier, StateOnlyEffects<mpi::Barrier>>(ctx);
     attachUnlessDeclared<mpi::Wait, StateOnlyEffects<mpi::Wait>>(ctx);
-    attachUnlessDeclared<mpi::SendOp, SendEffects<mpi::SendOp>>(ctx);
-    attachUnlessDeclared<mpi::ISendOp, SendEffects<mpi::ISendOp>>(ctx);
-    attachUnlessDeclared<mpi::RecvOp, RecvEffects<mpi::RecvOp>>(ctx);
-    attachUnlessDeclared<mpi::IRecvOp, RecvEffects<mpi::IRecvOp>>(ctx);
+    using Read = MemoryEffects::Read;
+    using Write = MemoryEffects::Write;
+    attachUnlessDeclared<mpi::SendOp, BufferEffects<mpi::SendOp, Read>>(ctx);
+    attachUnlessDeclared<mpi::ISendOp, BufferEffects<mpi::ISendOp, Read>>(ctx);
+    attachUnlessDeclared<mpi::RecvOp, BufferEffects<mpi::RecvOp, Write>>(ctx);
+    attachUnlessDeclared<mpi::IRecvOp, BufferEffects<mpi::IRecvOp, Write>>(ctx);
     attachUnlessDeclared<mpi::AllReduceOp, AllReduceEffects>(ctx);
   });
 }

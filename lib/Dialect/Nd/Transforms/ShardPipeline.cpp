@@ -15,24 +15,19 @@
 
 using namespace mlir;
 
-void mlir::nd::buildNdShardedToLLVMPipeline(
-    OpPassManager &pm, const NdShardedToLLVMPipelineOptions &options) {
-  NdPartitionOptions partitionOptions;
-  partitionOptions.checkProcessCount = options.checkProcessCount;
-  pm.addPass(createNdPartition(partitionOptions));
+void mlir::nd::buildNdShardedToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createNdPartition());
   pm.addPass(createNdLowerShardCollectives());
   pm.addPass(createConvertShardToMPIPass());
-  NdToLLVMPipelineOptions lowerOptions;
-  lowerOptions.checkBounds = options.checkBounds;
-  buildNdToLLVMPipeline(pm, lowerOptions);
+  buildNdToLLVMPipeline(pm, NdToLLVMPipelineOptions());
   pm.addPass(createNdStripShardMetadata());
 }
 
 void mlir::nd::registerNdShardPipelines() {
-  PassPipelineRegistration<NdShardedToLLVMPipelineOptions>(
+  PassPipelineRegistration<>(
       "nd-sharded-to-llvm",
       "Lower a module with sharded functions to the LLVM dialect for MPI "
       "(nd-partition, nd-lower-shard-collectives, convert-shard-to-mpi, "
-      "nd-to-llvm, nd-strip-shard-metadata)",
+      "nd-to-llvm, nd-strip-shard-metadata), with their default options",
       buildNdShardedToLLVMPipeline);
 }

@@ -168,6 +168,24 @@ static NdLoop elementsLoop(RankedTensorType dataType,
   return {utils::IteratorType::parallel, LoopRole::Replicated};
 }
 
+/// The loop of a scatter's update entries: Partial for the scatter-adds
+/// whose partial sums MPI can add up.
+static NdLoop entriesLoop(bool partial) {
+  if (!partial)
+    return {utils::IteratorType::reduction, LoopRole::Replicated};
+  return {utils::IteratorType::reduction, LoopRole::Partial,
+          shard::ReductionKind::Sum};
+}
+
+/// A gather's layout, starting with the loops of its result's dims.
+static NdLayout gatherLayout(ArrayRef<NdLoop> resultLoops) {
+  NdLayout layout;
+  layout.gather = true;
+  layout.names = {"data", "indices", "result"};
+  llvm::append_range(layout.loops, resultLoops);
+  return layout;
+}
+
 // result[n..., i..., s...] = data[n..., indices[n..., i..., :], s...]
 // Loops: the result's dims, then the k gathered dims of data, then the
 // component dim of indices.
@@ -180,12 +198,8 @@ static NdLayout layoutOf(GatherNDOp op) {
   int64_t k = op.getIndexDepth();
   int64_t resultRank = op.getResult().getType().getRank();
 
-  NdLayout layout;
+  NdLayout layout = gatherLayout(SmallVector<NdLoop>(resultRank, localLoop()));
   layout.tuples = true;
-  layout.gather = true;
-  layout.names = {"data", "indices", "result"};
-  for (int64_t i = 0; i < resultRank; ++i)
-    layout.loops.push_back(localLoop());
   for (int64_t c = 0; c < k; ++c)
     layout.loops.push_back(gatheredLoop(dataType.getElementType(),
                                         !op.hasDynamicIndexDepth(), b + c, c));
@@ -219,11 +233,7 @@ static NdLayout layoutOf(GatherOp op) {
   int64_t b = op.getBatchDims();
   int64_t resultRank = op.getResult().getType().getRank();
 
-  NdLayout layout;
-  layout.gather = true;
-  layout.names = {"data", "indices", "result"};
-  for (int64_t i = 0; i < resultRank; ++i)
-    layout.loops.push_back(localLoop());
+  NdLayout layout = gatherLayout(SmallVector<NdLoop>(resultRank, localLoop()));
   layout.loops.push_back(
       gatheredLoop(dataType.getElementType(), /*ownable=*/true, a, 0));
   int64_t n = layout.numLoops();
@@ -255,12 +265,11 @@ static NdLayout layoutOf(GatherElementsOp op) {
   int64_t r = dataType.getRank();
   int64_t a = op.getNormalizedAxis();
 
-  NdLayout layout;
-  layout.gather = true;
-  layout.names = {"data", "indices", "result"};
+  SmallVector<NdLoop> resultLoops;
   for (int64_t d = 0; d < r; ++d)
-    layout.loops.push_back(d == a ? localLoop()
-                                  : elementsLoop(dataType, indicesType, d));
+    resultLoops.push_back(d == a ? localLoop()
+                                 : elementsLoop(dataType, indicesType, d));
+  NdLayout layout = gatherLayout(resultLoops);
   layout.loops.push_back(
       gatheredLoop(dataType.getElementType(), /*ownable=*/true, a, 0));
   int64_t n = layout.numLoops();
@@ -299,10 +308,7 @@ static NdLayout layoutOf(ScatterNDOp op) {
                               shard::ReductionKind::Generic, j, j});
   }
   for (int64_t i = 0; i < q - 1; ++i)
-    layout.loops.push_back(
-        {utils::IteratorType::reduction,
-         partial ? LoopRole::Partial : LoopRole::Replicated,
-         partial ? shard::ReductionKind::Sum : shard::ReductionKind::Generic});
+    layout.loops.push_back(entriesLoop(partial));
   layout.loops.push_back({utils::IteratorType::reduction});
 
   // OpenVINO's single-element form (all-ones `updates` where the slices are
@@ -357,10 +363,7 @@ static NdLayout layoutOf(ScatterElementsOp op) {
     else
       layout.loops.push_back(elementsLoop(dataType, indicesType, d));
   }
-  layout.loops.push_back(
-      {utils::IteratorType::reduction,
-       partial ? LoopRole::Partial : LoopRole::Replicated,
-       partial ? shard::ReductionKind::Sum : shard::ReductionKind::Generic});
+  layout.loops.push_back(entriesLoop(partial));
   int64_t n = layout.numLoops();
 
   SmallVector<int64_t> entryLoops = identity(r);

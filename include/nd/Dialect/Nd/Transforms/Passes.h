@@ -10,7 +10,6 @@
 #define ND_DIALECT_ND_TRANSFORMS_PASSES_H
 
 #include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -38,28 +37,12 @@ void registerMPIMemoryEffectsExternalModels(DialectRegistry &registry);
 void populateAllGatherToAllReducePatterns(RewritePatternSet &patterns,
                                           SymbolTableCollection &symbolTables);
 
-/// Options of the `nd-sharded-to-llvm` pipeline.
-struct NdShardedToLLVMPipelineOptions
-    : public PassPipelineOptions<NdShardedToLLVMPipelineOptions> {
-  PassOptions::Option<bool> checkBounds{
-      *this, "check-bounds",
-      llvm::cl::desc("Check index values and dynamic shapes of nd ops at run "
-                     "time (see --lower-scatter)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> checkProcessCount{
-      *this, "check-process-count",
-      llvm::cl::desc("Check that the processes running each partitioned "
-                     "function are as many as its grid has (see "
-                     "--nd-partition)"),
-      llvm::cl::init(true)};
-};
-
 /// Builds the pipeline from a module with sharded functions to the LLVM
 /// dialect, ready for `mpiexec mlir-runner`: `nd-partition`,
 /// `nd-lower-shard-collectives`, `convert-shard-to-mpi`, `nd-to-llvm`,
-/// `nd-strip-shard-metadata`.
-void buildNdShardedToLLVMPipeline(
-    OpPassManager &pm, const NdShardedToLLVMPipelineOptions &options);
+/// `nd-strip-shard-metadata`, each with its default options (a pipeline
+/// that needs others names the passes itself).
+void buildNdShardedToLLVMPipeline(OpPassManager &pm);
 
 /// Registers the `nd-sharded-to-llvm` pipeline (the passes of Passes.td are
 /// registered by registerNdShardPasses, below).
