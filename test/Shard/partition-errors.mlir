@@ -95,3 +95,62 @@ func.func @owned_and_partial(%data: tensor<8xf32>, %ids: tensor<4x1xi64>, %updat
   %o1 = shard.shard %o to %rows annotate_for_users : tensor<8xf32>
   return %o1 : tensor<8xf32>
 }
+
+// -----
+
+shard.grid @grid(shape = 4)
+
+// A split that does not divide the dim.
+func.func @not_divisible(%data: tensor<6x2xf32>, %ids: tensor<3x1xi64>) -> tensor<3x2xf32> {
+  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %all = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %d0 = shard.shard %data to %rows : tensor<6x2xf32>
+  %d = shard.shard %d0 to %rows annotate_for_users : tensor<6x2xf32>
+  %i0 = shard.shard %ids to %all : tensor<3x1xi64>
+  %i = shard.shard %i0 to %all annotate_for_users : tensor<3x1xi64>
+  // expected-error @below {{cannot be partitioned as annotated: dim 0 of 'data' (6) is not divisible by the 4 processes}}
+  %r = nd.gather_nd %d[%i] : tensor<6x2xf32>, tensor<3x1xi64> -> tensor<3x2xf32>
+  %o = shard.shard %r to %all : tensor<3x2xf32>
+  %o1 = shard.shard %o to %all annotate_for_users : tensor<3x2xf32>
+  return %o1 : tensor<3x2xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+
+// The indexed dim of `data` split where its size is dynamic.
+func.func @dynamic_owned(%data: tensor<?x2xf32>, %ids: tensor<3x1xi64>) -> tensor<3x2xf32> {
+  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %all = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %d0 = shard.shard %data to %rows : tensor<?x2xf32>
+  %d = shard.shard %d0 to %rows annotate_for_users : tensor<?x2xf32>
+  %i0 = shard.shard %ids to %all : tensor<3x1xi64>
+  %i = shard.shard %i0 to %all annotate_for_users : tensor<3x1xi64>
+  // expected-error @below {{cannot be partitioned as annotated: dim 0 of 'data' is dynamic}}
+  %r = nd.gather_nd %d[%i] : tensor<?x2xf32>, tensor<3x1xi64> -> tensor<3x2xf32>
+  %o = shard.shard %r to %all : tensor<3x2xf32>
+  %o1 = shard.shard %o to %all annotate_for_users : tensor<3x2xf32>
+  return %o1 : tensor<3x2xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 2)
+shard.grid @other(shape = 2)
+
+// Operands on different grids.
+func.func @two_grids(%data: tensor<4x2xf32>, %ids: tensor<2x1xi64>) -> tensor<2x2xf32> {
+  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %other = shard.sharding @other split_axes = [[0]] : !shard.sharding
+  %all = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %d0 = shard.shard %data to %all : tensor<4x2xf32>
+  %d = shard.shard %d0 to %all annotate_for_users : tensor<4x2xf32>
+  %i0 = shard.shard %ids to %other : tensor<2x1xi64>
+  %i = shard.shard %i0 to %other annotate_for_users : tensor<2x1xi64>
+  // expected-error @below {{cannot be partitioned: its operands and result are sharded on different grids}}
+  %r = nd.gather_nd %d[%i] : tensor<4x2xf32>, tensor<2x1xi64> -> tensor<2x2xf32>
+  %o = shard.shard %r to %rows : tensor<2x2xf32>
+  %o1 = shard.shard %o to %rows annotate_for_users : tensor<2x2xf32>
+  return %o1 : tensor<2x2xf32>
+}
