@@ -87,4 +87,11 @@ libmpich = "/usr/lib/x86_64-linux-gnu/libmpich" + config.shlibext
 if mpiexec and os.path.exists(libmpich):
     config.available_features.add("mpich")
 config.substitutions.append(("%mpiexec", mpiexec or "mpiexec.mpich"))
-config.substitutions.append(("%libmpich", libmpich))
+# The -shared-libs of every run under MPI, in one place.
+config.substitutions.append(
+    ("%mpi_shared_libs",
+     ",".join([
+         os.path.join(config.llvm_lib_dir, "libmlir_runner_utils" + config.shlibext),
+         os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext),
+         libmpich,
+     ])))

@@ -5,9 +5,9 @@
 // (an or of their bits, which keeps -0.0 and NaN payloads). f64, f16 and i8
 // results, compared bit for bit with the single-process ones.
 // RUN: nd-opt %s --nd-sharded-to-llvm -o %t.2.mlir
-// RUN: %mpiexec -n 2 mlir-runner %t.2.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libmpich | FileCheck %s
+// RUN: %mpiexec -n 2 mlir-runner %t.2.mlir -e main -entry-point-result=void -shared-libs=%mpi_shared_libs | FileCheck %s
 // RUN: sed 's/shape = 2/shape = 4/' %s | nd-opt --nd-sharded-to-llvm -o %t.4.mlir
-// RUN: %mpiexec -n 4 mlir-runner %t.4.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libmpich | FileCheck %s
+// RUN: %mpiexec -n 4 mlir-runner %t.4.mlir -e main -entry-point-result=void -shared-libs=%mpi_shared_libs | FileCheck %s
 
 // Rows 3, 0, 1 and -2 (2) of the f64 table.
 // CHECK: Unranked Memref {{.*}} sizes = [4, 2]

@@ -6,9 +6,9 @@
 // the results equal the single-process ones bit for bit; a -0.0 that no
 // update reaches stays -0.0.
 // RUN: nd-opt %s --nd-sharded-to-llvm -o %t.2.mlir
-// RUN: %mpiexec -n 2 mlir-runner %t.2.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libmpich | FileCheck %s
+// RUN: %mpiexec -n 2 mlir-runner %t.2.mlir -e main -entry-point-result=void -shared-libs=%mpi_shared_libs | FileCheck %s
 // RUN: sed 's/shape = 2/shape = 4/' %s | nd-opt --nd-sharded-to-llvm -o %t.4.mlir
-// RUN: %mpiexec -n 4 mlir-runner %t.4.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libmpich | FileCheck %s
+// RUN: %mpiexec -n 4 mlir-runner %t.4.mlir -e main -entry-point-result=void -shared-libs=%mpi_shared_libs | FileCheck %s
 
 // data [10, 20, -0.0, 40, 50] plus updates 1..8 at ids [0, 1, 4, 1, -1, 0, 3, 0]:
 // 0: 10 + 1 + 6 + 8; 1: 20 + 2 + 4; 2: untouched; 3: 40 + 7; 4: 50 + 3 + 5.

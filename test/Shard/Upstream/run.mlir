@@ -6,9 +6,9 @@
 // memory effects; what mlir-runner cannot parse). It runs under MPICH with
 // 2 processes and, with the grid's shape edited, with 4.
 // RUN: nd-opt %s --nd-sharded-to-llvm -o %t.2.mlir
-// RUN: %mpiexec -n 2 mlir-runner %t.2.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libmpich | FileCheck %s
+// RUN: %mpiexec -n 2 mlir-runner %t.2.mlir -e main -entry-point-result=void -shared-libs=%mpi_shared_libs | FileCheck %s
 // RUN: sed 's/shape = 2/shape = 4/' %s | nd-opt --nd-sharded-to-llvm -o %t.4.mlir
-// RUN: %mpiexec -n 4 mlir-runner %t.4.mlir -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libmpich | FileCheck %s
+// RUN: %mpiexec -n 4 mlir-runner %t.4.mlir -e main -entry-point-result=void -shared-libs=%mpi_shared_libs | FileCheck %s
 
 // 1 + 2 + 3 + 4
 // CHECK: Unranked Memref {{.*}} rank = 0
