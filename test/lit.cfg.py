@@ -2,6 +2,7 @@
 # lit configuration of nd's regression tests (check-nd).
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -59,3 +60,48 @@ config.substitutions.append(
 config.substitutions.append(
     ("%nd_runner_utils",
      os.path.join(config.nd_lib_dir, "libnd_runner_utils" + config.shlibext)))
+
+# --version prints the version of project(nd VERSION ...) and of the LLVM nd
+# was configured against.
+config.substitutions.append(("%nd_version", config.nd_version))
+config.substitutions.append(("%llvm_version", config.llvm_version))
+
+# Stock mlir-opt loads NdPlugin.so (test/Plugin).
+if config.nd_has_plugin:
+    config.available_features.add("nd-plugin")
+config.substitutions.append(("%nd_plugin", config.nd_plugin))
+config.substitutions.append(
+    ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+
+# The package tests (test/Package) install this build and configure and build
+# a consumer with find_package(ND), with this build's compiler and generator.
+config.substitutions.append(("%nd_obj_root", config.nd_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(
+    ("%consumer_cmake_args",
+     " ".join([
+         "-G '%s'" % config.cmake_generator,
+         "-DCMAKE_MAKE_PROGRAM='%s'" % config.cmake_make_program,
+         "-DCMAKE_C_COMPILER='%s'" % config.cmake_c_compiler,
+         "-DCMAKE_CXX_COMPILER='%s'" % config.cmake_cxx_compiler,
+         "-DMLIR_DIR='%s'" % config.mlir_dir,
+     ])))
+
+# Sharded programs (test/Shard) run under MPICH's mpiexec with mlir-runner
+# loading libmpich.so (Debian's mpich and libmpich-dev). MLIR 22's MPI
+# lowering targets MPICH's ABI; OpenMPI's mpiexec would not do.
+mpiexec = shutil.which("mpiexec.mpich")
+libmpich = "/usr/lib/x86_64-linux-gnu/libmpich" + config.shlibext
+if mpiexec and os.path.exists(libmpich):
+    config.available_features.add("mpich")
+config.substitutions.append(("%mpiexec", mpiexec or "mpiexec.mpich"))
+# The -shared-libs of every run under MPI, in one place.
+config.substitutions.append(
+    ("%mpi_shared_libs",
+     ",".join([
+         os.path.join(config.llvm_lib_dir, "libmlir_runner_utils" + config.shlibext),
+         os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext),
+         os.path.join(config.llvm_lib_dir, "libomp" + config.shlibext),
+         os.path.join(config.nd_lib_dir, "libnd_runner_utils" + config.shlibext),
+         libmpich,
+     ])))

@@ -5,6 +5,8 @@
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/TensorToNd/TensorToNd.h"
+#include "nd/Conversion/TosaToNd/TosaToNd.h"
 
 namespace mlir::nd {
 

@@ -9,7 +9,7 @@
 #ifndef ND_EXECUTIONENGINE_JITFUNCTION_H
 #define ND_EXECUTIONENGINE_JITFUNCTION_H
 
-#include "nd/Runner/TensorFile.h"
+#include "nd/Runner/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/SmallVector.h"
@@ -102,8 +102,8 @@ private:
 
   /// Fills `frame` with the packed arguments of a call on `inputs` (checked
   /// already); the call itself is `entryPoint(frame.args.data())`.
-  void prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
-                   CallFrame &frame) const;
+  llvm::Error prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
+                          CallFrame &frame) const;
 
   /// Copies results out of their descriptors and frees their buffers.
   llvm::Expected<llvm::SmallVector<HostTensor>>

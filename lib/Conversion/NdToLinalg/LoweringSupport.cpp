@@ -124,10 +124,14 @@ Value lowering::clampIfBad(OpBuilder &b, Location loc, Value bad,
 bool lowering::isSupportedReduction(ReductionKind reduction, Type elementType) {
   if (reduction == ReductionKind::None)
     return true;
+  // `mean` needs a count per destination element: not lowered yet.
+  if (reduction == ReductionKind::Mean)
+    return false;
   if (isa<FloatType, IntegerType>(elementType))
     return true;
   if (isa<ComplexType>(elementType))
-    return reduction == ReductionKind::Add || reduction == ReductionKind::Mul;
+    return reduction == ReductionKind::Add || reduction == ReductionKind::Mul ||
+           reduction == ReductionKind::Sub;
   return false;
 }
 
@@ -148,15 +152,20 @@ Value lowering::combine(OpBuilder &b, Location loc, ReductionKind reduction,
       return arith::MaximumFOp::create(b, loc, current, update);
     case ReductionKind::Min:
       return arith::MinimumFOp::create(b, loc, current, update);
+    case ReductionKind::Sub:
+      return arith::SubFOp::create(b, loc, current, update);
     case ReductionKind::None:
+    case ReductionKind::Mean:
       break;
     }
-    llvm_unreachable("reduction handled above");
+    llvm_unreachable("reduction handled above or rejected");
   }
 
   if (isa<ComplexType>(elementType)) {
     if (reduction == ReductionKind::Add)
       return complex::AddOp::create(b, loc, current, update);
+    if (reduction == ReductionKind::Sub)
+      return complex::SubOp::create(b, loc, current, update);
     return complex::MulOp::create(b, loc, current, update);
   }
 
@@ -179,8 +188,12 @@ Value lowering::combine(OpBuilder &b, Location loc, ReductionKind reduction,
   if (intType.getWidth() == 1) {
     bool isOr =
         reduction == ReductionKind::Add || reduction == ReductionKind::Max;
-    result = isOr ? Value(b.createOrFold<arith::OrIOp>(loc, lhs, rhs))
-                  : Value(b.createOrFold<arith::AndIOp>(loc, lhs, rhs));
+    if (reduction == ReductionKind::Sub)
+      result = b.createOrFold<arith::XOrIOp>(loc, lhs, rhs);
+    else if (isOr)
+      result = b.createOrFold<arith::OrIOp>(loc, lhs, rhs);
+    else
+      result = b.createOrFold<arith::AndIOp>(loc, lhs, rhs);
   } else {
     switch (reduction) {
     case ReductionKind::Add:
@@ -197,8 +210,12 @@ Value lowering::combine(OpBuilder &b, Location loc, ReductionKind reduction,
       result = isUnsigned ? Value(b.createOrFold<arith::MinUIOp>(loc, lhs, rhs))
                           : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
       break;
+    case ReductionKind::Sub:
+      result = b.createOrFold<arith::SubIOp>(loc, lhs, rhs);
+      break;
     case ReductionKind::None:
-      llvm_unreachable("reduction handled above");
+    case ReductionKind::Mean:
+      llvm_unreachable("reduction handled above or rejected");
     }
   }
   if (result.getType() == type)
@@ -695,6 +712,20 @@ void LoweringState::checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
   Value rhsSize = dimValue(b, loc, rhs, rhsDim);
   compareDims(chain, b, loc, lhsSize, lhsName, lhsDim, rhsSize, rhsText,
               atMost);
+}
+
+void LoweringState::checkIndexDepth(CheckChain &chain, Value indices,
+                                    int64_t depth) {
+  auto type = cast<ShapedType>(indices.getType());
+  int64_t last = type.getRank() - 1;
+  if (!checkBounds || !type.isDynamicDim(last))
+    return; // Unchecked, or the verifier has checked it.
+  OpBuilder &b = chain.builder();
+  Location loc = chain.location();
+  Value actual = dimValue(b, loc, indices, last);
+  Value expected = constIndex(b, loc, depth);
+  compareDims(chain, b, loc, actual, "indices", last, expected,
+              "the index depth the ranks give", /*atMost=*/false);
 }
 
 void LoweringState::checkResultDim(CheckChain &chain, Value operand,

@@ -80,9 +80,10 @@ Value clampIfBad(OpBuilder &b, Location loc, Value bad, Value normalized);
 bool isSupportedReduction(ReductionKind reduction, Type elementType);
 
 /// The combination of the value in place with an update, for scalars or
-/// vectors: `none` replaces; i1 treats add/max as `or` and mul/min as `and`;
-/// integers wrap; unsigned integers compare unsigned; floats propagate NaN
-/// under max/min. Call only where `isSupportedReduction` holds.
+/// vectors: `none` replaces; `sub` is `current - update`; i1 treats add/max
+/// as `or`, mul/min as `and` and sub as `xor`; integers wrap; unsigned
+/// integers compare unsigned; floats propagate NaN under max/min. Call only
+/// where `isSupportedReduction` holds.
 Value combine(OpBuilder &b, Location loc, ReductionKind reduction,
               Value current, Value update);
 
@@ -253,6 +254,10 @@ public:
   void checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
                  int64_t lhsDim, Value rhs, StringRef rhsName, int64_t rhsDim,
                  bool atMost = false);
+
+  /// Checks that a dynamic index depth `indices.shape[-1]` equals the depth
+  /// `depth` the ranks give.
+  void checkIndexDepth(CheckChain &chain, Value indices, int64_t depth);
 
   /// Checks that a dynamic dim of `operand` equals the static size the
   /// result type of a gather gives the result dim it becomes.

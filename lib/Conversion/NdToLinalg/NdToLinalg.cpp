@@ -51,6 +51,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 
 #include <functional>
@@ -391,6 +392,28 @@ static Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
 // Patterns
 //===----------------------------------------------------------------------===//
 
+/// What the lowering does not implement yet in `op`, as the end of an
+/// error message; nothing when it lowers `op`.
+static std::optional<std::string> unloweredFeature(Operation *op) {
+  if (isa<GatherOp, TensorScatterOp>(op))
+    return std::string("is not lowered yet");
+  std::optional<OobMode> oob =
+      llvm::TypeSwitch<Operation *, std::optional<OobMode>>(op)
+          .Case<ScatterNDOp, GatherNDOp, ScatterElementsOp, GatherElementsOp>(
+              [](auto ndOp) { return ndOp.getOob(); })
+          .Default([](Operation *) { return std::nullopt; });
+  if (oob && *oob != OobMode::Error)
+    return ("oob<" + stringifyOobMode(*oob) + "> is not lowered yet").str();
+  if (auto scatter = dyn_cast<ScatterElementsOp>(op)) {
+    if (scatter.getReduction() == ReductionKind::Mean)
+      return std::string("reduction<mean> is not lowered yet");
+    if (!scatter.getUseInitVal() &&
+        scatter.getReduction() != ReductionKind::None)
+      return std::string("use_init_val(false) is not lowered yet");
+  }
+  return std::nullopt;
+}
+
 namespace {
 template <typename OpTy>
 class NdLoweringPattern : public OpConversionPattern<OpTy> {
@@ -415,6 +438,8 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
   LogicalResult
   matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::optional<std::string> feature = unloweredFeature(op))
+      return rewriter.notifyMatchFailure(op, *feature);
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t k = op.getIndexDepth();
@@ -436,6 +461,7 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
                           : dimValue(b, loc, data, bDims + k + d - (q - 1)));
           }
           LoweringState::CheckChain chain(*state, b, loc, op);
+          state->checkIndexDepth(chain, indices, k);
           for (int64_t d = 0; d < bDims; ++d)
             state->checkDims(chain, indices, "indices", d, data, "data", d);
           for (int64_t d = 0; d < q - 1; ++d)
@@ -572,6 +598,8 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
   LogicalResult
   matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::optional<std::string> feature = unloweredFeature(op))
+      return rewriter.notifyMatchFailure(op, *feature);
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t axis = op.getNormalizedAxis();
     int64_t rank = resultType.getRank();
@@ -1220,6 +1248,8 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::optional<std::string> feature = unloweredFeature(op))
+      return rewriter.notifyMatchFailure(op, *feature);
     auto dataType = op.getData().getType();
     auto updatesType = op.getUpdates().getType();
     int64_t r = dataType.getRank();
@@ -1238,6 +1268,7 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
                    [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
                      Value data = args[0], indices = args[1], updates = args[2];
                      LoweringState::CheckChain chain(*state, b, loc, op);
+                     state->checkIndexDepth(chain, indices, k);
                      if (!singleElement) {
                        for (int64_t d = 0; d < q - 1; ++d)
                          state->checkDims(chain, updates, "updates", d, indices,
@@ -1328,6 +1359,8 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::optional<std::string> feature = unloweredFeature(op))
+      return rewriter.notifyMatchFailure(op, *feature);
     auto dataType = op.getData().getType();
     int64_t axis = op.getNormalizedAxis();
     int64_t r = dataType.getRank();
@@ -1578,6 +1611,20 @@ struct LowerScatterPass
     options.checkBounds = checkBounds;
     options.parallelGrain = grain;
     populateNdToLinalgPatterns(patterns, options);
+
+    // What the patterns do not lower is reported by name, not as a failure
+    // to legalize.
+    bool unlowered = false;
+    getOperation()->walk([&](Operation *op) {
+      if (op->getDialect() != op->getContext()->getLoadedDialect<NdDialect>())
+        return;
+      if (std::optional<std::string> feature = unloweredFeature(op)) {
+        op->emitOpError(*feature);
+        unlowered = true;
+      }
+    });
+    if (unlowered)
+      return signalPassFailure();
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NdDialect>();

@@ -38,6 +38,7 @@ UFUNCS = {
     "mul": np.multiply,
     "max": np.maximum,
     "min": np.minimum,
+    "sub": np.subtract,
 }
 
 
@@ -59,7 +60,8 @@ def apply(out_array, index, update, reduction, name):
         return
     ufunc = UFUNCS[reduction]
     if name == "i1":
-        ufunc = np.logical_or if reduction in ("add", "max") else np.logical_and
+        ufunc = {"add": np.logical_or, "max": np.logical_or,
+                 "sub": np.logical_xor}.get(reduction, np.logical_and)
     ufunc.at(out_array, index, update)
 
 
@@ -68,15 +70,17 @@ def ttype(shape, name):
 
 
 # Which reductions each element type runs on each kind of scatter: every
-# reduction somewhere for f32, the common ones for the other types.
+# reduction somewhere for f32, the common ones for the other types (`sub`
+# exists on ScatterND only).
 PLAN = {
-    "f32": {"points": ["none", "add", "mul", "max", "min"], "narrow": ["add"],
-            "wide": ["add"], "axis0": ["add"], "axis1": ["none"],
-            "rank1": ["max"]},
-    "f16": {"points": ["add", "max"], "wide": ["add"], "axis1": ["add"]},
+    "f32": {"points": ["none", "add", "mul", "max", "min", "sub"],
+            "narrow": ["add", "sub"], "wide": ["add"], "axis0": ["add"],
+            "axis1": ["none"], "rank1": ["max"]},
+    "f16": {"points": ["add", "max"], "wide": ["add", "sub"],
+            "axis1": ["add"]},
     "i32": {"points": ["add", "mul", "min"], "narrow": ["none"],
             "axis0": ["add"]},
-    "i1": {"points": ["none", "add", "mul"], "axis1": ["add"]},
+    "i1": {"points": ["none", "add", "mul", "sub"], "axis1": ["add"]},
 }
 
 inputs, arg_types, results, body = [], [], [], []
