@@ -77,6 +77,7 @@ def import_numpy_and_onnx(allow_install):
 class Workload:
     key: str
     title: str
+    shapes: str
     op: str
     attrs: dict
     # (rng, tiny) -> {"data": ..., "indices": ..., "updates": ...} in the
@@ -93,7 +94,6 @@ class Workload:
     reduction: bool = False  # float add: peers may reorder
     donate: bool = False  # nd-run --donate 0; in place for numpy and torch
     streaming: bool = False  # held to the copy-bandwidth target
-    donated_variant_of: Optional[str] = None
 
 
 def scatter_nd_key(indices):
@@ -619,7 +619,9 @@ def moved_gather_permutation(d):
 def make_workloads():
     scatter_nd = "ScatterND"
     workloads = [
-        Workload("a", "KV-cache ScatterND f16 [1,32,4096,128] <- [1,32,1,128]",
+        Workload("a", "KV-cache ScatterND",
+                 "f16 data [1,32,4096,128], indices [1,32,1,3], updates "
+                 "[1,32,1,128], out of place",
                  scatter_nd, {}, make_kv_cache, ref_scatter_nd_set,
                  moved_scatter_nd_unique,
                  "read data (except the updated rows), indices, updates; "
@@ -627,21 +629,24 @@ def make_workloads():
                  [("copyto+set", np_scatter_nd_set)],
                  [("copy_+index_put_", torch_index_put())],
                  runs=30, streaming=True),
-        Workload("a'", "a, cache donated (32 MiB)", scatter_nd, {},
+        Workload("a'", "KV-cache, donated",
+                 "a with the 32 MiB cache donated (updated in place)", scatter_nd, {},
                  make_kv_cache, ref_scatter_nd_set, moved_donated,
                  "read indices, updates; write the updated rows",
                  [("in-place set", np_scatter_nd_set_in_place)],
                  [("in-place index_put_", torch_index_put(in_place=True))],
-                 runs=200, donate=True, donated_variant_of="a"),
-        Workload("a'256", "a, cache donated (256 MiB: [1,32,32768,128])",
+                 runs=50, donate=True),
+        Workload("a'256", "KV-cache, donated, 256 MiB",
+                 "a' with a 256 MiB cache, [1,32,32768,128]",
                  scatter_nd, {},
                  lambda rng, tiny: make_kv_cache(rng, tiny, seq=32768),
                  ref_scatter_nd_set, moved_donated,
                  "read indices, updates; write the updated rows",
                  [("in-place set", np_scatter_nd_set_in_place)],
                  [("in-place index_put_", torch_index_put(in_place=True))],
-                 runs=200, donate=True, donated_variant_of="a"),
-        Workload("b", "point ScatterND f32 [256,256,256] <- 2^20 unique k=3",
+                 runs=50, donate=True),
+        Workload("b", "point ScatterND",
+                 "f32 data [256,256,256], 2^20 distinct k=3 index tuples",
                  scatter_nd, {}, make_points, ref_scatter_nd_set,
                  moved_scatter_nd_unique,
                  "read data (except the 2^20 updated elements), indices, "
@@ -650,7 +655,9 @@ def make_workloads():
                   ("copyto+flat set", np_scatter_nd_set_flat)],
                  [("copy_+index_put_", torch_index_put())],
                  runs=10),
-        Workload("b2", "YOLOv5 ScatterND k=5 [1,3,80,80,85] <- [...,0:2]",
+        Workload("b2", "YOLOv5 ScatterND",
+                 "f32 data [1,3,80,80,85], k=5 indices [1,3,80,80,2,5] "
+                 "(y[..., 0:2] = xy)",
                  scatter_nd, {}, make_yolo, ref_scatter_nd_set,
                  moved_scatter_nd_unique,
                  "read data (except the updated elements), indices, updates; "
@@ -659,7 +666,9 @@ def make_workloads():
                   ("copyto+flat set", np_scatter_nd_set_flat)],
                  [("copy_+index_put_", torch_index_put())],
                  runs=100),
-        Workload("c1", "histogram ScatterND add, 4M updates -> 64K bins",
+        Workload("c1", "histogram ScatterND add",
+                 "f32 data [65536], 4M indices [4194304,1] (uniform), "
+                 "updates [4194304]",
                  scatter_nd, {"reduction": "add"}, make_histogram,
                  ref_scatter_nd_add, moved_scatter,
                  "read data, indices, updates; write the result",
@@ -669,7 +678,9 @@ def make_workloads():
                   ("copy_+scatter_add_", torch_scatter_add_rows),
                   ("copy_+index_put_(acc)", torch_index_put(accumulate=True))],
                  runs=20, reduction=True),
-        Workload("c2", "embedding grad ScatterND add [50257,768] <- 8192 Zipf ids",
+        Workload("c2", "embedding-gradient ScatterND add",
+                 "f32 data [50257,768], indices [8192,1] (Zipf, s=1), "
+                 "updates [8192,768]",
                  scatter_nd, {"reduction": "add"}, make_embedding_grad,
                  ref_scatter_nd_add, moved_scatter,
                  "read data, indices, updates; write the result",
@@ -677,7 +688,9 @@ def make_workloads():
                  [("copy_+index_add_", torch_index_add),
                   ("copy_+index_put_(acc)", torch_index_put(accumulate=True))],
                  runs=10, reduction=True),
-        Workload("d", "BERT-MLM GatherND batch_dims=1 [64,512,1024] <- [64,80,1]",
+        Workload("d", "BERT-MLM GatherND",
+                 "batch_dims=1, f32 data [64,512,1024], indices [64,80,1] "
+                 "(80 distinct positions per sequence)",
                  "GatherND", {"batch_dims": 1}, make_mlm, ref_gather_nd_batch1,
                  moved_mlm,
                  "read indices and each gathered row once; write the result",
@@ -686,20 +699,25 @@ def make_workloads():
                  [("gather(out=)", torch_gather_nd_batch1_gather),
                   ("index_select(out=)", torch_gather_nd_batch1_index_select)],
                  runs=30, streaming=True),
-        Workload("e", "embedding GatherND [50257,768] <- 65536 Zipf ids",
+        Workload("e", "embedding GatherND",
+                 "f32 data [50257,768], indices [65536,1] (Zipf, s=1)",
                  "GatherND", {}, make_embedding, ref_gather_nd, moved_embedding,
                  "read indices and each distinct row once; write the result",
                  [("take(out=)", np_embedding_take)],
                  [("index_select(out=)", torch_embedding_index_select)],
                  runs=10, streaming=True),
-        Workload("f", "GNN ScatterElements add axis 0 [169343,128] <- 1.17M x 128",
+        Workload("f", "GNN ScatterElements add",
+                 "axis 0, f32 data [169343,128], indices and updates "
+                 "[1166243,128] (destinations Zipf, s=0.7)",
                  "ScatterElements", {"axis": 0, "reduction": "add"}, make_gnn,
                  ref_scatter_elements_add_axis0, moved_scatter,
                  "read data, indices, updates; write the result",
                  [("bincount", np_scatter_elements_add_bincount)],
                  [("copy_+scatter_add_", torch_scatter_add_elements)],
                  runs=5, reduction=True),
-        Workload("g", "GatherElements axis 1 [64,128256] (a permutation)",
+        Workload("g", "GatherElements",
+                 "axis 1, f32 data [64,128256], indices a permutation of "
+                 "each row (sorting logits)",
                  "GatherElements", {"axis": 1}, make_sorted_logits,
                  ref_gather_elements_axis1, moved_gather_permutation,
                  "read data and indices; write the result",
@@ -707,7 +725,9 @@ def make_workloads():
                   ("take flat(out=)", np_gather_elements_take_flat)],
                  [("gather(out=)", torch_gather_elements)],
                  runs=20, streaming=True),
-        Workload("g'", "ScatterElements axis 1 [64,128256] (a permutation)",
+        Workload("g'", "ScatterElements",
+                 "axis 1, f32 data, updates [64,128256], indices a "
+                 "permutation of each row",
                  "ScatterElements", {"axis": 1}, make_unsort,
                  ref_scatter_elements_axis1,
                  lambda d: moved_scatter(d, covered_fraction=1.0),
@@ -807,12 +827,13 @@ def reduction_tolerance(workload, inputs, expected):
 
 def median_time(run, runs, budget):
     """Median seconds of `runs` calls after one warm-up call; fewer calls
-    (at least 3) where they would take longer than `budget` seconds."""
+    (at least one) where they would take longer than `budget` seconds. The
+    same rule holds in ort_run.js."""
     start = time.perf_counter()
     result = run()
     warm = time.perf_counter() - start
     if warm * runs > budget:
-        runs = max(3, min(runs, int(budget / max(warm, 1e-9))))
+        runs = max(1, min(runs, int(budget / max(warm, 1e-9))))
     seconds = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -866,10 +887,11 @@ def find_ort():
     return None
 
 
-def run_ort(ort_dir, model, input_paths, outdir, thread_counts, runs):
+def run_ort(ort_dir, model, input_paths, outdir, thread_counts, runs, budget):
     env = dict(os.environ, ND_BENCH_ORT_DIR=ort_dir)
     argv = ["node", os.path.join(HERE, "ort_run.js"), model, outdir,
-            ",".join(str(t) for t in thread_counts), str(runs)] + input_paths
+            ",".join(str(t) for t in thread_counts), str(runs),
+            str(budget)] + input_paths
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, env=env)
     if proc.returncode != 0:
@@ -974,18 +996,29 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
 
     r = {"title": w.title, "runs": runs, "moved_bytes": w.moved(inputs),
          "nd": {}, "nd_unchecked": {}, "numpy": None, "torch": {}, "ort": {},
-         "errors": []}
+         "errors": [], "peer_errors": []}
     results[w.key] = r
 
-    def check(got, what, peer_tolerance=False):
+    def check(got, what, peer=False):
+        """nd must match the reference bit for bit, and numpy (the
+        reference's own library, one thread) must too, within the rounding
+        bound for reductions: a mismatch fails the benchmark. PyTorch and
+        ONNX Runtime are held to the same standard, but a wrong result of
+        theirs is reported (and the figure excluded from the best peer)
+        rather than failing nd's benchmark. Returns the mismatch or None."""
         try:
             compare(got, expected, what,
-                    tolerance if peer_tolerance else None)
+                    tolerance if w.reduction and (peer or what_is_numpy(what))
+                    else None)
         except Mismatch as error:
-            r["errors"].append(str(error))
-            print(f"MISMATCH {error}", file=sys.stderr, flush=True)
-            return False
-        return True
+            (r["peer_errors"] if peer else r["errors"]).append(str(error))
+            print(f"{'WRONG (peer)' if peer else 'MISMATCH'} {error}",
+                  file=sys.stderr, flush=True)
+            return str(error)
+        return None
+
+    def what_is_numpy(what):
+        return what.startswith(f"{w.key}: numpy ")
 
     # nd: bit-identical to the row-major reference, checked or not, at every
     # thread count.
@@ -1000,14 +1033,14 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
                 print(f"FAILED {w.key}: {error}", file=sys.stderr, flush=True)
                 continue
             label = "" if check_bounds else " --no-check-bounds"
-            if check(output, f"{w.key}: nd at {t} thread(s){label}"):
+            if not check(output, f"{w.key}: nd at {t} thread(s){label}"):
                 (r["nd"] if check_bounds else r["nd_unchecked"])[t] = timing
 
     # numpy: one thread.
     best = None
     for label, setup in w.numpy:
         seconds, n, out = median_time(setup(inputs), runs, budget)
-        if check(out, f"{w.key}: numpy {label}", w.reduction):
+        if not check(out, f"{w.key}: numpy {label}"):
             if best is None or seconds < best["median"]:
                 best = {"median": seconds, "how": label, "runs": n}
     r["numpy"] = best
@@ -1019,10 +1052,14 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
             best = None
             for label, setup in w.torch:
                 seconds, n, out = median_time(setup(inputs), runs, budget)
-                if check(out.numpy(), f"{w.key}: torch {label} at {t} thread(s)",
-                         w.reduction):
-                    if best is None or seconds < best["median"]:
-                        best = {"median": seconds, "how": label, "runs": n}
+                wrong = check(out.numpy(),
+                              f"{w.key}: torch {label} at {t} thread(s)",
+                              peer=True)
+                # A right result beats a wrong one, then the faster.
+                if best is None or (not wrong, -seconds) > (
+                        not best["wrong"], -best["median"]):
+                    best = {"median": seconds, "how": label, "runs": n,
+                            "wrong": wrong}
             r["torch"][t] = best
 
     # ONNX Runtime has no donation: the donated variants have no ORT figure.
@@ -1031,23 +1068,26 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
         os.makedirs(outdir, exist_ok=True)
         try:
             ort = run_ort(ort_dir, model, input_paths, outdir, thread_counts,
-                          runs)
+                          runs, budget)
         except Mismatch as error:
-            r["errors"].append(str(error))
-            print(f"FAILED {w.key}: {error}", file=sys.stderr, flush=True)
+            r["peer_errors"].append(str(error))
+            print(f"FAILED (peer) {w.key}: {error}", file=sys.stderr,
+                  flush=True)
             ort = {"runs": {}}
         for t in thread_counts:
             seconds = ort["runs"].get(str(t))
             if seconds is None:
                 continue
             out = np.load(os.path.join(outdir, f"output_T{t}.npy"))
-            if check(out, f"{w.key}: ONNX Runtime at {t} thread(s)",
-                     w.reduction):
-                r["ort"][t] = {"median": statistics.median(seconds),
-                               "runs": len(seconds)}
+            wrong = check(out, f"{w.key}: ONNX Runtime at {t} thread(s)",
+                          peer=True)
+            r["ort"][t] = {"median": statistics.median(seconds),
+                           "runs": len(seconds), "wrong": wrong}
     if not args.keep:
         shutil.rmtree(wdir, ignore_errors=True)
     status = "ok" if not r["errors"] else "MISMATCH"
+    if r["peer_errors"]:
+        status += " (a peer's result is wrong, see below)"
     print(f"{w.key}: {status}", flush=True)
 
 
@@ -1064,9 +1104,10 @@ def evaluate(workloads, results, thread_counts, bandwidth):
             peers = []
             if r["numpy"]:
                 peers.append(("numpy", r["numpy"]["median"]))
-            if r["torch"].get(t):
+            # A peer whose result is wrong is no competitor.
+            if r["torch"].get(t) and not r["torch"][t]["wrong"]:
                 peers.append(("torch", r["torch"][t]["median"]))
-            if r["ort"].get(t):
+            if r["ort"].get(t) and not r["ort"][t]["wrong"]:
                 peers.append(("ORT", r["ort"][t]["median"]))
             d = {}
             if peers:
@@ -1095,13 +1136,40 @@ def evaluate(workloads, results, thread_counts, bandwidth):
             r["derived"][t] = d
 
 
-def table(workloads, results, t, single_thread_numpy):
+def legend(workloads, results):
+    lines = ["| | workload | shapes | bytes that must move | MB | runs |",
+             "|---|---|---|---|---|---|"]
+    for w in workloads:
+        r = results.get(w.key)
+        if r is None:
+            continue
+        lines.append(f"| {w.key} | {w.title} | {w.shapes} | {w.moved_text} | "
+                     f"{r['moved_bytes'] / 1e6:.3g} | {r['runs']} |")
+    return "\n".join(lines)
+
+
+def peer_cell(result, nominal_runs, notes=()):
+    """A peer's time, with how, fewer runs than asked, and WRONG."""
+    if not result:
+        return "n/a"
+    notes = list(notes)
+    if result.get("how"):
+        notes.insert(0, result["how"])
+    if result["runs"] < nominal_runs:
+        notes.append(f"{result['runs']} run{'s' if result['runs'] > 1 else ''}")
+    if result.get("wrong"):
+        notes.append("WRONG")
+    text = fmt_time(result["median"])
+    return f"{text} ({', '.join(notes)})" if notes else text
+
+
+def table(workloads, results, t):
     lines = []
-    head = ["workload", "nd", "nd unchecked", "checked/unchecked", "numpy",
-            "torch", "ONNX Runtime", "best peer / nd", "nd % copy BW"]
+    head = ["", "nd", "nd unchecked", "checked / unchecked", "numpy", "torch",
+            "ONNX Runtime", "best peer / nd", "nd % of copy BW"]
     if t == 2:
-        head.append("nd 2T/1T")
-    head.append("targets (met: yes/no)")
+        head.append("nd 2T / 1T")
+    head.append("targets")
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
     for w in workloads:
@@ -1111,25 +1179,21 @@ def table(workloads, results, t, single_thread_numpy):
         d = r["derived"][t]
         nd = r["nd"].get(t)
         unchecked = r["nd_unchecked"].get(t)
-        npy = r["numpy"]
-        torch_t = r["torch"].get(t)
-        ort = r["ort"].get(t)
+        n = r["runs"]
         cells = [f"{w.key}. {w.title}",
                  fmt_time(nd["median"]) if nd else "FAILED",
                  fmt_time(unchecked["median"]) if unchecked else "FAILED",
                  f"{d['checked_ratio']:.2f}" if "checked_ratio" in d else "",
-                 (f"{fmt_time(npy['median'])} ({npy['how']}"
-                  f"{', 1 thread' if t != 1 and single_thread_numpy else ''})"
-                  if npy else "n/a"),
-                 (f"{fmt_time(torch_t['median'])} ({torch_t['how']})"
-                  if torch_t else "n/a"),
-                 fmt_time(ort["median"]) if ort else "n/a",
+                 peer_cell(r["numpy"], n, ["1 thread"] if t != 1 else []),
+                 peer_cell(r["torch"].get(t), n),
+                 (peer_cell(r["ort"].get(t), n) if not w.donate
+                  else "n/a (no donation)"),
                  (f"{d['speedup']:.2f} ({d['best_peer'][0]})"
                   if "speedup" in d else ""),
                  f"{100 * d['bandwidth']:.1f}" if "bandwidth" in d else ""]
         if t == 2:
             cells.append(f"{d['scaling']:.2f}" if "scaling" in d else "")
-        cells.append(", ".join(f"{name} {'yes' if ok else 'no'} ({value})"
+        cells.append(", ".join(f"{name} {'yes' if ok else 'NO'} ({value})"
                                for name, ok, value in d["targets"]))
         if r["errors"]:
             cells[0] += " **MISMATCH**"
@@ -1180,7 +1244,8 @@ def main():
                         help="scale every workload's number of runs")
     parser.add_argument("--budget", type=float, default=15.0,
                         help="seconds a peer may spend on one formulation's "
-                             "runs before N is cut (to at least 3)")
+                             "timed runs at one thread count before N is cut "
+                             "(to at least 1)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workdir", default=None,
                         help="where models and tensors are written (default: "
@@ -1258,26 +1323,36 @@ def main():
         shutil.rmtree(args.workdir, ignore_errors=True)
 
     print()
-    print(f"nd benchmark, {started:%Y-%m-%d %H:%M}, {machine_description()}")
+    print(f"nd benchmark{' (tiny mode: the figures mean nothing)' if args.tiny else ''}, "
+          f"{started:%Y-%m-%d %H:%M}, {machine_description()}")
     print(f"peers: {versions(have_torch, ort_dir)}")
-    print(f"load average: {load_before[0]:.2f} before, {load_after[0]:.2f} after"
-          f" (1 minute)")
-    print("copy bandwidth (read + write, {} MiB array): {}".format(
+    print(f"load average (1 minute): {load_before[0]:.2f} before, "
+          f"{load_after[0]:.2f} after")
+    print("copy bandwidth (read + write of a {} MiB array): {}".format(
         copy_size >> 20, ", ".join(
             f"{t} thread{'s' if t > 1 else ''} {bw / 1e9:.1f} GB/s ({how})"
             for t, (bw, how) in bandwidth.items())))
-    print("times: medians after a warm-up run; runs per workload: " + ", ".join(
-        f"{w.key} {results[w.key]['runs']}" for w in workloads
-        if w.key in results))
+    print("times: medians of the runs after one warm-up run; a peer whose "
+          f"runs would take over {args.budget if not args.tiny else 1.0:g} s "
+          "runs fewer times (noted)")
+    print()
+    print(legend(workloads, results))
     for t in thread_counts:
         print()
         print(f"### {t} thread{'s' if t > 1 else ''}")
         print()
-        print(table(workloads, results, t, single_thread_numpy=True))
+        print(table(workloads, results, t))
     print()
     print("targets: nd >= 1.5x the best peer; streaming workloads (a, d, e, g) "
           ">= 70% of copy bandwidth; 2 threads >= 1.6x 1 thread above 10 ms")
     print(summary(workloads, results, thread_counts))
+    wrong = [e for r in results.values() for e in r["peer_errors"]]
+    if wrong:
+        print()
+        print("peers' results that differ from numpy's reference (marked "
+              "WRONG, not counted as the best peer):")
+        for e in wrong:
+            print(f"- {e.splitlines()[0]}")
 
     if args.json:
         with open(args.json, "w") as f:

@@ -1,12 +1,13 @@
 // Times an ONNX model with ONNX Runtime's CPU build (npm onnxruntime-node).
 //
-//   node ort_run.js MODEL OUTDIR THREADS RUNS INPUT.npy...
+//   node ort_run.js MODEL OUTDIR THREADS RUNS BUDGET INPUT.npy...
 //
 // For each thread count in THREADS (comma-separated) it creates a session with
 // that many intra-op threads, runs the model once to warm up and RUNS more
-// times, each into the same preallocated output tensor, and writes the last
-// result to OUTDIR/output_T<threads>.npy. It prints one JSON line:
-// {"version": ..., "runs": {"<threads>": [seconds, ...]}}.
+// times (fewer, at least one, where RUNS runs would take longer than BUDGET
+// seconds), each into the same preallocated output tensor, and writes the
+// last result to OUTDIR/output_T<threads>.npy. It prints one JSON line:
+// {"runs": {"<threads>": [seconds, ...]}}.
 //
 // Inputs are NumPy .npy files (little-endian, C order) in the order of the
 // model's graph inputs.
@@ -102,18 +103,18 @@ function writeNpy(file, tensor) {
 }
 
 async function main() {
-  const [model, outDir, threadList, runsText, ...inputFiles] =
+  const [model, outDir, threadList, runsText, budgetText, ...inputFiles] =
       process.argv.slice(2);
-  if (!model || !outDir || !threadList || !runsText) {
-    process.stderr.write(
-        'usage: node ort_run.js MODEL OUTDIR THREADS RUNS INPUT.npy...\n');
+  if (!model || !outDir || !threadList || !runsText || !budgetText) {
+    process.stderr.write('usage: node ort_run.js MODEL OUTDIR THREADS RUNS ' +
+                         'BUDGET INPUT.npy...\n');
     process.exit(2);
   }
   const ort = loadOrt();
   const runs = Number(runsText);
+  const budget = Number(budgetText);
   const inputs = inputFiles.map(readNpy);
-  const result = {version: ort.env.versions?.node ?? ort.env.versions?.common,
-                  runs: {}};
+  const result = {runs: {}};
   for (const threads of threadList.split(',').map(Number)) {
     const session = await ort.InferenceSession.create(model, {
       intraOpNumThreads: threads,
@@ -129,17 +130,22 @@ async function main() {
       feeds[name] = new ort.Tensor(inputs[i].type, inputs[i].data,
                                    inputs[i].dims);
     });
-    // The first run tells the output's type and shape; later runs write into
-    // one preallocated tensor, as a caller that reuses its buffers would.
+    // Every run writes into one preallocated output tensor, as a caller that
+    // reuses its buffers would; the models declare the output's shape.
     const name = session.outputNames[0];
-    const first = (await session.run(feeds))[name];
-    const Array = DTYPES[npyDescr(first.type)][1];
-    const output = new ort.Tensor(first.type, new Array(first.data.length),
-                                  first.dims);
+    const meta = session.outputMetadata[0];
+    const Array = DTYPES[npyDescr(meta.type)][1];
+    const count = meta.shape.reduce((a, b) => a * b, 1);
+    const output = new ort.Tensor(meta.type, new Array(count), meta.shape);
     const fetches = {[name]: output};
+    const warmStart = process.hrtime.bigint();
     await session.run(feeds, fetches);
+    const warm = Number(process.hrtime.bigint() - warmStart) / 1e9;
+    const timed = warm * runs > budget
+        ? Math.max(1, Math.min(runs, Math.floor(budget / warm)))
+        : runs;
     const seconds = [];
-    for (let n = 0; n < runs; ++n) {
+    for (let n = 0; n < timed; ++n) {
       const start = process.hrtime.bigint();
       await session.run(feeds, fetches);
       seconds.push(Number(process.hrtime.bigint() - start) / 1e9);
