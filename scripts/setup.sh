@@ -30,6 +30,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# What the benchmark compares nd with (bench/bench.py, whose tiny mode runs
+# in check-nd): PyTorch, ONNX's Python package, Node.js, ONNX Runtime (npm).
+bash "$root/bench/setup.sh"
+
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \
