@@ -21,7 +21,9 @@ checked / unchecked ratio, and which targets nd meets.
 """
 
 import argparse
+import dataclasses
 import datetime
+import importlib.util
 import json
 import os
 import platform
@@ -31,9 +33,10 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Callable, List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -50,23 +53,6 @@ ONNX_OPSET = 17  # the newest opset Debian's python3-onnx (1.12) knows
 def die(message):
     print(f"bench: error: {message}", file=sys.stderr)
     sys.exit(1)
-
-
-def import_numpy_and_onnx(allow_install):
-    """Imports numpy and onnx, installing the peers with bench/setup.sh once
-    if they are missing (and this run may install)."""
-    try:
-        import numpy  # noqa: F401
-        import onnx  # noqa: F401
-        return
-    except ImportError as error:
-        missing = error
-    if not allow_install or os.environ.get("ND_BENCH_SETUP_DONE"):
-        die(f"{missing}; run bench/setup.sh (numpy and onnx for "
-            f"{sys.executable})")
-    subprocess.run(["bash", os.path.join(HERE, "setup.sh")], check=True)
-    os.environ["ND_BENCH_SETUP_DONE"] = "1"
-    os.execv(sys.executable, [sys.executable] + sys.argv)
 
 
 # ---------------------------------------------------------------------------
@@ -123,39 +109,45 @@ def nbytes(*arrays):
     return sum(int(a.nbytes) for a in arrays)
 
 
-# numpy formulations: setup(inputs) returns run(), which returns the result
-# (a preallocated array wherever numpy allows one).
+# Peer formulations: setup(inputs) returns run(), which computes the result
+# (into a preallocated array wherever the peer allows one) and returns it.
+# Index views (columns of an index tensor) are made once, outside the timed
+# region: they are views, no data moves.
 
-def np_scatter_nd_set(d):
+def np_copy_then(update):
+    """numpy, out of place: copy data into the result, then update that."""
+    def setup(d):
+        import numpy as np
+        out = np.empty_like(d["data"])
+
+        def run():
+            np.copyto(out, d["data"])
+            update(out, d)
+            return out
+        return run
+    return setup
+
+
+def np_into(shape_of, compute):
+    """numpy, a new array each call or one preallocated `out`."""
+    def setup(d):
+        import numpy as np
+        out = np.empty(shape_of(d), d["data"].dtype) if shape_of else None
+        return lambda: compute(d, out)
+    return setup
+
+
+def np_set(out, d):
+    out[scatter_nd_key(d["indices"])] = d["updates"]
+
+
+def np_set_flat(out, d):
     import numpy as np
-    data, upd = d["data"], d["updates"]
-    key = scatter_nd_key(d["indices"])
-    out = np.empty_like(data)
-
-    def run():
-        np.copyto(out, data)
-        out[key] = upd
-        return out
-    return run
+    flat = np.ravel_multi_index(scatter_nd_key(d["indices"]), out.shape)
+    out.reshape(-1)[flat] = d["updates"]
 
 
-def np_scatter_nd_set_flat(d):
-    import numpy as np
-    data, ind, upd = d["data"], d["indices"], d["updates"]
-    k = ind.shape[-1]
-    out = np.empty_like(data)
-    flat_out = out.reshape(-1)
-    assert k == data.ndim
-
-    def run():
-        np.copyto(out, data)
-        flat = np.ravel_multi_index(scatter_nd_key(ind), data.shape)
-        flat_out[flat] = upd
-        return out
-    return run
-
-
-def np_scatter_nd_set_in_place(d):
+def np_set_in_place(d):
     cache = d["data"].copy()
     key = scatter_nd_key(d["indices"])
     upd = d["updates"]
@@ -166,114 +158,77 @@ def np_scatter_nd_set_in_place(d):
     return run
 
 
-def np_scatter_nd_add_at(d):
+def np_add_at(out, d):
     import numpy as np
-    data, upd = d["data"], d["updates"]
-    key = scatter_nd_key(d["indices"])
-    out = np.empty_like(data)
-
-    def run():
-        np.copyto(out, data)
-        np.add.at(out, key, upd)
-        return out
-    return run
+    np.add.at(out, scatter_nd_key(d["indices"]), d["updates"])
 
 
-def np_histogram_bincount(d):
+def np_histogram_bincount(d, out):
     import numpy as np
-    data, upd = d["data"], d["updates"]
-    bins = d["indices"][:, 0]
-    out = np.empty_like(data)
-
-    def run():
-        sums = np.bincount(bins, weights=upd, minlength=data.shape[0])
-        np.add(data, sums, out=out, casting="same_kind")
-        return out
-    return run
+    data = d["data"]
+    sums = np.bincount(d["indices"][:, 0], weights=d["updates"],
+                       minlength=data.shape[0])
+    return np.add(data, sums, out=out, casting="same_kind")
 
 
-def np_gather_nd_batch1_take(d):
+def np_scatter_elements_add_bincount(d, out):
     import numpy as np
     data, ind = d["data"], d["indices"]
-    b, n = data.shape[0], data.shape[1]
-    rows = data.reshape(b * n, -1)
-    offsets = (np.arange(b, dtype=ind.dtype) * n)[:, None]
-    out = np.empty((b, ind.shape[1], rows.shape[1]), data.dtype)
-
-    def run():
-        np.take(rows, ind[..., 0] + offsets, axis=0, out=out)
-        return out
-    return run
+    flat = ind * data.shape[1] + np.arange(data.shape[1], dtype=ind.dtype)
+    sums = np.bincount(flat.reshape(-1), weights=d["updates"].reshape(-1),
+                       minlength=data.size)
+    return np.add(data, sums.reshape(data.shape), out=out, casting="same_kind")
 
 
-def np_gather_nd_batch1_fancy(d):
+def batch_rows(d, xp):
+    """GatherND with batch_dims=1 as rows of data viewed as a matrix: the
+    row numbers of the gathered rows (numpy or torch, `xp`)."""
+    data, ind = d["data"], d["indices"]
+    offsets = xp.arange(data.shape[0], dtype=ind.dtype) * data.shape[1]
+    return ind[..., 0] + offsets[:, None]
+
+
+def mlm_shape(d):
+    return d["indices"].shape[:2] + d["data"].shape[2:]
+
+
+def np_mlm_take(d, out):
+    import numpy as np
+    data = d["data"]
+    rows = data.reshape(-1, data.shape[-1])
+    return np.take(rows, batch_rows(d, np), axis=0, out=out)
+
+
+def np_mlm_fancy(d, out):
+    import numpy as np
+    return d["data"][np.arange(d["data"].shape[0])[:, None],
+                     d["indices"][..., 0]]
+
+
+def embedding_shape(d):
+    return d["indices"].shape[:1] + d["data"].shape[1:]
+
+
+def np_embedding_take(d, out):
+    import numpy as np
+    return np.take(d["data"], d["indices"][:, 0], axis=0, out=out)
+
+
+def np_take_along(d, out):
+    import numpy as np
+    return np.take_along_axis(d["data"], d["indices"], axis=1)
+
+
+def np_take_flat(d, out):
     import numpy as np
     data, ind = d["data"], d["indices"]
-    batch = np.arange(data.shape[0])[:, None]
-
-    def run():
-        return data[batch, ind[..., 0]]
-    return run
+    offsets = np.arange(data.shape[0], dtype=ind.dtype) * data.shape[1]
+    return np.take(data.reshape(-1), ind + offsets[:, None], out=out)
 
 
-def np_embedding_take(d):
+def np_put_along(out, d):
     import numpy as np
-    table, ids = d["data"], d["indices"][:, 0]
-    out = np.empty((ids.shape[0], table.shape[1]), table.dtype)
-
-    def run():
-        np.take(table, ids, axis=0, out=out)
-        return out
-    return run
-
-
-def np_scatter_elements_add_bincount(d):
-    import numpy as np
-    data, ind, upd = d["data"], d["indices"], d["updates"]
-    cols = np.arange(data.shape[1], dtype=ind.dtype)
-    out = np.empty_like(data)
-
-    def run():
-        flat = ind * data.shape[1] + cols
-        sums = np.bincount(flat.reshape(-1), weights=upd.reshape(-1),
-                           minlength=data.size)
-        np.add(data, sums.reshape(data.shape), out=out, casting="same_kind")
-        return out
-    return run
-
-
-def np_gather_elements_take_along(d):
-    import numpy as np
-    data, ind = d["data"], d["indices"]
-
-    def run():
-        return np.take_along_axis(data, ind, axis=1)
-    return run
-
-
-def np_gather_elements_take_flat(d):
-    import numpy as np
-    data, ind = d["data"], d["indices"]
-    offsets = (np.arange(data.shape[0], dtype=ind.dtype) * data.shape[1])[:, None]
-    flat = data.reshape(-1)
-    out = np.empty(ind.shape, data.dtype)
-
-    def run():
-        np.take(flat, ind + offsets, out=out)
-        return out
-    return run
-
-
-def np_scatter_elements_put_along(d):
-    import numpy as np
-    data, ind, upd = d["data"], d["indices"], d["updates"]
-    out = np.empty_like(data)
-
-    def run():
-        np.copyto(out, data)
-        np.put_along_axis(out, ind, upd, axis=1)
-        return out
-    return run
+    np.put_along_axis(out, d["indices"], d["updates"], axis=1)
 
 
 # PyTorch formulations, on tensors that share the numpy inputs' memory.
@@ -283,128 +238,89 @@ def tensors(d):
     return {name: torch.from_numpy(a) for name, a in d.items()}
 
 
-def torch_index_put(accumulate=False, in_place=False):
+def torch_copy_then(update):
+    """torch, out of place: copy_ data into the result, then update that."""
     def setup(d):
         import torch
         t = tensors(d)
-        key = scatter_nd_key(t["indices"])
-        if in_place:
-            cache = t["data"].clone()
-
-            def run_in_place():
-                cache.index_put_(key, t["updates"], accumulate=accumulate)
-                return cache
-            return run_in_place
         out = torch.empty_like(t["data"])
 
         def run():
             out.copy_(t["data"])
-            out.index_put_(key, t["updates"], accumulate=accumulate)
+            update(out, t)
             return out
         return run
     return setup
 
 
-def torch_index_add(d):
-    import torch
+def torch_into(shape_of, compute):
+    """torch, into one preallocated `out`."""
+    def setup(d):
+        import torch
+        t = tensors(d)
+        out = torch.empty(shape_of(d), dtype=t["data"].dtype)
+        return lambda: compute(t, out)
+    return setup
+
+
+def torch_index_put(accumulate):
+    def update(out, t):
+        out.index_put_(scatter_nd_key(t["indices"]), t["updates"],
+                       accumulate=accumulate)
+    return update
+
+
+def torch_index_add(out, t):
+    out.index_add_(0, t["indices"][:, 0], t["updates"])
+
+
+def torch_scatter_add_rows(out, t):
+    out.scatter_add_(0, t["indices"][:, 0], t["updates"])
+
+
+def torch_scatter_add_axis0(out, t):
+    out.scatter_add_(0, t["indices"], t["updates"])
+
+
+def torch_scatter_axis1(out, t):
+    out.scatter_(1, t["indices"], t["updates"])
+
+
+def torch_index_put_in_place(d):
     t = tensors(d)
-    rows = t["indices"][:, 0]
-    out = torch.empty_like(t["data"])
+    cache = t["data"].clone()
+    key = scatter_nd_key(t["indices"])
 
     def run():
-        out.copy_(t["data"])
-        out.index_add_(0, rows, t["updates"])
-        return out
+        cache.index_put_(key, t["updates"])
+        return cache
     return run
 
 
-def torch_scatter_add_rows(d):
+def torch_mlm_gather(t, out):
     import torch
-    t = tensors(d)
-    rows = t["indices"][:, 0]
-    out = torch.empty_like(t["data"])
-
-    def run():
-        out.copy_(t["data"])
-        out.scatter_add_(0, rows, t["updates"])
-        return out
-    return run
-
-
-def torch_gather_nd_batch1_gather(d):
-    import torch
-    t = tensors(d)
     data, ind = t["data"], t["indices"]
     index = ind.expand(ind.shape[0], ind.shape[1], data.shape[2])
-    out = torch.empty(index.shape, dtype=data.dtype)
-
-    def run():
-        torch.gather(data, 1, index, out=out)
-        return out
-    return run
+    return torch.gather(data, 1, index, out=out)
 
 
-def torch_gather_nd_batch1_index_select(d):
+def torch_mlm_index_select(t, out):
     import torch
-    t = tensors(d)
-    data, ind = t["data"], t["indices"]
-    b, n = data.shape[0], data.shape[1]
-    rows = data.reshape(b * n, -1)
-    offsets = (torch.arange(b, dtype=ind.dtype) * n)[:, None]
-    out = torch.empty((b * ind.shape[1], rows.shape[1]), dtype=data.dtype)
-
-    def run():
-        torch.index_select(rows, 0, (ind[..., 0] + offsets).reshape(-1),
-                           out=out)
-        return out.view(b, ind.shape[1], rows.shape[1])
-    return run
+    data = t["data"]
+    rows = data.reshape(-1, data.shape[-1])
+    torch.index_select(rows, 0, batch_rows(t, torch).reshape(-1),
+                       out=out.view(-1, data.shape[-1]))
+    return out
 
 
-def torch_embedding_index_select(d):
+def torch_embedding_index_select(t, out):
     import torch
-    t = tensors(d)
-    table, ids = t["data"], t["indices"][:, 0]
-    out = torch.empty((ids.shape[0], table.shape[1]), dtype=table.dtype)
-
-    def run():
-        torch.index_select(table, 0, ids, out=out)
-        return out
-    return run
+    return torch.index_select(t["data"], 0, t["indices"][:, 0], out=out)
 
 
-def torch_scatter_add_elements(d):
+def torch_gather_elements(t, out):
     import torch
-    t = tensors(d)
-    out = torch.empty_like(t["data"])
-
-    def run():
-        out.copy_(t["data"])
-        out.scatter_add_(0, t["indices"], t["updates"])
-        return out
-    return run
-
-
-def torch_gather_elements(d):
-    import torch
-    t = tensors(d)
-    out = torch.empty(t["indices"].shape, dtype=t["data"].dtype)
-
-    def run():
-        torch.gather(t["data"], 1, t["indices"], out=out)
-        return out
-    return run
-
-
-def torch_scatter_elements(d):
-    import torch
-    t = tensors(d)
-    out = torch.empty_like(t["data"])
-
-    def run():
-        out.copy_(t["data"])
-        out.scatter_(1, t["indices"], t["updates"])
-        return out
-    return run
+    return torch.gather(t["data"], 1, t["indices"], out=out)
 
 
 # Inputs. Shapes are those of the models named; `tiny` shrinks every dim.
@@ -520,7 +436,7 @@ def make_unsort(rng, tiny):
 
 def ref_scatter_nd_set(d):
     out = d["data"].copy()
-    out[scatter_nd_key(d["indices"])] = d["updates"]
+    np_set(out, d)
     return out
 
 
@@ -613,11 +529,28 @@ def moved_embedding(d):
 
 def moved_gather_permutation(d):
     # Every element of data is read once; the result is written.
-    return nbytes(d["indices"], d["data"]) + d["indices"].size * d["data"].itemsize
+    data, ind = d["data"], d["indices"]
+    return nbytes(ind, data) + ind.size * data.itemsize
 
 
 def make_workloads():
     scatter_nd = "ScatterND"
+    np_copyto_set = ("copyto+set", np_copy_then(np_set))
+    np_copyto_flat_set = ("copyto+flat set", np_copy_then(np_set_flat))
+    np_copyto_add_at = ("copyto+add.at", np_copy_then(np_add_at))
+    np_in_place = ("in-place set", np_set_in_place)
+    torch_put = ("copy_+index_put_", torch_copy_then(torch_index_put(False)))
+    torch_put_acc = ("copy_+index_put_(acc)",
+                     torch_copy_then(torch_index_put(True)))
+    torch_index_add_ = ("copy_+index_add_", torch_copy_then(torch_index_add))
+    torch_in_place = ("in-place index_put_", torch_index_put_in_place)
+
+    def data_shape(d):
+        return d["data"].shape
+
+    def indices_shape(d):
+        return d["indices"].shape
+
     workloads = [
         Workload("a", "KV-cache ScatterND",
                  "f16 data [1,32,4096,128], indices [1,32,1,3], updates "
@@ -626,24 +559,14 @@ def make_workloads():
                  moved_scatter_nd_unique,
                  "read data (except the updated rows), indices, updates; "
                  "write the result",
-                 [("copyto+set", np_scatter_nd_set)],
-                 [("copy_+index_put_", torch_index_put())],
+                 [np_copyto_set], [torch_put],
                  runs=30, streaming=True),
         Workload("a'", "KV-cache, donated",
-                 "a with the 32 MiB cache donated (updated in place)", scatter_nd, {},
-                 make_kv_cache, ref_scatter_nd_set, moved_donated,
+                 "a with the 32 MiB cache donated (updated in place)",
+                 scatter_nd, {}, make_kv_cache, ref_scatter_nd_set,
+                 moved_donated,
                  "read indices, updates; write the updated rows",
-                 [("in-place set", np_scatter_nd_set_in_place)],
-                 [("in-place index_put_", torch_index_put(in_place=True))],
-                 runs=50, donate=True),
-        Workload("a'256", "KV-cache, donated, 256 MiB",
-                 "a' with a 256 MiB cache, [1,32,32768,128]",
-                 scatter_nd, {},
-                 lambda rng, tiny: make_kv_cache(rng, tiny, seq=32768),
-                 ref_scatter_nd_set, moved_donated,
-                 "read indices, updates; write the updated rows",
-                 [("in-place set", np_scatter_nd_set_in_place)],
-                 [("in-place index_put_", torch_index_put(in_place=True))],
+                 [np_in_place], [torch_in_place],
                  runs=50, donate=True),
         Workload("b", "point ScatterND",
                  "f32 data [256,256,256], 2^20 distinct k=3 index tuples",
@@ -651,9 +574,7 @@ def make_workloads():
                  moved_scatter_nd_unique,
                  "read data (except the 2^20 updated elements), indices, "
                  "updates; write the result",
-                 [("copyto+set", np_scatter_nd_set),
-                  ("copyto+flat set", np_scatter_nd_set_flat)],
-                 [("copy_+index_put_", torch_index_put())],
+                 [np_copyto_set, np_copyto_flat_set], [torch_put],
                  runs=10),
         Workload("b2", "YOLOv5 ScatterND",
                  "f32 data [1,3,80,80,85], k=5 indices [1,3,80,80,2,5] "
@@ -662,9 +583,7 @@ def make_workloads():
                  moved_scatter_nd_unique,
                  "read data (except the updated elements), indices, updates; "
                  "write the result",
-                 [("copyto+set", np_scatter_nd_set),
-                  ("copyto+flat set", np_scatter_nd_set_flat)],
-                 [("copy_+index_put_", torch_index_put())],
+                 [np_copyto_set, np_copyto_flat_set], [torch_put],
                  runs=100),
         Workload("c1", "histogram ScatterND add",
                  "f32 data [65536], 4M indices [4194304,1] (uniform), "
@@ -672,11 +591,11 @@ def make_workloads():
                  scatter_nd, {"reduction": "add"}, make_histogram,
                  ref_scatter_nd_add, moved_scatter,
                  "read data, indices, updates; write the result",
-                 [("copyto+add.at", np_scatter_nd_add_at),
-                  ("bincount", np_histogram_bincount)],
-                 [("copy_+index_add_", torch_index_add),
-                  ("copy_+scatter_add_", torch_scatter_add_rows),
-                  ("copy_+index_put_(acc)", torch_index_put(accumulate=True))],
+                 [np_copyto_add_at,
+                  ("bincount", np_into(data_shape, np_histogram_bincount))],
+                 [torch_index_add_, torch_put_acc,
+                  ("copy_+scatter_add_",
+                   torch_copy_then(torch_scatter_add_rows))],
                  runs=20, reduction=True),
         Workload("c2", "embedding-gradient ScatterND add",
                  "f32 data [50257,768], indices [8192,1] (Zipf, s=1), "
@@ -684,9 +603,7 @@ def make_workloads():
                  scatter_nd, {"reduction": "add"}, make_embedding_grad,
                  ref_scatter_nd_add, moved_scatter,
                  "read data, indices, updates; write the result",
-                 [("copyto+add.at", np_scatter_nd_add_at)],
-                 [("copy_+index_add_", torch_index_add),
-                  ("copy_+index_put_(acc)", torch_index_put(accumulate=True))],
+                 [np_copyto_add_at], [torch_index_add_, torch_put_acc],
                  runs=10, reduction=True),
         Workload("d", "BERT-MLM GatherND",
                  "batch_dims=1, f32 data [64,512,1024], indices [64,80,1] "
@@ -694,17 +611,20 @@ def make_workloads():
                  "GatherND", {"batch_dims": 1}, make_mlm, ref_gather_nd_batch1,
                  moved_mlm,
                  "read indices and each gathered row once; write the result",
-                 [("take(out=)", np_gather_nd_batch1_take),
-                  ("fancy", np_gather_nd_batch1_fancy)],
-                 [("gather(out=)", torch_gather_nd_batch1_gather),
-                  ("index_select(out=)", torch_gather_nd_batch1_index_select)],
+                 [("take(out=)", np_into(mlm_shape, np_mlm_take)),
+                  ("fancy", np_into(None, np_mlm_fancy))],
+                 [("gather(out=)", torch_into(mlm_shape, torch_mlm_gather)),
+                  ("index_select(out=)",
+                   torch_into(mlm_shape, torch_mlm_index_select))],
                  runs=30, streaming=True),
         Workload("e", "embedding GatherND",
                  "f32 data [50257,768], indices [65536,1] (Zipf, s=1)",
-                 "GatherND", {}, make_embedding, ref_gather_nd, moved_embedding,
+                 "GatherND", {}, make_embedding, ref_gather_nd,
+                 moved_embedding,
                  "read indices and each distinct row once; write the result",
-                 [("take(out=)", np_embedding_take)],
-                 [("index_select(out=)", torch_embedding_index_select)],
+                 [("take(out=)", np_into(embedding_shape, np_embedding_take))],
+                 [("index_select(out=)",
+                   torch_into(embedding_shape, torch_embedding_index_select))],
                  runs=10, streaming=True),
         Workload("f", "GNN ScatterElements add",
                  "axis 0, f32 data [169343,128], indices and updates "
@@ -712,8 +632,10 @@ def make_workloads():
                  "ScatterElements", {"axis": 0, "reduction": "add"}, make_gnn,
                  ref_scatter_elements_add_axis0, moved_scatter,
                  "read data, indices, updates; write the result",
-                 [("bincount", np_scatter_elements_add_bincount)],
-                 [("copy_+scatter_add_", torch_scatter_add_elements)],
+                 [("bincount",
+                   np_into(data_shape, np_scatter_elements_add_bincount))],
+                 [("copy_+scatter_add_",
+                   torch_copy_then(torch_scatter_add_axis0))],
                  runs=5, reduction=True),
         Workload("g", "GatherElements",
                  "axis 1, f32 data [64,128256], indices a permutation of "
@@ -721,9 +643,10 @@ def make_workloads():
                  "GatherElements", {"axis": 1}, make_sorted_logits,
                  ref_gather_elements_axis1, moved_gather_permutation,
                  "read data and indices; write the result",
-                 [("take_along_axis", np_gather_elements_take_along),
-                  ("take flat(out=)", np_gather_elements_take_flat)],
-                 [("gather(out=)", torch_gather_elements)],
+                 [("take_along_axis", np_into(None, np_take_along)),
+                  ("take flat(out=)", np_into(indices_shape, np_take_flat))],
+                 [("gather(out=)",
+                   torch_into(indices_shape, torch_gather_elements))],
                  runs=20, streaming=True),
         Workload("g'", "ScatterElements",
                  "axis 1, f32 data, updates [64,128256], indices a "
@@ -733,10 +656,16 @@ def make_workloads():
                  lambda d: moved_scatter(d, covered_fraction=1.0),
                  "read indices, updates (the permutation overwrites all of "
                  "data); write the result",
-                 [("copyto+put_along_axis", np_scatter_elements_put_along)],
-                 [("copy_+scatter_", torch_scatter_elements)],
+                 [("copyto+put_along_axis", np_copy_then(np_put_along))],
+                 [("copy_+scatter_", torch_copy_then(torch_scatter_axis1))],
                  runs=20),
     ]
+    # a' again with a cache 8 times as long: the donated time must not grow.
+    donated = workloads[1]
+    workloads.insert(2, dataclasses.replace(
+        donated, key="a'256", title="KV-cache, donated, 256 MiB",
+        shapes="a' with a 256 MiB cache, [1,32,32768,128]",
+        make=lambda rng, tiny: make_kv_cache(rng, tiny, seq=32768)))
     return workloads
 
 
@@ -793,7 +722,7 @@ def compare(got, expected, what, tolerance=None):
         how = "bit for bit"
     else:
         bad = ~(np.abs(got.astype(np.float64) - expected) <= tolerance)
-        how = "within the rounding bound"
+        how = "by more than the rounding bound"
     count = int(np.count_nonzero(bad))
     if count:
         first = tuple(int(i) for i in np.argwhere(bad)[0])
@@ -802,7 +731,7 @@ def compare(got, expected, what, tolerance=None):
                        f"got {got[first]!r}, expected {expected[first]!r}")
 
 
-def reduction_tolerance(workload, inputs, expected):
+def reduction_tolerance(workload, inputs):
     """Per-element bound on the difference between two summation orders of
     the same terms: each order is within (m-1)·u·Σ|x| of the exact sum (m
     terms per element, u the unit roundoff), so two orders differ by at most
@@ -877,10 +806,12 @@ def run_nd(cmd, model, input_paths, outdir, threads, runs, donate,
 
 
 def find_ort():
-    """The onnxruntime-node install bench/setup.sh made, or None."""
+    """The onnxruntime-node install bench/install-onnxruntime.sh made, or
+    None."""
     if not shutil.which("node"):
         return None
-    for base in (os.environ.get("ND_BENCH_ORT_DIR"), os.path.join(HERE, ".ort")):
+    for base in (os.environ.get("ND_BENCH_ORT_DIR"),
+                 os.path.join(HERE, ".ort")):
         if base and os.path.isfile(os.path.join(
                 base, "node_modules", "onnxruntime-node", "package.json")):
             return base
@@ -979,9 +910,9 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
     rng = np.random.default_rng(args.seed)
     inputs = w.make(rng, args.tiny)
     expected = w.reference(inputs)
-    tolerance = reduction_tolerance(w, inputs, expected) if w.reduction else None
+    tolerance = reduction_tolerance(w, inputs) if w.reduction else None
     runs = max(2, int(w.runs * args.runs_scale)) if not args.tiny else 2
-    budget = 1.0 if args.tiny else args.budget
+    budget = args.budget
 
     safe = re.sub(r"[^A-Za-z0-9]+", "_", w.key)
     wdir = os.path.join(args.workdir, safe)
@@ -1116,7 +1047,8 @@ def evaluate(workloads, results, thread_counts, bandwidth):
                 if nd:
                     d["speedup"] = seconds / nd["median"]
             if nd:
-                d["bandwidth"] = (r["moved_bytes"] / nd["median"]) / bandwidth[t][0]
+                d["bandwidth"] = (r["moved_bytes"] / nd["median"] /
+                                  bandwidth[t][0])
                 unchecked = r["nd_unchecked"].get(t)
                 if unchecked:
                     d["checked_ratio"] = nd["median"] / unchecked["median"]
@@ -1156,7 +1088,8 @@ def peer_cell(result, nominal_runs, notes=()):
     if result.get("how"):
         notes.insert(0, result["how"])
     if result["runs"] < nominal_runs:
-        notes.append(f"{result['runs']} run{'s' if result['runs'] > 1 else ''}")
+        runs = result["runs"]
+        notes.append(f"{runs} run{'s' if runs > 1 else ''}")
     if result.get("wrong"):
         notes.append("WRONG")
     text = fmt_time(result["median"])
@@ -1216,12 +1149,14 @@ def summary(workloads, results, thread_counts):
                     where = f"{w.key}@{t}T" if target != "2T 1.6x" else w.key
                     (met if ok else missed).append(f"{where} {value}")
         if met or missed:
-            lines.append(f"- {target}: met {len(met)} of {len(met) + len(missed)}"
-                         + (f"; missed: {', '.join(missed)}" if missed else ""))
+            line = f"- {target}: met {len(met)} of {len(met) + len(missed)}"
+            if missed:
+                line += f"; missed: {', '.join(missed)}"
+            lines.append(line)
     return "\n".join(lines)
 
 
-def main():
+def parse_args():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1255,39 +1190,98 @@ def main():
     parser.add_argument("--json", default=None,
                         help="also write every figure to this JSON file")
     parser.add_argument("--no-install", action="store_true",
-                        help="do not run bench/setup.sh for missing peers")
+                        help="do not run scripts/setup.sh for what is "
+                             "missing")
     args = parser.parse_args()
+    if args.tiny:
+        args.budget = 1.0
+    return args
 
-    import_numpy_and_onnx(allow_install=not args.no_install and not args.tiny)
-    import numpy as np  # noqa: F401
+
+def set_up_once(args, missing):
+    """Runs scripts/setup.sh (Debian packages, ONNX Runtime from npm, nd's
+    build) and starts over, once, unless this run may not install
+    (--no-install, and the tiny mode, which runs in tests)."""
+    if args.no_install or args.tiny or os.environ.get("ND_BENCH_SETUP_DONE"):
+        return
+    print(f"bench: {', '.join(missing)} missing: running scripts/setup.sh",
+          flush=True)
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "setup.sh")],
+                   check=True)
+    os.environ["ND_BENCH_SETUP_DONE"] = "1"
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+
+def find_peers(args):
+    """(have_torch, ort_dir), installing missing peers where allowed."""
+    peers = set(args.peers.split(",")) if args.peers else set()
+    unknown = peers - {"numpy", "torch", "ort"}
+    if unknown:
+        die(f"unknown peer(s) {', '.join(sorted(unknown))}")
+    missing = [m for m in ("numpy", "onnx") if not importlib.util.find_spec(m)]
+    if missing:
+        set_up_once(args, missing)
+        die(f"no {' or '.join(missing)} for {sys.executable}: run "
+            f"scripts/setup.sh")
+    have_torch = "torch" in peers and bool(importlib.util.find_spec("torch"))
+    ort_dir = find_ort() if "ort" in peers else None
+    missing = ([] if have_torch or "torch" not in peers else ["PyTorch"]) + \
+        ([] if ort_dir or "ort" not in peers else ["ONNX Runtime"])
+    if missing:
+        set_up_once(args, missing)
+    print(f"peers: numpy; torch {'yes' if have_torch else 'absent'}; "
+          f"ONNX Runtime {'yes' if ort_dir else 'absent'}", flush=True)
+    return have_torch, ort_dir
+
+
+def report(args, workloads, results, thread_counts, bandwidth, copy_size,
+           started, loads, have_torch, ort_dir):
+    tiny = " (tiny mode: the figures mean nothing)" if args.tiny else ""
+    print()
+    print(f"nd benchmark{tiny}, {started:%Y-%m-%d %H:%M}, "
+          f"{machine_description()}")
+    print(f"peers: {versions(have_torch, ort_dir)}")
+    print(f"load average (1 minute): {loads[0]:.2f} before, "
+          f"{loads[1]:.2f} after")
+    print("copy bandwidth (read + write of a {} MiB array): {}".format(
+        copy_size >> 20, ", ".join(
+            f"{t} thread{'s' if t > 1 else ''} {bw / 1e9:.1f} GB/s ({how})"
+            for t, (bw, how) in bandwidth.items())))
+    print("times: medians of the runs after one warm-up run; a peer whose "
+          f"runs would take over {args.budget:g} s runs fewer times (noted)")
+    print()
+    print(legend(workloads, results))
+    for t in thread_counts:
+        print()
+        print(f"### {t} thread{'s' if t > 1 else ''}")
+        print()
+        print(table(workloads, results, t))
+    print()
+    print("targets: nd >= 1.5x the best peer; streaming workloads (a, d, e, "
+          "g) >= 70% of copy bandwidth; 2 threads >= 1.6x 1 thread above "
+          "10 ms")
+    print(summary(workloads, results, thread_counts))
+    wrong = [e for r in results.values() for e in r["peer_errors"]]
+    if wrong:
+        print()
+        print("peers' results that differ from numpy's reference (marked "
+              "WRONG, not counted as the best peer):")
+        for e in wrong:
+            print(f"- {e.splitlines()[0]}")
+
+
+def main():
+    args = parse_args()
+    have_torch, ort_dir = find_peers(args)
 
     build = os.environ.get("ND_BUILD_DIR", os.path.join(ROOT, "build"))
     cmd = shlex.split(args.nd_run) if args.nd_run else [
         os.path.join(build, "bin", "nd-run")]
     if not shutil.which(cmd[0]):
+        if not args.nd_run:
+            set_up_once(args, ["nd-run"])
         die(f"no nd-run at '{cmd[0]}': build nd first (scripts/setup.sh) or "
             f"pass --nd-run")
-
-    peers = set(args.peers.split(",")) if args.peers else set()
-    unknown = peers - {"numpy", "torch", "ort"}
-    if unknown:
-        die(f"unknown peer(s) {', '.join(sorted(unknown))}")
-    ort_dir = find_ort() if "ort" in peers else None
-    have_torch = False
-    if "torch" in peers:
-        try:
-            import torch  # noqa: F401
-            have_torch = True
-        except ImportError:
-            pass
-    if ("ort" in peers and not ort_dir) or ("torch" in peers and not have_torch):
-        if not args.no_install and not args.tiny and \
-                not os.environ.get("ND_BENCH_SETUP_DONE"):
-            subprocess.run(["bash", os.path.join(HERE, "setup.sh")], check=True)
-            os.environ["ND_BENCH_SETUP_DONE"] = "1"
-            os.execv(sys.executable, [sys.executable] + sys.argv)
-    print(f"peers: numpy; torch {'yes' if have_torch else 'absent'}; "
-          f"ONNX Runtime {'yes' if ort_dir else 'absent'}", flush=True)
 
     cores = len(os.sched_getaffinity(0))
     if args.threads:
@@ -1298,67 +1292,36 @@ def main():
     workloads = make_workloads()
     if args.only:
         keys = args.only.split(",")
-        known = {w.key for w in workloads}
+        known = [w.key for w in workloads]
         for key in keys:
             if key not in known:
-                die(f"unknown workload '{key}' (known: {', '.join(sorted(known))})")
+                die(f"unknown workload '{key}' (known: {', '.join(known)})")
         workloads = [w for w in workloads if w.key in keys]
 
     own_workdir = args.workdir is None
     if own_workdir:
         os.makedirs(build, exist_ok=True)
-        import tempfile
         args.workdir = tempfile.mkdtemp(prefix="nd-bench-", dir=build)
     os.makedirs(args.workdir, exist_ok=True)
 
     started = datetime.datetime.now()
-    load_before = os.getloadavg()
+    load_before = os.getloadavg()[0]
     bandwidth, copy_size = copy_bandwidth(thread_counts, args.tiny, have_torch)
     results = {}
     for w in workloads:
         run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results)
-    load_after = os.getloadavg()
+    loads = (load_before, os.getloadavg()[0])
     evaluate(workloads, results, thread_counts, bandwidth)
     if own_workdir and not args.keep:
         shutil.rmtree(args.workdir, ignore_errors=True)
 
-    print()
-    print(f"nd benchmark{' (tiny mode: the figures mean nothing)' if args.tiny else ''}, "
-          f"{started:%Y-%m-%d %H:%M}, {machine_description()}")
-    print(f"peers: {versions(have_torch, ort_dir)}")
-    print(f"load average (1 minute): {load_before[0]:.2f} before, "
-          f"{load_after[0]:.2f} after")
-    print("copy bandwidth (read + write of a {} MiB array): {}".format(
-        copy_size >> 20, ", ".join(
-            f"{t} thread{'s' if t > 1 else ''} {bw / 1e9:.1f} GB/s ({how})"
-            for t, (bw, how) in bandwidth.items())))
-    print("times: medians of the runs after one warm-up run; a peer whose "
-          f"runs would take over {args.budget if not args.tiny else 1.0:g} s "
-          "runs fewer times (noted)")
-    print()
-    print(legend(workloads, results))
-    for t in thread_counts:
-        print()
-        print(f"### {t} thread{'s' if t > 1 else ''}")
-        print()
-        print(table(workloads, results, t))
-    print()
-    print("targets: nd >= 1.5x the best peer; streaming workloads (a, d, e, g) "
-          ">= 70% of copy bandwidth; 2 threads >= 1.6x 1 thread above 10 ms")
-    print(summary(workloads, results, thread_counts))
-    wrong = [e for r in results.values() for e in r["peer_errors"]]
-    if wrong:
-        print()
-        print("peers' results that differ from numpy's reference (marked "
-              "WRONG, not counted as the best peer):")
-        for e in wrong:
-            print(f"- {e.splitlines()[0]}")
-
+    report(args, workloads, results, thread_counts, bandwidth, copy_size,
+           started, loads, have_torch, ort_dir)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"date": started.isoformat(),
                        "machine": machine_description(),
-                       "bandwidth": {t: bw for t, (bw, _) in bandwidth.items()},
+                       "bandwidth": {t: b for t, (b, _) in bandwidth.items()},
                        "results": results}, f, indent=1, default=str)
 
     errors = [e for r in results.values() for e in r["errors"]]

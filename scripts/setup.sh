@@ -14,7 +14,13 @@ packages=(
   cmake ninja-build clang lld
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-numpy
+  python3-torch python3-onnx
 )
+# Node.js may come from elsewhere than Debian, with npm inside: only ask
+# Debian for it when there is no npm at all.
+if ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -30,9 +36,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# What the benchmark compares nd with (bench/bench.py, whose tiny mode runs
-# in check-nd): PyTorch, ONNX's Python package, Node.js, ONNX Runtime (npm).
-bash "$root/bench/setup.sh"
+# ONNX Runtime, which bench/bench.py compares nd with (its tiny mode runs in
+# check-nd), comes from npm.
+bash "$root/bench/install-onnxruntime.sh"
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
