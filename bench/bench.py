@@ -774,6 +774,13 @@ def median_time(run, runs, budget):
 UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
+def head(text, lines=6):
+    """The first lines of a tool's error output (which may dump IR)."""
+    kept = text.strip().splitlines()
+    more = f"\n[{len(kept) - lines} more lines]" if len(kept) > lines else ""
+    return "\n".join(kept[:lines]) + more
+
+
 def parse_duration(value, unit):
     return float(value) * UNITS[unit]
 
@@ -791,7 +798,7 @@ def run_nd(cmd, model, input_paths, outdir, threads, runs, donate,
                           text=True)
     if proc.returncode != 0:
         raise Mismatch(f"nd-run failed (exit {proc.returncode}): "
-                       f"{shlex.join(argv)}\n{proc.stderr.strip()}")
+                       f"{shlex.join(argv)}\n{head(proc.stderr)}")
     run = re.search(r"run \((\d+) runs\): min ([\d.]+) (us|ms|s), "
                     r"median ([\d.]+) (us|ms|s)", proc.stdout)
     compiled = re.search(r"compile: ([\d.]+) (us|ms|s)", proc.stdout)
@@ -827,7 +834,7 @@ def run_ort(ort_dir, model, input_paths, outdir, thread_counts, runs, budget):
                           text=True, env=env)
     if proc.returncode != 0:
         raise Mismatch(f"ONNX Runtime failed (exit {proc.returncode}): "
-                       f"{shlex.join(argv)}\n{proc.stderr.strip()}")
+                       f"{shlex.join(argv)}\n{head(proc.stderr)}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -1016,10 +1023,18 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
                            "runs": len(seconds), "wrong": wrong}
     if not args.keep:
         shutil.rmtree(wdir, ignore_errors=True)
-    status = "ok" if not r["errors"] else "MISMATCH"
+    status = nd_status(r) or "ok"
     if r["peer_errors"]:
         status += " (a peer's result is wrong, see below)"
     print(f"{w.key}: {status}", flush=True)
+
+
+def nd_status(r):
+    """FAILED where nd-run failed, MISMATCH where its result was wrong,
+    None where all is well."""
+    if any(e.startswith("nd-run failed") for e in r["errors"]):
+        return "FAILED"
+    return "MISMATCH" if r["errors"] else None
 
 
 def evaluate(workloads, results, thread_counts, bandwidth):
@@ -1128,8 +1143,8 @@ def table(workloads, results, t):
             cells.append(f"{d['scaling']:.2f}" if "scaling" in d else "")
         cells.append(", ".join(f"{name} {'yes' if ok else 'NO'} ({value})"
                                for name, ok, value in d["targets"]))
-        if r["errors"]:
-            cells[0] += " **MISMATCH**"
+        if nd_status(r):
+            cells[0] += f" **{nd_status(r)}**"
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
