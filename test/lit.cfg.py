@@ -51,3 +51,29 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_c_runner_utils",
      os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext)))
+
+# --version prints the version of project(nd VERSION ...) and of the LLVM nd
+# was configured against.
+config.substitutions.append(("%nd_version", config.nd_version))
+config.substitutions.append(("%llvm_version", config.llvm_version))
+
+# Stock mlir-opt loads NdPlugin.so (test/Plugin).
+if config.nd_has_plugin:
+    config.available_features.add("nd-plugin")
+config.substitutions.append(("%nd_plugin", config.nd_plugin))
+config.substitutions.append(
+    ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+
+# The package tests (test/Package) install this build and configure and build
+# a consumer with find_package(ND), with this build's compiler and generator.
+config.substitutions.append(("%nd_obj_root", config.nd_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(
+    ("%consumer_cmake_args",
+     " ".join([
+         "-G '%s'" % config.cmake_generator,
+         "-DCMAKE_MAKE_PROGRAM='%s'" % config.cmake_make_program,
+         "-DCMAKE_C_COMPILER='%s'" % config.cmake_c_compiler,
+         "-DCMAKE_CXX_COMPILER='%s'" % config.cmake_cxx_compiler,
+         "-DMLIR_DIR='%s'" % config.mlir_dir,
+     ])))

@@ -10,19 +10,18 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "nd/Conversion/Passes.h"
-#include "nd/Dialect/Nd/IR/NdDialect.h"
-#include "nd/Pipelines/Pipelines.h"
+#include "nd/Registration/Registration.h"
+#include "nd/Support/Version.h"
 
 int main(int argc, char **argv) {
+  mlir::nd::registerVersionPrinter();
   mlir::registerAllPasses();
-  mlir::nd::registerNdConversionPasses();
-  mlir::nd::registerNdPipelines();
+  mlir::nd::registerNdPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::nd::NdDialect>();
+  mlir::nd::registerNdDialects(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "nd optimizer driver\n", registry));

@@ -12,6 +12,7 @@
 
 #include "nd/ExecutionEngine/JitFunction.h"
 #include "nd/Runner/TensorFile.h"
+#include "nd/Support/Version.h"
 #include "nd/Target/ONNX/ImportONNX.h"
 
 #include "mlir/IR/AsmState.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,7 @@ function @main) on the INPUT tensors, compiled to native code by nd.
                        shapes (only for inputs known to be valid)
   --entry NAME         call @NAME instead of @main
   --quiet              do not print the results
+  --version            print nd's version and the LLVM/MLIR it was built with
 )";
 
 static int fail(const llvm::Twine &message) {
@@ -95,6 +98,10 @@ static std::optional<std::string> parseArgs(int argc, char **argv,
     };
     if (arg == "--help" || arg == "-h")
       return std::string();
+    if (arg == "--version") {
+      printVersion(llvm::outs());
+      std::exit(0);
+    }
     if (arg == "--expect") {
       afterExpect = true;
       continue;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nd/Runner/TensorFile.h"
+#include "nd/Support/Version.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -48,6 +49,7 @@ static int usage() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  registerVersionPrinter();
   llvm::cl::ParseCommandLineOptions(argc, argv, "nd tensor file inspector\n");
   llvm::StringRef command = positionals.front();
   size_t numFiles = positionals.size() - 1;

@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "nd/Support/Version.h"
 #include "nd/Target/ONNX/ImportONNX.h"
 
 int main(int argc, char **argv) {
+  mlir::nd::registerVersionPrinter();
   mlir::nd::registerImportONNXTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "nd translation driver\n"));

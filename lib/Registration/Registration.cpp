@@ -1,0 +1,17 @@
+//===- Registration.cpp - register nd's dialect and passes ------*- C++ -*-===//
+
+#include "nd/Registration/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "nd/Conversion/Passes.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Pipelines/Pipelines.h"
+
+void mlir::nd::registerNdDialects(DialectRegistry &registry) {
+  registry.insert<NdDialect>();
+}
+
+void mlir::nd::registerNdPasses() {
+  registerNdConversionPasses();
+  registerNdPipelines();
+}
