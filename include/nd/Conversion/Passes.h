@@ -4,6 +4,8 @@
 #define ND_CONVERSION_PASSES_H
 
 #include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/TensorToNd/TensorToNd.h"
+#include "nd/Conversion/TosaToNd/TosaToNd.h"
 
 namespace mlir::nd {
 
