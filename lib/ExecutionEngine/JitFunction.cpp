@@ -28,7 +28,9 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Pipelines/Pipelines.h"
+#include "nd/Runner/ElementType.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -52,41 +54,11 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 /// The host dtype of an MLIR element type, if a HostTensor can hold it.
+/// `index` lowers to 64 bits here: its host tensors are int64.
 static std::optional<DType> getDType(Type type) {
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    bool isUnsigned = intType.isUnsigned();
-    if (intType.isSigned())
-      return std::nullopt;
-    switch (intType.getWidth()) {
-    case 1:
-      return isUnsigned ? std::nullopt : std::optional<DType>(DType::Bool);
-    case 8:
-      return isUnsigned ? DType::U8 : DType::I8;
-    case 16:
-      return isUnsigned ? DType::U16 : DType::I16;
-    case 32:
-      return isUnsigned ? DType::U32 : DType::I32;
-    case 64:
-      return isUnsigned ? DType::U64 : DType::I64;
-    default:
-      return std::nullopt;
-    }
-  }
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF64())
-    return DType::F64;
-  if (auto complexType = dyn_cast<ComplexType>(type)) {
-    if (complexType.getElementType().isF32())
-      return DType::Complex64;
-    if (complexType.getElementType().isF64())
-      return DType::Complex128;
-  }
-  return std::nullopt;
+  if (type.isIndex())
+    return DType::I64;
+  return getDTypeOf(type);
 }
 
 /// The signature of one argument or result of the entry function.
@@ -218,6 +190,10 @@ llvm::Error JitFunction::checkInputs(llvm::ArrayRef<HostTensor> inputs) const {
             "input #{0}: dim {1} must be {2}, got {3} (shape {4})", i, d, want,
             got, formatShape(input.getShape())));
     }
+    // The compiled code takes the strides in its memref descriptors.
+    if (auto strides = getRowMajorStrides(input.getShape()); !strides)
+      return makeError(llvm::formatv("input #{0}: {1}", i,
+                                     llvm::toString(strides.takeError())));
   }
   return llvm::Error::success();
 }
@@ -231,20 +207,21 @@ struct JitFunction::CallFrame {
   llvm::SmallVector<int64_t> resultStorage;
 };
 
-void JitFunction::prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
-                              CallFrame &frame) const {
+llvm::Error JitFunction::prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
+                                     CallFrame &frame) const {
   frame.descriptors.clear();
   frame.descriptors.reserve(inputs.size());
   for (HostTensor &input : inputs) {
+    llvm::Expected<llvm::SmallVector<int64_t, 4>> strides =
+        getRowMajorStrides(input.getShape());
+    if (!strides)
+      return strides.takeError();
     std::vector<int64_t> &descriptor = frame.descriptors.emplace_back();
     auto data = reinterpret_cast<intptr_t>(input.getData());
     descriptor = {data, data, /*offset=*/0};
     llvm::ArrayRef<int64_t> shape = input.getShape();
     descriptor.insert(descriptor.end(), shape.begin(), shape.end());
-    std::vector<int64_t> strides(shape.size(), 1);
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * std::max<int64_t>(shape[d + 1], 1);
-    descriptor.insert(descriptor.end(), strides.begin(), strides.end());
+    descriptor.insert(descriptor.end(), strides->begin(), strides->end());
   }
 
   frame.args.clear();
@@ -257,16 +234,14 @@ void JitFunction::prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
   frame.resultStorage.assign(resultSlots, 0);
   if (!results.empty())
     frame.args.push_back(frame.resultStorage.data());
+  return llvm::Error::success();
 }
 
-/// Copies a strided buffer into the row-major `dest`.
-static void copyStrided(uint8_t *dest, const uint8_t *src,
+/// Copies the `count` elements of a strided buffer into the row-major `dest`.
+static void copyStrided(uint8_t *dest, const uint8_t *src, int64_t count,
                         llvm::ArrayRef<int64_t> sizes,
                         llvm::ArrayRef<int64_t> strides, size_t elementSize) {
   int64_t rank = static_cast<int64_t>(sizes.size());
-  int64_t count = 1;
-  for (int64_t size : sizes)
-    count *= size;
   llvm::SmallVector<int64_t> position(rank, 0);
   for (int64_t n = 0; n < count; ++n) {
     int64_t offset = 0;
@@ -315,20 +290,21 @@ JitFunction::collectResults(llvm::ArrayRef<int64_t> resultStorage,
       error = output.takeError();
       continue;
     }
-    size_t elementSize = getDTypeSize(result.dtype);
-    const uint8_t *src = aligned + offset * static_cast<int64_t>(elementSize);
-    bool contiguous = true;
-    int64_t expected = 1;
-    for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
-      if (sizes[d] != 1 && strides[d] != expected)
-        contiguous = false;
-      expected *= sizes[d];
-    }
-    if (output->getSizeInBytes() != 0) {
+    // An empty result has nothing to copy, whatever its strides.
+    if (output->getNumElements() != 0) {
+      size_t elementSize = getDTypeSize(result.dtype);
+      const uint8_t *src = aligned + offset * static_cast<int64_t>(elementSize);
+      // The sizes hold elements, so their row-major strides do not overflow.
+      llvm::SmallVector<int64_t, 4> rowMajor =
+          llvm::cantFail(getRowMajorStrides(sizes));
+      bool contiguous = llvm::all_of(llvm::seq<size_t>(0, rank), [&](size_t d) {
+        return sizes[d] == 1 || strides[d] == rowMajor[d];
+      });
       if (contiguous)
         std::memcpy(output->getData(), src, output->getSizeInBytes());
       else
-        copyStrided(output->getData(), src, sizes, strides, elementSize);
+        copyStrided(output->getData(), src, output->getNumElements(), sizes,
+                    strides, elementSize);
     }
     outputs.push_back(std::move(*output));
   }
@@ -344,7 +320,8 @@ JitFunction::run(llvm::MutableArrayRef<HostTensor> inputs) {
   if (llvm::Error error = checkInputs(inputs))
     return std::move(error);
   CallFrame frame;
-  prepareCall(inputs, frame);
+  if (llvm::Error error = prepareCall(inputs, frame))
+    return std::move(error);
   entryPoint(frame.args.data());
   return collectResults(frame.resultStorage, inputs, /*copy=*/true);
 }
@@ -364,7 +341,8 @@ JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
   // The scratch buffers stay put: one frame serves every call, and only the
   // call itself is timed.
   CallFrame frame;
-  prepareCall(scratch, frame);
+  if (llvm::Error error = prepareCall(scratch, frame))
+    return std::move(error);
   std::vector<double> seconds;
   for (unsigned n = 0; n < warmup + iterations; ++n) {
     for (auto [copy, input] : llvm::zip_equal(scratch, inputs))

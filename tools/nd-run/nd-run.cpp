@@ -2,6 +2,7 @@
 //
 //   nd-run MODEL [INPUT...] [--expect OUTPUT...] [--output-dir DIR] [--pb]
 //          [--bench N] [--no-check-bounds] [--entry NAME] [--quiet]
+//          [--threads N] [--donate I]...
 //
 // MODEL is a .onnx model (imported with nd's ONNX importer) or a .mlir module
 // with a tensor function @main. It is lowered with nd-to-llvm, JIT-compiled
@@ -11,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nd/ExecutionEngine/JitFunction.h"
+#include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
 #include "nd/Support/Version.h"
 #include "nd/Target/ONNX/ImportONNX.h"
@@ -21,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -30,48 +33,122 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 using namespace mlir;
 using namespace mlir::nd;
+namespace cl = llvm::cl;
+
+static const char *const kOverview =
+    R"(run a model compiled to native code by nd
+
+MODEL is an ONNX model (.onnx) or an MLIR module (.mlir) with a tensor
+function @main. It is lowered with nd-to-llvm, JIT-compiled in process and
+called on the INPUT tensors: NumPy .npy or ONNX TensorProto .pb files, in the
+order of the function's arguments. The files after --expect are the expected
+outputs, in the order of the results. Tensors of MLIR type index are read and
+written as int64. bf16 has no NumPy dtype: its results are written as .pb
+files only (--pb).
+)";
+
+/// Frees the name of an option libLLVM registers for its own tools, so that
+/// nd-run can register an option of that name: libLLVM.so has a hidden
+/// `-threads` that nd-run's `--threads` replaces on nd-run's command line.
+static void releaseOptionName(llvm::StringRef name) {
+  auto &registered = cl::getRegisteredOptions();
+  auto it = registered.find(name);
+  if (it != registered.end())
+    it->second->removeArgument();
+}
 
 namespace {
+/// The command line of nd-run. The options register themselves when the
+/// struct is built, in main: nothing is registered by merely loading nd's
+/// libraries.
 struct Options {
+  cl::OptionCategory category{"nd-run options"};
+
+  cl::list<std::string> files{cl::Positional,
+                              cl::desc("MODEL [INPUT...] [--expect OUTPUT...]"),
+                              cl::cat(category)};
+  // A flag, not an option with values: the positional files after it are
+  // the expected outputs (see `finish`).
+  cl::list<bool> expect{
+      "expect",
+      cl::desc("The files after this flag are expected outputs: compare each "
+               "result with one (integers and bools exactly, floats within a "
+               "small tolerance); exit 1 on the first mismatch"),
+      cl::ValueDisallowed, cl::cat(category)};
+  cl::opt<std::string> outputDir{
+      "output-dir", cl::desc("Write the results as DIR/output_N.npy"),
+      cl::value_desc("DIR"), cl::cat(category)};
+  cl::opt<bool> writePb{
+      "pb",
+      cl::desc("With --output-dir, also write DIR/output_N.pb (bf16 "
+               "results: only the .pb)"),
+      cl::cat(category)};
+  cl::opt<unsigned> bench{
+      "bench",
+      cl::desc("After a warm-up run, time N runs and print the compile time "
+               "and the min/median/mean run time"),
+      cl::value_desc("N"), cl::cat(category)};
+  cl::opt<bool> noCheckBounds{
+      "no-check-bounds",
+      cl::desc("Drop the run-time checks of index values and dynamic shapes "
+               "(only for inputs known to be valid)"),
+      cl::cat(category)};
+  cl::opt<std::string> entry{"entry", cl::desc("Call @NAME instead of @main"),
+                             cl::value_desc("NAME"), cl::init("main"),
+                             cl::cat(category)};
+  cl::opt<bool> quiet{"quiet", cl::desc("Do not print the results"),
+                      cl::cat(category)};
+  cl::opt<unsigned> threads{
+      "threads",
+      cl::desc("Threads the compiled code may use (0: the default, all "
+               "cores)"),
+      cl::value_desc("N"), cl::init(0), cl::cat(category)};
+  cl::list<unsigned> donate{
+      "donate",
+      cl::desc("Donate input I: the compiled code may update it in place "
+               "(repeatable)"),
+      cl::value_desc("I"), cl::cat(category)};
+
+  /// The positional files, split at the first --expect.
   std::string model;
   std::vector<std::string> inputs;
   std::vector<std::string> expected;
-  std::string outputDir;
-  bool writePb = false;
-  unsigned bench = 0;
-  bool checkBounds = true;
-  bool quiet = false;
-  std::string entry = "main";
+
+  /// Splits the positional files and checks what the parser cannot; returns
+  /// an error message on bad usage.
+  std::optional<std::string> finish();
 };
 } // namespace
 
-static const char *const kUsage =
-    R"(usage: nd-run MODEL [INPUT...] [--expect OUTPUT...] [options]
-
-Runs MODEL (an ONNX model, .onnx, or an MLIR module, .mlir, with a tensor
-function @main) on the INPUT tensors, compiled to native code by nd.
-
-  INPUT, OUTPUT        NumPy .npy or ONNX TensorProto .pb files, in the order
-                       of the function's arguments / results
-  --expect OUTPUT...   compare each result with an expected tensor (integers
-                       and bools exactly, floats within a small tolerance);
-                       exit 1 on the first mismatch
-  --output-dir DIR     write the results as DIR/output_N.npy
-  --pb                 with --output-dir, also write DIR/output_N.pb
-  --bench N            after a warm-up run, time N runs and print the compile
-                       time and the min/median run time
-  --no-check-bounds    drop the run-time checks of index values and dynamic
-                       shapes (only for inputs known to be valid)
-  --entry NAME         call @NAME instead of @main
-  --quiet              do not print the results
-  --version            print nd's version and the LLVM/MLIR it was built with
-)";
+std::optional<std::string> Options::finish() {
+  // Every file after the first --expect is an expected output.
+  unsigned expectPosition =
+      expect.empty() ? ~0u : expect.getPosition(/*optnum=*/0);
+  for (auto [i, file] : llvm::enumerate(files)) {
+    if (i == 0)
+      model = file;
+    else if (files.getPosition(i) > expectPosition)
+      expected.push_back(file);
+    else
+      inputs.push_back(file);
+  }
+  if (model.empty())
+    return std::string("no model given");
+  if (files.getPosition(0) > expectPosition)
+    return std::string("the model must come before --expect");
+  if (entry.empty())
+    return std::string("--entry needs a function name");
+  if (bench.getNumOccurrences() && bench == 0)
+    return std::string("--bench needs a positive number of runs");
+  if (writePb && outputDir.empty())
+    return std::string("--pb needs --output-dir");
+  return std::nullopt;
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "nd-run: error: " << message << "\n";
@@ -81,79 +158,6 @@ static int fail(const llvm::Twine &message) {
 static int fail(llvm::Error error) {
   std::string message = llvm::toString(std::move(error));
   return fail(message);
-}
-
-/// Parses the command line; returns an error message on bad usage.
-static std::optional<std::string> parseArgs(int argc, char **argv,
-                                            Options &options) {
-  bool afterExpect = false;
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg = argv[i];
-    auto value = [&](llvm::StringRef flag) -> std::optional<llvm::StringRef> {
-      if (arg.consume_front(flag) && arg.consume_front("="))
-        return arg;
-      if (argv[i] == flag && i + 1 < argc)
-        return llvm::StringRef(argv[++i]);
-      return std::nullopt;
-    };
-    if (arg == "--help" || arg == "-h")
-      return std::string();
-    if (arg == "--version") {
-      printVersion(llvm::outs());
-      std::exit(0);
-    }
-    if (arg == "--expect") {
-      afterExpect = true;
-      continue;
-    }
-    if (arg == "--pb") {
-      options.writePb = true;
-      continue;
-    }
-    if (arg == "--no-check-bounds") {
-      options.checkBounds = false;
-      continue;
-    }
-    if (arg == "--quiet") {
-      options.quiet = true;
-      continue;
-    }
-    if (arg.starts_with("--output-dir")) {
-      std::optional<llvm::StringRef> dir = value("--output-dir");
-      if (!dir)
-        return std::string("--output-dir needs a directory");
-      options.outputDir = dir->str();
-      continue;
-    }
-    if (arg.starts_with("--entry")) {
-      std::optional<llvm::StringRef> name = value("--entry");
-      if (!name || name->empty())
-        return std::string("--entry needs a function name");
-      options.entry = name->str();
-      continue;
-    }
-    if (arg.starts_with("--bench")) {
-      std::optional<llvm::StringRef> count = value("--bench");
-      unsigned n = 0;
-      if (!count || count->getAsInteger(10, n) || n == 0)
-        return std::string("--bench needs a positive number of runs");
-      options.bench = n;
-      continue;
-    }
-    if (arg.starts_with("-") && arg != "-")
-      return ("unknown option '" + arg + "'").str();
-    if (options.model.empty())
-      options.model = arg.str();
-    else if (afterExpect)
-      options.expected.push_back(arg.str());
-    else
-      options.inputs.push_back(arg.str());
-  }
-  if (options.model.empty())
-    return std::string("no model given");
-  if (options.writePb && options.outputDir.empty())
-    return std::string("--pb needs --output-dir");
-  return std::nullopt;
 }
 
 /// Reads MODEL into a module: an ONNX model by its extension, MLIR otherwise.
@@ -196,13 +200,19 @@ static std::string formatDuration(double seconds) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  releaseOptionName("threads");
   Options options;
-  if (std::optional<std::string> usageError = parseArgs(argc, argv, options)) {
-    if (usageError->empty()) {
-      llvm::outs() << kUsage;
-      return 0;
-    }
-    llvm::errs() << "nd-run: error: " << *usageError << "\n" << kUsage;
+  cl::HideUnrelatedOptions(options.category);
+  registerVersionPrinter();
+  std::string parseErrors;
+  llvm::raw_string_ostream parseErrorStream(parseErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &parseErrorStream)) {
+    llvm::errs() << parseErrors;
+    return 1;
+  }
+  if (std::optional<std::string> usageError = options.finish()) {
+    llvm::errs() << "nd-run: error: " << *usageError
+                 << " (nd-run --help lists the options)\n";
     return 1;
   }
 
@@ -227,7 +237,9 @@ int main(int argc, char **argv) {
     return fail("cannot load model '" + options.model + "'");
   JitOptions jitOptions;
   jitOptions.entry = options.entry;
-  jitOptions.checkBounds = options.checkBounds;
+  jitOptions.checkBounds = !options.noCheckBounds;
+  jitOptions.threads = options.threads;
+  jitOptions.donated.assign(options.donate.begin(), options.donate.end());
   llvm::Expected<std::unique_ptr<JitFunction>> function =
       JitFunction::compile(*module, jitOptions);
   if (!function)
@@ -236,6 +248,13 @@ int main(int argc, char **argv) {
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
 
+  size_t numArguments = (*function)->getArguments().size();
+  for (unsigned position : options.donate) {
+    if (position >= numArguments)
+      return fail(llvm::formatv("--donate {0}: the function takes {1} "
+                                "input(s)",
+                                position, numArguments));
+  }
   if (!expected.empty() && expected.size() != (*function)->getResults().size())
     return fail(llvm::formatv("--expect got {0} file(s) but the function "
                               "returns {1} result(s)",
@@ -275,14 +294,24 @@ int main(int argc, char **argv) {
   }
 
   if (!options.outputDir.empty()) {
+    // Checked before anything is written.
+    for (auto [i, output] : llvm::enumerate(*outputs)) {
+      if (!hasNpyDType(output.getDType()) && !options.writePb)
+        return fail(llvm::formatv("output {0} is {1}, which has no NumPy "
+                                  "dtype: pass --pb to write it as "
+                                  "output_{0}.pb",
+                                  i, stringifyDType(output.getDType())));
+    }
     if (std::error_code ec =
             llvm::sys::fs::create_directories(options.outputDir))
       return fail("cannot create '" + options.outputDir + "': " + ec.message());
     for (auto [i, output] : llvm::enumerate(*outputs)) {
       llvm::SmallString<256> path(options.outputDir);
       llvm::sys::path::append(path, llvm::formatv("output_{0}.npy", i).str());
-      if (llvm::Error error = writeNpyFile(output, path))
-        return fail(std::move(error));
+      if (hasNpyDType(output.getDType())) {
+        if (llvm::Error error = writeNpyFile(output, path))
+          return fail(std::move(error));
+      }
       if (!options.writePb)
         continue;
       llvm::sys::path::replace_extension(path, "pb");

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
 #include "nd/Support/Version.h"
 
@@ -22,17 +23,20 @@
 
 using namespace mlir::nd;
 
-static llvm::cl::list<std::string>
-    positionals(llvm::cl::Positional, llvm::cl::desc("COMMAND FILE..."),
-                llvm::cl::OneOrMore);
+namespace cl = llvm::cl;
 
-static llvm::cl::opt<double>
-    rtolOption("rtol", llvm::cl::desc("relative tolerance of compare"),
-               llvm::cl::init(-1.0));
-
-static llvm::cl::opt<double>
-    atolOption("atol", llvm::cl::desc("absolute tolerance of compare"),
-               llvm::cl::init(-1.0));
+namespace {
+/// The command line, registered when main builds it.
+struct Options {
+  cl::OptionCategory category{"nd-tensor-tool options"};
+  cl::list<std::string> positionals{cl::Positional, cl::desc("COMMAND FILE..."),
+                                    cl::OneOrMore, cl::cat(category)};
+  cl::opt<double> rtol{"rtol", cl::desc("relative tolerance of compare"),
+                       cl::init(-1.0), cl::cat(category)};
+  cl::opt<double> atol{"atol", cl::desc("absolute tolerance of compare"),
+                       cl::init(-1.0), cl::cat(category)};
+};
+} // namespace
 
 static int fail(llvm::Error error) {
   llvm::WithColor::error(llvm::errs(), "nd-tensor-tool")
@@ -49,8 +53,11 @@ static int usage() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  Options options;
+  cl::HideUnrelatedOptions(options.category);
   registerVersionPrinter();
-  llvm::cl::ParseCommandLineOptions(argc, argv, "nd tensor file inspector\n");
+  cl::ParseCommandLineOptions(argc, argv, "nd tensor file inspector\n");
+  cl::list<std::string> &positionals = options.positionals;
   llvm::StringRef command = positionals.front();
   size_t numFiles = positionals.size() - 1;
 
@@ -82,12 +89,12 @@ int main(int argc, char **argv) {
     llvm::Expected<HostTensor> expected = readTensorFile(positionals[2]);
     if (!expected)
       return fail(expected.takeError());
-    CompareOptions options;
-    if (rtolOption >= 0)
-      options.rtol = rtolOption;
-    if (atolOption >= 0)
-      options.atol = atolOption;
-    if (llvm::Error error = compare(*actual, *expected, options))
+    CompareOptions tolerances;
+    if (options.rtol >= 0)
+      tolerances.rtol = options.rtol;
+    if (options.atol >= 0)
+      tolerances.atol = options.atol;
+    if (llvm::Error error = compare(*actual, *expected, tolerances))
       return fail(std::move(error));
     llvm::outs() << "match\n";
     return 0;

@@ -9,7 +9,7 @@
 #ifndef ND_EXECUTIONENGINE_JITFUNCTION_H
 #define ND_EXECUTIONENGINE_JITFUNCTION_H
 
-#include "nd/Runner/TensorFile.h"
+#include "nd/Runner/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/SmallVector.h"
@@ -39,6 +39,11 @@ struct JitOptions {
   bool checkBounds = true;
   /// LLVM optimisation level of the generated code (0-3).
   unsigned optLevel = 3;
+  /// Threads the compiled code may use; 0 leaves the choice to the runtime.
+  unsigned threads = 0;
+  /// Positions of the inputs the caller donates: the compiled code may
+  /// update them in place.
+  llvm::SmallVector<unsigned> donated;
 };
 
 /// Timings of `JitFunction::benchmark`, in seconds.
@@ -91,8 +96,8 @@ private:
 
   /// Fills `frame` with the packed arguments of a call on `inputs` (checked
   /// already); the call itself is `entryPoint(frame.args.data())`.
-  void prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
-                   CallFrame &frame) const;
+  llvm::Error prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
+                          CallFrame &frame) const;
 
   /// Copies results out of their descriptors and frees their buffers.
   llvm::Expected<llvm::SmallVector<HostTensor>>

@@ -19,7 +19,8 @@
 
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
-#include "nd/Runner/TensorFile.h"
+#include "nd/Runner/ElementType.h"
+#include "nd/Runner/TensorProto.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -82,64 +83,10 @@ resolveVersion(llvm::ArrayRef<int64_t> sinceVersions, int64_t opset) {
 // Types and constants
 //===----------------------------------------------------------------------===//
 
-static Type getMLIRElementType(DType dtype, MLIRContext *context) {
-  Builder builder(context);
-  switch (dtype) {
-  case DType::Bool:
-    return builder.getI1Type();
-  case DType::I8:
-    return builder.getIntegerType(8);
-  case DType::I16:
-    return builder.getIntegerType(16);
-  case DType::I32:
-    return builder.getI32Type();
-  case DType::I64:
-    return builder.getI64Type();
-  case DType::U8:
-    return builder.getIntegerType(8, /*isSigned=*/false);
-  case DType::U16:
-    return builder.getIntegerType(16, /*isSigned=*/false);
-  case DType::U32:
-    return builder.getIntegerType(32, /*isSigned=*/false);
-  case DType::U64:
-    return builder.getIntegerType(64, /*isSigned=*/false);
-  case DType::F16:
-    return builder.getF16Type();
-  case DType::BF16:
-    return builder.getBF16Type();
-  case DType::F32:
-    return builder.getF32Type();
-  case DType::F64:
-    return builder.getF64Type();
-  case DType::Complex64:
-    return ComplexType::get(builder.getF32Type());
-  case DType::Complex128:
-    return ComplexType::get(builder.getF64Type());
-  }
-  llvm_unreachable("unknown dtype");
-}
-
 /// ONNX's spelling of an MLIR element type, for messages: "tensor(float)".
 static std::string getONNXTypeName(Type type) {
-  std::string name;
-  if (type.isInteger(1))
-    name = "bool";
-  else if (auto intType = dyn_cast<IntegerType>(type))
-    name = (intType.isUnsigned() ? "uint" : "int") +
-           std::to_string(intType.getWidth());
-  else if (type.isF16())
-    name = "float16";
-  else if (type.isBF16())
-    name = "bfloat16";
-  else if (type.isF32())
-    name = "float";
-  else if (type.isF64())
-    name = "double";
-  else if (auto complexType = dyn_cast<ComplexType>(type))
-    name = complexType.getElementType().isF32() ? "complex64" : "complex128";
-  else
-    name = "?";
-  return "tensor(" + name + ")";
+  std::optional<DType> dtype = getDTypeOf(type);
+  return ("tensor(" + (dtype ? getONNXTypeString(*dtype) : "?") + ")").str();
 }
 
 //===----------------------------------------------------------------------===//
