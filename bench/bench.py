@@ -731,6 +731,21 @@ def compare(got, expected, what, tolerance=None):
                        f"got {got[first]!r}, expected {expected[first]!r}")
 
 
+def spec_reference(workload, inputs):
+    """The result of test/Reference/nd_reference.py, numpy code written loop
+    by loop from the specifications: too slow for the full shapes, it checks
+    the vectorised references on the tiny ones."""
+    import importlib.util as util
+    path = os.path.join(ROOT, "test", "Reference", "nd_reference.py")
+    spec = util.spec_from_file_location("nd_reference", path)
+    module = util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    op = {"ScatterND": module.scatter_nd, "GatherND": module.gather_nd,
+          "ScatterElements": module.scatter_elements,
+          "GatherElements": module.gather_elements}[workload.op]
+    return op(*inputs.values(), **workload.attrs)
+
+
 def reduction_tolerance(workload, inputs):
     """Per-element bound on the difference between two summation orders of
     the same terms: each order is within (m-1)·u·Σ|x| of the exact sum (m
@@ -918,6 +933,16 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
     inputs = w.make(rng, args.tiny)
     expected = w.reference(inputs)
     tolerance = reduction_tolerance(w, inputs) if w.reduction else None
+    # The tiny mode holds the reference itself to the specifications.
+    spec_error = None
+    if args.tiny:
+        try:
+            compare(spec_reference(w, inputs), expected,
+                    f"{w.key}: test/Reference (the specification) against "
+                    "the benchmark's reference")
+        except Mismatch as error:
+            spec_error = str(error)
+            print(f"MISMATCH {error}", file=sys.stderr, flush=True)
     runs = max(2, int(w.runs * args.runs_scale)) if not args.tiny else 2
     budget = args.budget
 
@@ -934,7 +959,7 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
 
     r = {"title": w.title, "runs": runs, "moved_bytes": w.moved(inputs),
          "nd": {}, "nd_unchecked": {}, "numpy": None, "torch": {}, "ort": {},
-         "errors": [], "peer_errors": []}
+         "errors": [spec_error] if spec_error else [], "peer_errors": []}
     results[w.key] = r
 
     def check(got, what, peer=False):
