@@ -10,8 +10,8 @@ Every workload is built as a one-node ONNX model that nd-run and ONNX Runtime
 both load, with .npy inputs. nd's result is compared bit for bit with an
 independent numpy reference at every thread count (for add reductions numpy
 applies the updates in row-major order with np.add.at, which is the order nd
-defines); the peers' results are compared too. A mismatch is reported and the
-script exits with status 1.
+defines): a mismatch fails the run (exit status 1). The peers' results are
+compared too; a wrong one is marked and not counted as the best peer.
 
 Times are medians of N runs after one warm-up run, at 1 thread and at more
 threads (numpy is single-threaded). The tables give the best peer / nd ratio,
@@ -37,6 +37,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from typing import Callable, List, Tuple
+
+# numpy may be missing on a fresh machine: find_peers installs it first.
+try:
+    import numpy as np
+except ImportError:
+    np = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -90,7 +96,6 @@ def scatter_nd_key(indices):
 def zipf_ids(rng, n, vocab, s):
     """n ids in [0, vocab) whose frequencies follow Zipf's law with exponent
     s, the most frequent ids spread over the range."""
-    import numpy as np
     p = np.arange(1, vocab + 1, dtype=np.float64) ** -s
     p /= p.sum()
     return rng.permutation(vocab)[rng.choice(vocab, size=n, p=p)]
@@ -99,7 +104,6 @@ def zipf_ids(rng, n, vocab, s):
 def add_at_reference(data, key, updates):
     """data with updates added in row-major order of the updates: np.add.at
     applies them one by one, in order, which is nd's defined order."""
-    import numpy as np
     out = data.copy()
     np.add.at(out, key, updates)
     return out
@@ -111,13 +115,13 @@ def nbytes(*arrays):
 
 # Peer formulations: setup(inputs) returns run(), which computes the result
 # (into a preallocated array wherever the peer allows one) and returns it.
-# Index views (columns of an index tensor) are made once, outside the timed
-# region: they are views, no data moves.
+# Index views (the columns of an index tensor) move no data; the in-place
+# formulations, whose runs take microseconds, make them outside the timed
+# region.
 
 def np_copy_then(update):
     """numpy, out of place: copy data into the result, then update that."""
     def setup(d):
-        import numpy as np
         out = np.empty_like(d["data"])
 
         def run():
@@ -131,7 +135,6 @@ def np_copy_then(update):
 def np_into(shape_of, compute):
     """numpy, a new array each call or one preallocated `out`."""
     def setup(d):
-        import numpy as np
         out = np.empty(shape_of(d), d["data"].dtype) if shape_of else None
         return lambda: compute(d, out)
     return setup
@@ -142,7 +145,6 @@ def np_set(out, d):
 
 
 def np_set_flat(out, d):
-    import numpy as np
     flat = np.ravel_multi_index(scatter_nd_key(d["indices"]), out.shape)
     out.reshape(-1)[flat] = d["updates"]
 
@@ -159,12 +161,10 @@ def np_set_in_place(d):
 
 
 def np_add_at(out, d):
-    import numpy as np
     np.add.at(out, scatter_nd_key(d["indices"]), d["updates"])
 
 
 def np_histogram_bincount(d, out):
-    import numpy as np
     data = d["data"]
     sums = np.bincount(d["indices"][:, 0], weights=d["updates"],
                        minlength=data.shape[0])
@@ -172,7 +172,6 @@ def np_histogram_bincount(d, out):
 
 
 def np_scatter_elements_add_bincount(d, out):
-    import numpy as np
     data, ind = d["data"], d["indices"]
     flat = ind * data.shape[1] + np.arange(data.shape[1], dtype=ind.dtype)
     sums = np.bincount(flat.reshape(-1), weights=d["updates"].reshape(-1),
@@ -193,14 +192,12 @@ def mlm_shape(d):
 
 
 def np_mlm_take(d, out):
-    import numpy as np
     data = d["data"]
     rows = data.reshape(-1, data.shape[-1])
     return np.take(rows, batch_rows(d, np), axis=0, out=out)
 
 
 def np_mlm_fancy(d, out):
-    import numpy as np
     return d["data"][np.arange(d["data"].shape[0])[:, None],
                      d["indices"][..., 0]]
 
@@ -210,24 +207,20 @@ def embedding_shape(d):
 
 
 def np_embedding_take(d, out):
-    import numpy as np
     return np.take(d["data"], d["indices"][:, 0], axis=0, out=out)
 
 
 def np_take_along(d, out):
-    import numpy as np
     return np.take_along_axis(d["data"], d["indices"], axis=1)
 
 
 def np_take_flat(d, out):
-    import numpy as np
     data, ind = d["data"], d["indices"]
     offsets = np.arange(data.shape[0], dtype=ind.dtype) * data.shape[1]
     return np.take(data.reshape(-1), ind + offsets[:, None], out=out)
 
 
 def np_put_along(out, d):
-    import numpy as np
     np.put_along_axis(out, d["indices"], d["updates"], axis=1)
 
 
@@ -326,7 +319,6 @@ def torch_gather_elements(t, out):
 # Inputs. Shapes are those of the models named; `tiny` shrinks every dim.
 
 def make_kv_cache(rng, tiny, seq=4096):
-    import numpy as np
     heads, dim = (4, 8) if tiny else (32, 128)
     seq = 16 if tiny else seq
     data = rng.standard_normal((1, heads, seq, dim)).astype(np.float16)
@@ -340,7 +332,6 @@ def make_kv_cache(rng, tiny, seq=4096):
 
 
 def make_points(rng, tiny):
-    import numpy as np
     n = 8 if tiny else 256
     count = 64 if tiny else 1 << 20
     data = rng.standard_normal((n, n, n)).astype(np.float32)
@@ -352,7 +343,6 @@ def make_points(rng, tiny):
 
 
 def make_yolo(rng, tiny):
-    import numpy as np
     # YOLOv5's Detect head exports `y[..., 0:2] = xy` as a ScatterND with one
     # index tuple per element of the slice.
     shape = (1, 3, 4, 4, 6) if tiny else (1, 3, 80, 80, 85)
@@ -364,7 +354,6 @@ def make_yolo(rng, tiny):
 
 
 def make_histogram(rng, tiny):
-    import numpy as np
     bins = 32 if tiny else 1 << 16
     count = 256 if tiny else 4 << 20
     data = np.zeros(bins, np.float32)
@@ -374,7 +363,6 @@ def make_histogram(rng, tiny):
 
 
 def make_embedding_grad(rng, tiny):
-    import numpy as np
     vocab, dim, count = (64, 8, 32) if tiny else (50257, 768, 8192)
     data = (rng.standard_normal((vocab, dim)) * 1e-3).astype(np.float32)
     indices = zipf_ids(rng, count, vocab, 1.0).astype(np.int64)[:, None]
@@ -383,7 +371,6 @@ def make_embedding_grad(rng, tiny):
 
 
 def make_mlm(rng, tiny):
-    import numpy as np
     batch, seq, hidden, masked = (2, 8, 4, 3) if tiny else (64, 512, 1024, 80)
     data = rng.standard_normal((batch, seq, hidden)).astype(np.float32)
     positions = np.stack([np.sort(rng.choice(seq, masked, replace=False))
@@ -392,7 +379,6 @@ def make_mlm(rng, tiny):
 
 
 def make_embedding(rng, tiny):
-    import numpy as np
     vocab, dim, count = (64, 8, 32) if tiny else (50257, 768, 65536)
     data = rng.standard_normal((vocab, dim)).astype(np.float32)
     indices = zipf_ids(rng, count, vocab, 1.0).astype(np.int64)[:, None]
@@ -400,7 +386,6 @@ def make_embedding(rng, tiny):
 
 
 def make_gnn(rng, tiny):
-    import numpy as np
     # ogbn-arxiv: 169,343 nodes, 1,166,243 edges, 128 features; messages are
     # summed into each edge's destination (in-degrees follow a power law).
     nodes, edges, features = (50, 200, 4) if tiny else (169343, 1166243, 128)
@@ -412,7 +397,6 @@ def make_gnn(rng, tiny):
 
 
 def make_sorted_logits(rng, tiny):
-    import numpy as np
     # Top-p sampling over Llama 3's vocabulary: gather the logits in sorted
     # order.
     shape = (4, 16) if tiny else (64, 128256)
@@ -422,7 +406,6 @@ def make_sorted_logits(rng, tiny):
 
 
 def make_unsort(rng, tiny):
-    import numpy as np
     # ... and scatter per-token values back to vocabulary order.
     shape = (4, 16) if tiny else (64, 128256)
     logits = rng.standard_normal(shape).astype(np.float32)
@@ -446,7 +429,6 @@ def ref_scatter_nd_add(d):
 
 
 def ref_gather_nd_batch1(d):
-    import numpy as np
     data, ind = d["data"], d["indices"]
     out = np.empty((data.shape[0], ind.shape[1], data.shape[2]), data.dtype)
     for b in range(data.shape[0]):
@@ -459,21 +441,18 @@ def ref_gather_nd(d):
 
 
 def ref_scatter_elements_add_axis0(d):
-    import numpy as np
     ind = d["indices"]
     cols = np.broadcast_to(np.arange(ind.shape[1]), ind.shape)
     return add_at_reference(d["data"], (ind, cols), d["updates"])
 
 
 def ref_gather_elements_axis1(d):
-    import numpy as np
     ind = d["indices"]
     rows = np.arange(ind.shape[0])[:, None]
     return d["data"][rows, ind]
 
 
 def ref_scatter_elements_axis1(d):
-    import numpy as np
     out = d["data"].copy()
     ind = d["indices"]
     rows = np.arange(ind.shape[0])[:, None]
@@ -507,7 +486,6 @@ def moved_donated(d):
 
 
 def moved_gather_rows(d, rows_of):
-    import numpy as np
     data = d["data"]
     rows = rows_of(d)
     row_bytes = data.itemsize * data.shape[-1]
@@ -517,7 +495,6 @@ def moved_gather_rows(d, rows_of):
 
 
 def moved_mlm(d):
-    import numpy as np
     data, ind = d["data"], d["indices"]
     offsets = (np.arange(data.shape[0]) * data.shape[1])[:, None]
     return moved_gather_rows(d, lambda d: ind[..., 0] + offsets)
@@ -673,12 +650,11 @@ def make_workloads():
 # Models, runs, checks
 # ---------------------------------------------------------------------------
 
-class Mismatch(Exception):
-    pass
+class Failure(Exception):
+    """A wrong result, or a tool that failed."""
 
 
 def build_model(workload, inputs, result, path):
-    import numpy as np
     import onnx
     from onnx import TensorProto, helper
     types = {np.dtype(np.float16): TensorProto.FLOAT16,
@@ -701,17 +677,15 @@ def build_model(workload, inputs, result, path):
 
 
 def unit_roundoff(dtype):
-    import numpy as np
     return float(np.finfo(dtype).eps) / 2
 
 
 def compare(got, expected, what, tolerance=None):
-    """Raises Mismatch unless got equals expected bit for bit (or, with a
+    """Raises Failure unless got equals expected bit for bit (or, with a
     tolerance array, element-wise within it)."""
-    import numpy as np
     got = np.asarray(got)
     if got.shape != expected.shape or got.dtype != expected.dtype:
-        raise Mismatch(f"{what}: got {got.dtype} {list(got.shape)}, expected "
+        raise Failure(f"{what}: got {got.dtype} {list(got.shape)}, expected "
                        f"{expected.dtype} {list(expected.shape)}")
     if tolerance is None:
         if got.dtype.kind == "f":
@@ -726,7 +700,7 @@ def compare(got, expected, what, tolerance=None):
     count = int(np.count_nonzero(bad))
     if count:
         first = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise Mismatch(f"{what}: {count} of {got.size} elements differ from "
+        raise Failure(f"{what}: {count} of {got.size} elements differ from "
                        f"numpy's reference ({how}); first at {list(first)}: "
                        f"got {got[first]!r}, expected {expected[first]!r}")
 
@@ -735,10 +709,9 @@ def spec_reference(workload, inputs):
     """The result of test/Reference/nd_reference.py, numpy code written loop
     by loop from the specifications: too slow for the full shapes, it checks
     the vectorised references on the tiny ones."""
-    import importlib.util as util
     path = os.path.join(ROOT, "test", "Reference", "nd_reference.py")
-    spec = util.spec_from_file_location("nd_reference", path)
-    module = util.module_from_spec(spec)
+    spec = importlib.util.spec_from_file_location("nd_reference", path)
+    module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     op = {"ScatterND": module.scatter_nd, "GatherND": module.gather_nd,
           "ScatterElements": module.scatter_elements,
@@ -751,7 +724,6 @@ def reduction_tolerance(workload, inputs):
     the same terms: each order is within (m-1)·u·Σ|x| of the exact sum (m
     terms per element, u the unit roundoff), so two orders differ by at most
     2·m·u·(|data| + m·max|update|)."""
-    import numpy as np
     data, ind = inputs["data"], inputs["indices"]
     if workload.op == "ScatterND":
         flat = np.ravel_multi_index(scatter_nd_key(ind),
@@ -812,14 +784,13 @@ def run_nd(cmd, model, input_paths, outdir, threads, runs, donate,
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True)
     if proc.returncode != 0:
-        raise Mismatch(f"nd-run failed (exit {proc.returncode}): "
+        raise Failure(f"nd-run failed (exit {proc.returncode}): "
                        f"{shlex.join(argv)}\n{head(proc.stderr)}")
     run = re.search(r"run \((\d+) runs\): min ([\d.]+) (us|ms|s), "
                     r"median ([\d.]+) (us|ms|s)", proc.stdout)
     compiled = re.search(r"compile: ([\d.]+) (us|ms|s)", proc.stdout)
     if not run or not compiled:
-        raise Mismatch(f"cannot read nd-run's timing from:\n{proc.stdout}")
-    import numpy as np
+        raise Failure(f"cannot read nd-run's timing from:\n{proc.stdout}")
     output = np.load(os.path.join(outdir, "output_0.npy"))
     return {"median": parse_duration(run.group(4), run.group(5)),
             "min": parse_duration(run.group(2), run.group(3)),
@@ -848,7 +819,7 @@ def run_ort(ort_dir, model, input_paths, outdir, thread_counts, runs, budget):
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, env=env)
     if proc.returncode != 0:
-        raise Mismatch(f"ONNX Runtime failed (exit {proc.returncode}): "
+        raise Failure(f"ONNX Runtime failed (exit {proc.returncode}): "
                        f"{shlex.join(argv)}\n{head(proc.stderr)}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -856,7 +827,6 @@ def run_ort(ort_dir, model, input_paths, outdir, thread_counts, runs, budget):
 def copy_bandwidth(thread_counts, tiny, have_torch):
     """Bytes moved per second (read + write) by a large array copy: numpy's
     copyto at 1 thread, torch's copy_ at every thread count; the best."""
-    import numpy as np
     size = (4 << 20) if tiny else (256 << 20)
     runs = 3 if tiny else 10
     src = np.random.default_rng(1).random(size // 4, dtype=np.float32)
@@ -914,7 +884,6 @@ def machine_description():
 
 
 def versions(have_torch, ort_dir):
-    import numpy as np
     text = [f"numpy {np.__version__}"]
     if have_torch:
         import torch
@@ -928,7 +897,6 @@ def versions(have_torch, ort_dir):
 
 
 def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
-    import numpy as np
     rng = np.random.default_rng(args.seed)
     inputs = w.make(rng, args.tiny)
     expected = w.reference(inputs)
@@ -940,7 +908,7 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
             compare(spec_reference(w, inputs), expected,
                     f"{w.key}: test/Reference (the specification) against "
                     "the benchmark's reference")
-        except Mismatch as error:
+        except Failure as error:
             spec_error = str(error)
             print(f"MISMATCH {error}", file=sys.stderr, flush=True)
     runs = max(2, int(w.runs * args.runs_scale)) if not args.tiny else 2
@@ -973,7 +941,7 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
             compare(got, expected, what,
                     tolerance if w.reduction and (peer or what_is_numpy(what))
                     else None)
-        except Mismatch as error:
+        except Failure as error:
             (r["peer_errors"] if peer else r["errors"]).append(str(error))
             print(f"{'WRONG (peer)' if peer else 'MISMATCH'} {error}",
                   file=sys.stderr, flush=True)
@@ -991,7 +959,7 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
             try:
                 timing, output = run_nd(cmd, model, input_paths, outdir, t,
                                         runs, w.donate, check_bounds)
-            except Mismatch as error:
+            except Failure as error:
                 r["errors"].append(str(error))
                 print(f"FAILED {w.key}: {error}", file=sys.stderr, flush=True)
                 continue
@@ -1032,7 +1000,7 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
         try:
             ort = run_ort(ort_dir, model, input_paths, outdir, thread_counts,
                           runs, budget)
-        except Mismatch as error:
+        except Failure as error:
             r["peer_errors"].append(str(error))
             print(f"FAILED (peer) {w.key}: {error}", file=sys.stderr,
                   flush=True)
