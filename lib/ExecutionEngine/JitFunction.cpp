@@ -112,7 +112,7 @@ static void *allocateBuffer(int64_t size) {
 }
 static void *allocateAlignedBuffer(int64_t alignment, int64_t size) {
   return ::nd::runtime::allocateAligned(static_cast<size_t>(alignment),
-                                      static_cast<size_t>(size));
+                                        static_cast<size_t>(size));
 }
 
 namespace {

@@ -50,8 +50,7 @@ static std::unique_ptr<JitFunction> compile(MLIRContext &context,
   llvm::Expected<std::unique_ptr<JitFunction>> function =
       JitFunction::compile(*module, options);
   if (!function) {
-    llvm::errs() << "compile: " << llvm::toString(function.takeError())
-                 << "\n";
+    llvm::errs() << "compile: " << llvm::toString(function.takeError()) << "\n";
     std::exit(2);
   }
   return std::move(*function);

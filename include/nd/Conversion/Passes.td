@@ -8,8 +8,12 @@ include "mlir/Pass/PassBase.td"
 def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
   let summary = "Lower the nd ops to parallel loops over buffers";
   let description = [{
-    Rewrites every nd op into upstream dialects, keeping value semantics at
-    the tensor level and moving the data in memref loops:
+    Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements` and
+    `nd.gather_elements` (under `oob<error>`, with every reduction but
+    `mean`) into upstream dialects. Each op becomes a call of a private
+    function of its own (`@__nd_scatter_nd`, ...; a scatter also passes the
+    base pointer of its `data`), which holds its lowering; value semantics
+    stay at the tensor level and the data moves in memref loops:
 
     - read-only operands are read through `bufferization.to_buffer
       read_only` as 1-D row-major buffers;
@@ -38,9 +42,12 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     moves, otherwise at most the number of threads (`__nd_max_threads()`).
 
     Negative indices are normalised (`i + dim`). With `check-bounds` (the
-    default) every index component and every dynamic dimension that the
-    verifier could not check is checked at run time: a scatter checks
-    everything before it writes anything, a gather checks each tuple as it
+    default) every index component, every dynamic dimension that the
+    verifier could not check and a dynamic index depth are checked at run
+    time: a scatter that updates data's own buffer (the callee compares its
+    destination's base pointer with data's) checks every index before it
+    writes, one that updates a copy of data checks as it writes, with the
+    same branch-free unsigned compare; a gather checks each tuple as it
     reads it and never reads through a bad one. A failed check calls
     `__nd_report_error(a, b)` with the message (naming the op, its location,
     the operand, the offending value and the dimension) in the call's
@@ -48,6 +55,10 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     and `__nd_report_error` are private function declarations;
     `--convert-nd-runtime-to-llvm` lowers them to the OpenMP runtime and to
     the host's `nd_report_error`.
+
+    `nd.gather`, `nd.tensor_scatter`, `reduction<mean>`,
+    `use_init_val(false)` and `oob<skip|clamp>` are not lowered yet: the
+    pass reports each such op by name and fails.
 
     Before:
 
@@ -59,13 +70,20 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     After (`check-bounds=false`, abridged):
 
     ```mlir
-    %d = bufferization.to_buffer %data read_only : ... to memref<2x2xf32>
-    %df = memref.collapse_shape %d [[0, 1]] : ... into memref<4xf32>
-    %alloc = memref.alloc() {alignment = 64 : i64} : memref<2x2xf32>
-    %r = bufferization.to_tensor %alloc restrict writable : ...
-    %parts = ... call @__nd_max_threads() ...
-    scf.parallel (%p) = (%c0) to (%parts) step (%c1) {
-      // rows of the partition's positions: load, normalise, load, store
+    %r = call @__nd_gather_elements(%data, %indices)
+        : (tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+    ...
+    func.func private @__nd_gather_elements(%data: tensor<2x2xf32>,
+        %indices: tensor<2x2xi64>) -> tensor<2x2xf32> {
+      %d = bufferization.to_buffer %data read_only : ... to memref<2x2xf32>
+      %df = memref.collapse_shape %d [[0, 1]] : ... into memref<4xf32>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<2x2xf32>
+      %parts = ... call @__nd_max_threads() ...
+      scf.parallel (%p) = (%c0) to (%parts) step (%c1) {
+        // rows of the partition's positions: load, normalise, load, store
+      }
+      %r = bufferization.to_tensor %alloc restrict writable : ...
+      return %r : tensor<2x2xf32>
     }
     ```
   }];

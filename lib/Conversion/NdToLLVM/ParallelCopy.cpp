@@ -48,8 +48,7 @@ static std::optional<int64_t> elementBytes(Type type) {
 
 /// The address of the first element of `memref` (identity layout) plus
 /// `offset` bytes, as an LLVM pointer.
-static Value addressOf(OpBuilder &b, Location loc, Value memref,
-                       Value offset) {
+static Value addressOf(OpBuilder &b, Location loc, Value memref, Value offset) {
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(
       b, loc, b.getIndexType(), memref);
   Value at = arith::AddIOp::create(b, loc, base, offset);
@@ -109,8 +108,8 @@ struct NdParallelCopyPass
     Value bytes = arith::MulIOp::create(b, loc, numElements, width);
     Value minimum = arith::ConstantIndexOp::create(b, loc, minBytes);
     Value twice = arith::ConstantIndexOp::create(b, loc, 2 * minBytes);
-    Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                        bytes, twice);
+    Value large =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, bytes, twice);
     auto ifOp = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
     // Small: the copy as it was.
     copy->moveBefore(ifOp.elseBlock()->getTerminator());
@@ -118,12 +117,10 @@ struct NdParallelCopyPass
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto threads = func::CallOp::create(b, loc, kMaxThreadsFn,
-                                        TypeRange{b.getIndexType()},
-                                        ValueRange{});
+    auto threads = func::CallOp::create(
+        b, loc, kMaxThreadsFn, TypeRange{b.getIndexType()}, ValueRange{});
     Value byBytes = arith::DivUIOp::create(b, loc, bytes, minimum);
-    Value parts =
-        arith::MinUIOp::create(b, loc, byBytes, threads.getResult(0));
+    Value parts = arith::MinUIOp::create(b, loc, byBytes, threads.getResult(0));
     parts = arith::MaxUIOp::create(b, loc, parts, one);
     // Part p copies bytes [p * n / parts, (p + 1) * n / parts), computed
     // without overflow as in the nd lowering's partitions.

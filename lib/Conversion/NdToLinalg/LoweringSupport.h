@@ -1,9 +1,12 @@
 //===- LoweringSupport.h - building blocks of the nd lowering ---*- C++ -*-===//
 //
 // Internal to the NdToLinalg library: the IR building blocks the four
-// lowerings share. The lowerings keep value semantics at the tensor level
-// (bufferization decides where results live) and move the data in memref
-// loops:
+// lowerings share. Each op becomes a call of a private function of its own
+// (`outline`), which keeps the functions later passes work on small; a
+// scatter also passes the base pointer of its caller's data, so that the
+// callee can tell an update of data in place from one of a copy. The
+// lowerings keep value semantics at the tensor level (bufferization decides
+// where results live) and move the data in memref loops:
 //
 // - read-only operands are read through `bufferization.to_buffer read_only`
 //   as 1-D row-major buffers;

@@ -1,15 +1,20 @@
 //===- NdToLinalg.cpp - lower nd ops to upstream dialects -------*- C++ -*-===//
 //
-// Lowers the four nd ops to tensor, bufferization, memref, scf, vector, arith
-// and complex ops (see LoweringSupport.h for the overall shape).
+// Lowers scatter_nd, gather_nd, scatter_elements and gather_elements (under
+// oob<error>, every reduction but mean) to tensor, bufferization, memref,
+// scf, vector, arith and complex ops, each op into a private function of its
+// own (see LoweringSupport.h for the overall shape). What the dialect accepts
+// but this lowering does not implement yet is reported by name.
 //
 // Preconditions: the ops verify. Dimensions the verifier could not compare
-// (dynamic ones) and every index value are checked at run time when bounds
-// checking is on. A failed check calls `__nd_report_error` with a message
-// naming the op, its location, the operand, the value and the dimension; the
-// op then writes nothing into `data` (a scatter) and returns. Checks run
-// before a scatter writes anything; a gather checks each index tuple as it
-// reads it and never touches memory through a bad one.
+// (dynamic ones, a dynamic index depth) and every index value are checked at
+// run time when bounds checking is on. A failed check calls
+// `__nd_report_error` with a message naming the op, its location, the
+// operand, the value and the dimension; the op then writes nothing into
+// `data` (a scatter) and returns. A scatter that updates data's own buffer
+// checks every index before it writes; one that updates a copy of data
+// checks as it writes (the copy is dropped on failure); a gather checks each
+// index tuple as it reads it and never touches memory through a bad one.
 //
 // Parallelism. Every op splits its work into partitions that an
 // `scf.parallel` or `scf.forall` runs; the number of partitions comes from
@@ -51,8 +56,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
 
