@@ -11,7 +11,7 @@
 //
 //   build/bin/nd-opt examples/sharded_embedding.mlir --nd-sharded-to-llvm -o embedding.mlir
 //   mpiexec.mpich -n 2 /usr/lib/llvm-22/bin/mlir-runner embedding.mlir -e main \
-//     -entry-point-result=void -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/x86_64-linux-gnu/libmpich.so
+//     -entry-point-result=void -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so,build/lib/libnd_runner_utils.so,/usr/lib/x86_64-linux-gnu/libmpich.so
 //
 // The grid's shape is the number of processes (`shape = 4` runs on 4, two
 // rows each). Process 0 prints the looked-up rows and the number of elements

@@ -13,7 +13,7 @@
 //
 //   build/bin/nd-opt examples/sharded_embedding_grad.mlir --nd-sharded-to-llvm -o grad.mlir
 //   mpiexec.mpich -n 2 /usr/lib/llvm-22/bin/mlir-runner grad.mlir -e main \
-//     -entry-point-result=void -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/x86_64-linux-gnu/libmpich.so
+//     -entry-point-result=void -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so,build/lib/libnd_runner_utils.so,/usr/lib/x86_64-linux-gnu/libmpich.so
 //
 // The grid's shape is the number of processes (`shape = 4` runs on 4, two
 // rows each). Process 0 prints the table (gathered from the processes' rows)

@@ -10,7 +10,7 @@
 //
 //   build/bin/nd-opt examples/sharded_kv_cache.mlir --nd-sharded-to-llvm -o kv.mlir
 //   mpiexec.mpich -n 2 /usr/lib/llvm-22/bin/mlir-runner kv.mlir -e main \
-//     -entry-point-result=void -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/x86_64-linux-gnu/libmpich.so
+//     -entry-point-result=void -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so,build/lib/libnd_runner_utils.so,/usr/lib/x86_64-linux-gnu/libmpich.so
 //
 // The grid's shape is the number of processes (`shape = 4` runs on 4, one
 // head each). Process 0 prints the sharded result and the number of elements

@@ -2,7 +2,7 @@
 // itself, lowered through nd and run:
 //   build/bin/nd-opt examples/tensor_gather_scatter.mlir --convert-tensor-to-nd --nd-to-llvm |
 //     /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
-//       -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so
+//       -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so,build/lib/libnd_runner_utils.so
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
 

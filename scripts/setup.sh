@@ -35,7 +35,7 @@ esac
 
 packages=(
   cmake ninja-build "${compiler_packages[@]}"
-  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libomp-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-numpy
   mpich libmpich-dev
   python3-torch python3-onnx

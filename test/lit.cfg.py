@@ -27,7 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nd_tools_dir, append_path=True)
 
 tool_dirs = [config.nd_tools_dir, config.llvm_tools_dir]
-tools = ["nd-opt", "nd-run", "nd-tensor-tool", "nd-translate"]
+tools = ["nd-jit-host-test", "nd-opt", "nd-run", "nd-tensor-tool", "nd-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ONNX test models and tensors are written in protobuf text format and
@@ -52,6 +52,14 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_c_runner_utils",
      os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext)))
+
+# Generated code runs its parallel loops on LLVM's OpenMP runtime and reports
+# failed run-time checks through nd's runner utilities.
+config.substitutions.append(
+    ("%libomp", os.path.join(config.llvm_lib_dir, "libomp" + config.shlibext)))
+config.substitutions.append(
+    ("%nd_runner_utils",
+     os.path.join(config.nd_lib_dir, "libnd_runner_utils" + config.shlibext)))
 
 # --version prints the version of project(nd VERSION ...) and of the LLVM nd
 # was configured against.
@@ -93,5 +101,7 @@ config.substitutions.append(
      ",".join([
          os.path.join(config.llvm_lib_dir, "libmlir_runner_utils" + config.shlibext),
          os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext),
+         os.path.join(config.llvm_lib_dir, "libomp" + config.shlibext),
+         os.path.join(config.nd_lib_dir, "libnd_runner_utils" + config.shlibext),
          libmpich,
      ])))

@@ -9,13 +9,21 @@
 // so the struct has no padding and is read as an array of int64.
 //
 // Returned buffers are owned by the caller (the deallocation pipeline clones
-// whatever the function does not own) and are released with `free`, except a
-// buffer that is one of the inputs (updated in place).
+// whatever the function does not own) and are released through nd's runtime
+// allocator, which allocated them, except a buffer that is one of the inputs
+// (a donated input, updated in place).
+//
+// The generated code runs its parallel loops on LLVM's OpenMP runtime
+// (libomp, loaded into the JIT) and reports a failed run-time check by
+// calling `nd_report_error`, which the JIT resolves to a function here: it
+// records the first message of the call in progress, and the call returns an
+// error instead of results.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nd/ExecutionEngine/JitFunction.h"
 
+#include "Runtime/Memory.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -26,20 +34,26 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Pipelines/Pipelines.h"
 #include "nd/Runner/ElementType.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 using namespace mlir;
@@ -52,6 +66,73 @@ static constexpr intptr_t kGlobalAllocatedPointer = 0xdeadbeef;
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
+
+//===----------------------------------------------------------------------===//
+// Run-time error reporting
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The first failed check of one call.
+struct ErrorSink {
+  std::mutex mutex;
+  bool failed = false;
+  std::string message;
+};
+} // namespace
+
+/// The sink of the call in progress on this thread, and of the most recent
+/// call on any thread, for reports from threads that did not make the call.
+static thread_local ErrorSink *threadSink = nullptr;
+static std::atomic<ErrorSink *> latestSink{nullptr};
+
+/// `nd_report_error` as the JIT resolves it: thread-safe, first message wins.
+static void reportError(const char *format, int64_t a, int64_t b) {
+  ErrorSink *sink = threadSink ? threadSink : latestSink.load();
+  if (!sink)
+    return;
+  std::lock_guard<std::mutex> lock(sink->mutex);
+  if (sink->failed)
+    return;
+  sink->failed = true;
+  int size = std::snprintf(nullptr, 0, format, static_cast<long long>(a),
+                           static_cast<long long>(b));
+  if (size < 0) {
+    sink->message = format;
+    return;
+  }
+  sink->message.resize(static_cast<size_t>(size) + 1);
+  std::snprintf(sink->message.data(), sink->message.size(), format,
+                static_cast<long long>(a), static_cast<long long>(b));
+  sink->message.resize(static_cast<size_t>(size));
+}
+
+/// The allocation functions of the generated code (sizes are i64 there).
+static void *allocateBuffer(int64_t size) {
+  return ::nd::runtime::allocate(static_cast<size_t>(size));
+}
+static void *allocateAlignedBuffer(int64_t alignment, int64_t size) {
+  return ::nd::runtime::allocateAligned(static_cast<size_t>(alignment),
+                                        static_cast<size_t>(size));
+}
+
+namespace {
+/// Makes `sink` the one reports of this thread's call go to.
+class ScopedSink {
+public:
+  explicit ScopedSink(ErrorSink &sink) : previous(threadSink) {
+    threadSink = &sink;
+    latestSink.store(&sink);
+  }
+  ~ScopedSink() {
+    ErrorSink *self = threadSink;
+    threadSink = previous;
+    latestSink.compare_exchange_strong(self, previous);
+  }
+
+private:
+  ErrorSink *previous;
+};
+} // namespace
 
 /// The host dtype of an MLIR element type, if a HostTensor can hold it.
 /// `index` lowers to 64 bits here: its host tensors are int64.
@@ -98,6 +179,7 @@ void JitFunction::registerDialects(DialectRegistry &registry) {
   registry.insert<NdDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
 }
 
 llvm::Expected<std::unique_ptr<JitFunction>>
@@ -127,9 +209,50 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
           collect(type.getResults(), "result", function->results))
     return std::move(error);
 
+  for (unsigned position : options.donated) {
+    if (position >= entry.getNumArguments())
+      return makeError(llvm::formatv("cannot donate input #{0}: @{1} takes {2} "
+                                     "argument(s)",
+                                     position, options.entry,
+                                     entry.getNumArguments()));
+    entry.setArgAttr(position, NdDialect::getDonatedAttrName(),
+                     UnitAttr::get(module.getContext()));
+  }
+  function->donated.assign(options.donated.begin(), options.donated.end());
+  function->threads = options.threads;
+
+  // Upstream's runner utilities, for modules that print (printMemref*) or
+  // copy strided memrefs (memrefCopy), and LLVM's OpenMP runtime for the
+  // parallel loops; without it, the loops run on the calling thread.
+  auto libraryPath = [](StringRef name) {
+    SmallString<256> path(ND_MLIR_RUNNER_UTILS_DIR);
+    llvm::sys::path::append(path, name);
+    return path.str().str();
+  };
+  SmallVector<std::string> libraries;
+  for (StringRef name :
+       {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
+    std::string path = libraryPath(name);
+    if (llvm::sys::fs::exists(path))
+      libraries.push_back(path);
+  }
+  std::string openmp = libraryPath("libomp.so");
+  bool parallel = llvm::sys::fs::exists(openmp);
+  if (parallel) {
+    std::string error;
+    llvm::sys::DynamicLibrary library =
+        llvm::sys::DynamicLibrary::getPermanentLibrary(openmp.c_str(), &error);
+    if (!library.isValid())
+      return makeError("cannot load " + openmp + ": " + error);
+    function->setNumThreads = reinterpret_cast<void (*)(int)>(
+        library.getAddressOfSymbol("omp_set_num_threads"));
+    libraries.push_back(openmp);
+  }
+
   PassManager pm(module.getContext());
   NdToLLVMPipelineOptions pipelineOptions;
   pipelineOptions.checkBounds = options.checkBounds;
+  pipelineOptions.parallel = parallel;
   buildNdToLLVMPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return makeError("lowering the module to the LLVM dialect failed");
@@ -139,16 +262,6 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   unsigned optLevel = std::min(options.optLevel, 3u);
   auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
                                                /*targetMachine=*/nullptr);
-  // Upstream's runner utilities, for modules that print (printMemref*) or
-  // copy strided memrefs (memrefCopy).
-  SmallVector<std::string> libraries;
-  for (StringRef name :
-       {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
-    SmallString<256> path(ND_MLIR_RUNNER_UTILS_DIR);
-    llvm::sys::path::append(path, name);
-    if (llvm::sys::fs::exists(path))
-      libraries.push_back(path.str().str());
-  }
   SmallVector<StringRef> libraryRefs(libraries.begin(), libraries.end());
   ExecutionEngineOptions engineOptions;
   engineOptions.sharedLibPaths = libraryRefs;
@@ -161,6 +274,18 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   if (!engine)
     return engine.takeError();
   function->engine = std::move(*engine);
+  function->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto add = [&](StringRef name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add(kHostReportErrorFn, &reportError);
+    add("_mlir_memref_to_llvm_alloc", &allocateBuffer);
+    add("_mlir_memref_to_llvm_aligned_alloc", &allocateAlignedBuffer);
+    add("_mlir_memref_to_llvm_free", &::nd::runtime::release);
+    return symbols;
+  });
   // Looking the symbol up compiles the module now rather than on first call.
   auto entryPoint = function->engine->lookupPacked(options.entry);
   if (!entryPoint)
@@ -309,10 +434,23 @@ JitFunction::collectResults(llvm::ArrayRef<int64_t> resultStorage,
     outputs.push_back(std::move(*output));
   }
   for (intptr_t allocated : toFree)
-    std::free(reinterpret_cast<void *>(allocated));
+    ::nd::runtime::release(reinterpret_cast<void *>(allocated));
   if (error)
     return std::move(error);
   return outputs;
+}
+
+std::optional<std::string> JitFunction::call(CallFrame &frame) {
+  if (threads && setNumThreads)
+    setNumThreads(static_cast<int>(threads));
+  ErrorSink sink;
+  {
+    ScopedSink scoped(sink);
+    entryPoint(frame.args.data());
+  }
+  if (!sink.failed)
+    return std::nullopt;
+  return sink.message;
 }
 
 llvm::Expected<llvm::SmallVector<HostTensor>>
@@ -322,7 +460,15 @@ JitFunction::run(llvm::MutableArrayRef<HostTensor> inputs) {
   CallFrame frame;
   if (llvm::Error error = prepareCall(inputs, frame))
     return std::move(error);
-  entryPoint(frame.args.data());
+  std::optional<std::string> failure = call(frame);
+  if (failure) {
+    // The results of a failed call are released unread.
+    llvm::Expected<llvm::SmallVector<HostTensor>> released =
+        collectResults(frame.resultStorage, inputs, /*copy=*/false);
+    if (!released)
+      return released.takeError();
+    return makeError(*failure);
+  }
   return collectResults(frame.resultStorage, inputs, /*copy=*/true);
 }
 
@@ -339,21 +485,24 @@ JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
     scratch.push_back(std::move(*copy));
   }
   // The scratch buffers stay put: one frame serves every call, and only the
-  // call itself is timed.
+  // call itself is timed. Only donated inputs can change between calls.
   CallFrame frame;
   if (llvm::Error error = prepareCall(scratch, frame))
     return std::move(error);
   std::vector<double> seconds;
   for (unsigned n = 0; n < warmup + iterations; ++n) {
-    for (auto [copy, input] : llvm::zip_equal(scratch, inputs))
-      std::memcpy(copy.getData(), input.getData(), input.getSizeInBytes());
+    for (unsigned position : donated)
+      std::memcpy(scratch[position].getData(), inputs[position].getData(),
+                  inputs[position].getSizeInBytes());
     auto start = std::chrono::steady_clock::now();
-    entryPoint(frame.args.data());
+    std::optional<std::string> failure = call(frame);
     auto stop = std::chrono::steady_clock::now();
     auto released =
         collectResults(frame.resultStorage, scratch, /*copy=*/false);
     if (!released)
       return released.takeError();
+    if (failure)
+      return makeError(*failure);
     if (n >= warmup)
       seconds.push_back(std::chrono::duration<double>(stop - start).count());
   }

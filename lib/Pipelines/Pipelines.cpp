@@ -11,24 +11,31 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Conversion/NdToLinalg/NdToLinalg.h"
 
 using namespace mlir;
 
 void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
                                      const NdToLLVMPipelineOptions &options) {
+  // Arguments the caller did not donate are never written.
+  pm.addPass(createNdDonation());
   LowerScatterOptions lowerOptions;
   lowerOptions.checkBounds = options.checkBounds;
+  lowerOptions.grain = options.grain;
   pm.addPass(createLowerScatter(lowerOptions));
   // Elementwise arith on tensors (e.g. arith.extf of a whole tensor) has no
   // bufferization of its own: turn it into linalg first.
@@ -41,18 +48,42 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  // A scatter's slice updated in place leaves a copy of the slice onto itself
-  // (two identical subviews); CSE makes them one and the copy folds away.
+  // A scatter partition's slice, updated in place, is inserted back onto
+  // itself (two identical subviews); CSE makes them one and the copy folds.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  // The nd ops are outlined into private functions that update their data
+  // argument in place (the caller copies it where it must): such a result
+  // is the argument itself once canonicalized, and goes, so that nothing
+  // clones it on return.
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createNdReturnDonated());
   pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createNdParallelCopy());
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createForallToParallelLoopPass());
+  if (options.parallel) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createNdOpenMPIf());
+    // Inlines the memref.alloca_scope around each loop body (the bodies
+    // allocate nothing on the stack), which must not hold several blocks
+    // once scf-to-cf has run.
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createSCFToControlFlowPass());
+  ConvertNdRuntimeToLLVMOptions runtimeOptions;
+  runtimeOptions.parallel = options.parallel;
+  pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));
+  if (options.runtimeAllocator) {
+    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+    memrefOptions.useGenericFunctions = true;
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  }
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
@@ -62,6 +93,7 @@ void mlir::nd::registerNdPipelines() {
   PassPipelineRegistration<NdToLLVMPipelineOptions>(
       "nd-to-llvm",
       "Lower a module of tensor functions using nd ops to the LLVM dialect "
-      "(lower-scatter, one-shot bufferization, deallocation, loops, LLVM)",
+      "(donation, lower-scatter, one-shot bufferization, deallocation, "
+      "OpenMP, LLVM)",
       buildNdToLLVMPipeline);
 }

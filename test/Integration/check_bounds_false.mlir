@@ -4,8 +4,8 @@
 //
 // RUN: nd-opt %s --lower-scatter=check-bounds=false | FileCheck %s --check-prefix=IR
 // RUN: nd-opt %s --nd-to-llvm=check-bounds=false | FileCheck %s --check-prefix=IR
-// RUN: nd-opt %s --lower-scatter=check-bounds=false --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
-// RUN: nd-opt %s --nd-to-llvm=check-bounds=false | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
+// RUN: nd-opt %s --lower-scatter=check-bounds=false --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
+// RUN: nd-opt %s --nd-to-llvm=check-bounds=false | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
 // IR-NOT: __nd_report_error
 // IR-NOT: __nd_msg

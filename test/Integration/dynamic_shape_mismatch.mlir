@@ -5,19 +5,19 @@
 // of dynamic type, so that no folding of the casts in the caller shows the
 // mismatch at compile time.
 //
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_nd_slice_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.1.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_nd_slice_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.1.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR1 < %t.1.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_nd_tuple_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.2.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_nd_tuple_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.2.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR2 < %t.2.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gather_nd_batch_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.3.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gather_nd_batch_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.3.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR3 < %t.3.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_elements_updates -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.4.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_elements_updates -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.4.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR4 < %t.4.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_elements_exceeds -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.5.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_elements_exceeds -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.5.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR5 < %t.5.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gather_elements_exceeds -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.6.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gather_elements_exceeds -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.6.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR6 < %t.6.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gather_nd_result_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.7.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gather_nd_result_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.7.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR7 < %t.7.err
 
 // OUT-NOT: Unranked

@@ -1,19 +1,11 @@
-// XFAIL: *
+// A dynamic-dim mismatch whose sizes the compiler can see once casts fold:
+// `updates` is a constant of shape 2x3x4 cast to 2x?x4 in the same function
+// as the nd.scatter_nd. The run-time check stops the program with its
+// message; folding the cast must not turn the lowered code into IR that
+// fails to verify (the lowering reads `updates` as a flat buffer, never
+// through slices sized from `data`).
 //
-// Known failure: a dynamic-dim mismatch whose sizes the compiler can see
-// after folding casts fails to compile instead of stopping at run time.
-// Here `updates` is a constant of shape 2x3x4 cast to 2x?x4 in the same
-// function as the nd.scatter_nd. The op verifies and lower-scatter emits the
-// run-time check, but the slice of `updates` it extracts per entry takes its
-// sizes from `data` ([1, 4, 4]). After one-shot bufferization the
-// canonicalizer of the buffer-deallocation pipeline folds the memref.cast of
-// the constant into that memref.subview, which then reads rows 0..3 of a
-// memref<2x3x4xf32> and fails to verify ("slice along dimension 1 runs
-// out-of-bounds: 3 >= 3"): nd-opt --nd-to-llvm exits with that error, and
-// the run-time message checked below is never produced. The same mismatch
-// through a function argument (dynamic_shape_mismatch.mlir) works.
-//
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 
 // OUT-NOT: Unranked

@@ -3,11 +3,11 @@
 // data dim and its size. The bounds of a dim of size d are [-d, d-1]: each
 // function has an in-range tuple on the boundary before the bad one.
 //
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.large.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.large.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=LARGE < %t.large.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e too_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.negative.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e too_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.negative.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=NEGATIVE < %t.negative.err
-// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e empty_slices -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.empty.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e empty_slices -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.empty.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=EMPTY < %t.empty.err
 
 // OUT-NOT: Unranked

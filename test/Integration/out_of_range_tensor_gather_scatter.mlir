@@ -7,11 +7,11 @@
 // is gather_dims[j]. The indices come in as function arguments, so the error
 // cannot be found at compile time.
 //
-// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | not mlir-runner -e gather_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.gather.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | not mlir-runner -e gather_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.gather.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=GATHER < %t.gather.err
-// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | not mlir-runner -e gather_inner_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.inner.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | not mlir-runner -e gather_inner_dim -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.inner.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=INNER < %t.inner.err
-// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | not mlir-runner -e scatter_too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.scatter.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | not mlir-runner -e scatter_too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.scatter.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=SCATTER < %t.scatter.err
 
 // OUT-NOT: Unranked

@@ -7,11 +7,11 @@
 // indices come in as function arguments, so the error cannot be found at
 // compile time.
 //
-// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-arith),nd-to-llvm)" | not mlir-runner -e gather_too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.gather.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-arith),nd-to-llvm)" | not mlir-runner -e gather_too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.gather.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=GATHER < %t.gather.err
-// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-arith),nd-to-llvm)" | not mlir-runner -e scatter_too_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.scatter.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-arith),nd-to-llvm)" | not mlir-runner -e scatter_too_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.scatter.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=SCATTER < %t.scatter.err
-// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-arith),nd-to-llvm)" | not mlir-runner -e scatter_one_batch_too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils 2>%t.one.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-arith),nd-to-llvm)" | not mlir-runner -e scatter_one_batch_too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.one.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=ONE < %t.one.err
 
 // OUT-NOT: Unranked

@@ -1,4 +1,4 @@
-// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
+// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
 // Upstream tensor.gather, converted to nd and run: every gather_dims form of
 // a rank-3 source, rank-reduced and rank-preserving results, each index

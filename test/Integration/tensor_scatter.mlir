@@ -1,4 +1,4 @@
-// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
+// RUN: nd-opt %s --convert-tensor-to-nd --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
 // Upstream tensor.scatter, converted to nd and run: scatter_dims forms of a
 // rank-3 dest, rank-reduced and rank-preserving sources, index element

@@ -1,4 +1,4 @@
-// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),nd-to-llvm)" | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
+// RUN: nd-opt %s --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),nd-to-llvm)" | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
 // TOSA programs whose tosa.gather / tosa.scatter go through nd, and whose
 // other TOSA ops (tosa.const, tosa.const_shape, tosa.reshape, tosa.add) go

@@ -248,13 +248,6 @@ int main(int argc, char **argv) {
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
 
-  size_t numArguments = (*function)->getArguments().size();
-  for (unsigned position : options.donate) {
-    if (position >= numArguments)
-      return fail(llvm::formatv("--donate {0}: the function takes {1} "
-                                "input(s)",
-                                position, numArguments));
-  }
   if (!expected.empty() && expected.size() != (*function)->getResults().size())
     return fail(llvm::formatv("--expect got {0} file(s) but the function "
                               "returns {1} result(s)",

@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -39,10 +40,12 @@ struct JitOptions {
   bool checkBounds = true;
   /// LLVM optimisation level of the generated code (0-3).
   unsigned optLevel = 3;
-  /// Threads the compiled code may use; 0 leaves the choice to the runtime.
+  /// Threads the parallel loops may use; 0 leaves the OpenMP runtime's
+  /// default (OMP_NUM_THREADS, or every core).
   unsigned threads = 0;
-  /// Positions of the inputs the caller donates: the compiled code may
-  /// update them in place.
+  /// Positions of the arguments the caller donates: the compiled function
+  /// may update their buffers in place and return them as results (the
+  /// argument gets `nd.donated`). Every other argument is only read.
   llvm::SmallVector<unsigned> donated;
 };
 
@@ -77,14 +80,17 @@ public:
   /// the arguments; the error names the first input that does not fit.
   llvm::Error checkInputs(llvm::ArrayRef<HostTensor> inputs) const;
 
-  /// Calls the function once. The compiled code may update inputs in place
-  /// (a scatter whose `data` is a dead argument), so callers that need the
-  /// inputs again pass copies.
+  /// Calls the function once. Inputs at donated positions may be updated in
+  /// place (their contents are unspecified afterwards); the others are never
+  /// written. A run-time check that fails (an index out of range, a dynamic
+  /// shape mismatch) makes the call return an error with the check's
+  /// message instead of results; the function can be called again.
   llvm::Expected<llvm::SmallVector<HostTensor>>
   run(llvm::MutableArrayRef<HostTensor> inputs);
 
-  /// Runs `warmup` untimed calls, then `iterations` timed ones; every call
-  /// gets fresh copies of `inputs` (copied outside the timed region).
+  /// Runs `warmup` untimed calls, then `iterations` timed ones; donated
+  /// inputs are refreshed from `inputs` before every call (outside the timed
+  /// region). Fails with the first failed run-time check.
   llvm::Expected<BenchmarkResult> benchmark(llvm::ArrayRef<HostTensor> inputs,
                                             unsigned warmup,
                                             unsigned iterations);
@@ -104,8 +110,15 @@ private:
   collectResults(llvm::ArrayRef<int64_t> resultStorage,
                  llvm::ArrayRef<HostTensor> inputs, bool copy);
 
+  /// Calls the entry point on `frame` with the thread count of the options;
+  /// returns the message of a failed run-time check, if any.
+  std::optional<std::string> call(CallFrame &frame);
+
   std::unique_ptr<ExecutionEngine> engine;
   void (*entryPoint)(void **) = nullptr;
+  void (*setNumThreads)(int) = nullptr;
+  unsigned threads = 0;
+  llvm::SmallVector<unsigned> donated;
   llvm::SmallVector<TensorSignature> arguments;
   llvm::SmallVector<TensorSignature> results;
 };

@@ -18,13 +18,35 @@ struct NdToLLVMPipelineOptions
       llvm::cl::desc("Check index values and dynamic shapes of nd ops at run "
                      "time (see --lower-scatter)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run the nd ops' parallel loops on OpenMP threads "
+                     "(needs LLVM's OpenMP runtime, libomp, at run time)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> grain{
+      *this, "grain",
+      llvm::cl::desc("Work (element moves) per partition below which an nd "
+                     "op does not split its work among threads (see "
+                     "--lower-scatter)"),
+      llvm::cl::init(32768)};
+  PassOptions::Option<bool> runtimeAllocator{
+      *this, "runtime-allocator",
+      llvm::cl::desc("Allocate buffers through _mlir_memref_to_llvm_alloc "
+                     "and _mlir_memref_to_llvm_free (JitFunction and "
+                     "libnd_runner_utils.so provide them: large buffers get "
+                     "huge pages and are reused across calls) instead of "
+                     "malloc and free"),
+      llvm::cl::init(true)};
 };
 
 /// Builds the pipeline that takes a module of tensor functions using nd ops
 /// (and the usual arith/tensor/linalg/bufferization ops around them) down to
-/// the LLVM dialect, ready for mlir-runner or an ExecutionEngine: lower the
-/// nd ops, bufferize (function boundaries with identity layouts), deallocate,
-/// lower linalg to loops and everything to LLVM.
+/// the LLVM dialect, ready for mlir-runner or an ExecutionEngine: make
+/// public functions' arguments read-only unless donated, lower the nd ops,
+/// bufferize (function boundaries with identity layouts), deallocate, return
+/// donated buffers as they are, turn parallel loops into OpenMP and
+/// everything into LLVM. The generated code calls `nd_report_error` (with
+/// `check-bounds`) and the OpenMP runtime (with `parallel`).
 void buildNdToLLVMPipeline(OpPassManager &pm,
                            const NdToLLVMPipelineOptions &options);
 

@@ -1,82 +1,94 @@
-// RUN: nd-opt %s -split-input-file --lower-scatter=check-bounds=false -cse | FileCheck %s
-// RUN: nd-opt %s -split-input-file --lower-scatter -cse | FileCheck %s --check-prefix=CHECKED
-// RUN: nd-opt %s -split-input-file --lower-scatter=check-bounds=false -cse | FileCheck %s --check-prefix=UNCHECKED
+// RUN: nd-opt %s -split-input-file --lower-scatter=check-bounds=false -canonicalize -cse | FileCheck %s
+// RUN: nd-opt %s -split-input-file --lower-scatter -canonicalize -cse | FileCheck %s --check-prefix=CHECKED
+// RUN: nd-opt %s -split-input-file --lower-scatter=check-bounds=false | FileCheck %s --check-prefix=UNCHECKED
 
-// Without checks nothing of the error path is emitted.
+// Each op becomes a call of a private function of its own, @__nd_<op>, which
+// holds its lowering (one function per op keeps the functions later passes
+// work on small). Without checks nothing of the error path is emitted, and
+// no nd op is left.
 // UNCHECKED-NOT: __nd_report_error
+// UNCHECKED-NOT: nd.message
 // UNCHECKED-NOT: llvm.
-// UNCHECKED-NOT: scf.if
-// UNCHECKED-NOT: nd.
+// UNCHECKED-NOT: nd.{{scatter|gather}}
 
 //===----------------------------------------------------------------------===//
 // gather_nd
 //===----------------------------------------------------------------------===//
 
-// CHECK-LABEL: func.func @gather_nd_static
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<2x2x2xf32>
-//  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<2x1xi64>
-//       CHECK:   %[[INIT:.*]] = tensor.empty() : tensor<2x2x2xf32>
-//       CHECK:   %[[G:.*]] = linalg.generic
-//  CHECK-SAME:     iterator_types = ["parallel", "parallel", "parallel"]
-//  CHECK-SAME:     outs(%[[INIT]] : tensor<2x2x2xf32>)
-//       CHECK:     %[[I0:.*]] = linalg.index 0 : index
-//       CHECK:     %[[I1:.*]] = linalg.index 1 : index
-//       CHECK:     %[[I2:.*]] = linalg.index 2 : index
-//       CHECK:     %[[RAW:.*]] = tensor.extract %[[IND]][%[[I0]], %{{.*}}] : tensor<2x1xi64>
-//       CHECK:     %[[IDX:.*]] = arith.index_cast %[[RAW]] : i64 to index
-//       CHECK:     %[[NEG:.*]] = arith.cmpi slt, %[[IDX]], %{{.*}} : index
-//       CHECK:     %[[WRAP:.*]] = arith.addi %[[IDX]], %{{.*}} : index
-//       CHECK:     %[[N:.*]] = arith.select %[[NEG]], %[[WRAP]], %[[IDX]] : index
-//       CHECK:     %[[V:.*]] = tensor.extract %[[DATA]][%[[N]], %[[I1]], %[[I2]]] : tensor<2x2x2xf32>
-//       CHECK:     linalg.yield %[[V]] : f32
+// The operands are read as flat buffers, the result is allocated and filled
+// by a parallel loop over partitions of the index tuples; each tuple's slice
+// (a row of 32 contiguous elements) moves as vectors.
+// CHECK-LABEL: func.func @gather_nd_rows
+//  CHECK-SAME:   (%[[D0:.*]]: tensor<5x4x8xf32>, %[[I0:.*]]: tensor<3x1xi64>)
+//       CHECK:   %[[G:.*]] = call @__nd_gather_nd(%[[D0]], %[[I0]]) : (tensor<5x4x8xf32>, tensor<3x1xi64>) -> tensor<3x4x8xf32>
 //       CHECK:   return %[[G]]
-func.func @gather_nd_static(%data: tensor<2x2x2xf32>, %indices: tensor<2x1xi64>) -> tensor<2x2x2xf32> {
-  %0 = nd.gather_nd %data[%indices] : tensor<2x2x2xf32>, tensor<2x1xi64> -> tensor<2x2x2xf32>
-  return %0 : tensor<2x2x2xf32>
+// CHECK-LABEL: func.func private @__nd_gather_nd
+//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<5x4x8xf32>
+//  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<3x1xi64>
+//   CHECK-DAG:   %[[DB:.*]] = bufferization.to_buffer %[[DATA]] read_only : tensor<5x4x8xf32> to memref<5x4x8xf32>
+//   CHECK-DAG:   %[[DF:.*]] = memref.collapse_shape %[[DB]] {{\[\[}}0, 1, 2]] : memref<5x4x8xf32> into memref<160xf32>
+//   CHECK-DAG:   %[[IB:.*]] = bufferization.to_buffer %[[IND]] read_only : tensor<3x1xi64> to memref<3x1xi64>
+//   CHECK-DAG:   %[[ALLOC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x4x8xf32>
+//   CHECK-DAG:   %[[RESULT:.*]] = bufferization.to_tensor %[[ALLOC]] restrict writable : memref<3x4x8xf32> to tensor<3x4x8xf32>
+//   CHECK-DAG:   %[[RF:.*]] = memref.collapse_shape %[[ALLOC]] {{\[\[}}0, 1, 2]] : memref<3x4x8xf32> into memref<96xf32>
+//   CHECK-DAG:   %[[THREADS:.*]] = call @__nd_max_threads() : () -> index
+//       CHECK:   scf.parallel (%[[P:.*]]) = (%{{.*}}) to (%{{.*}}) step
+//       CHECK:     scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
+//       CHECK:       %[[RAW:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<3xi64>
+//       CHECK:       arith.index_cast %[[RAW]] : i64 to index
+//       CHECK:       scf.for
+//       CHECK:         %[[V:.*]] = vector.load %[[DF]][%{{.*}}] : memref<160xf32>, vector<16xf32>
+//       CHECK:         vector.store %[[V]], %[[RF]][%{{.*}}] : memref<96xf32>, vector<16xf32>
+//       CHECK:   return %[[RESULT]]
+func.func @gather_nd_rows(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -> tensor<3x4x8xf32> {
+  %0 = nd.gather_nd %data[%indices] : tensor<5x4x8xf32>, tensor<3x1xi64> -> tensor<3x4x8xf32>
+  return %0 : tensor<3x4x8xf32>
 }
+
+// The tuples are checked as they are read: a bad one is clamped to a valid
+// row, counted in the partition's flag, and reported after the loop by a
+// serial rescan that names the first bad component.
+// CHECKED-LABEL: func.func private @__nd_gather_nd
+//       CHECKED:   scf.parallel
+//       CHECKED:     scf.for {{.*}} iter_args
+//       CHECKED:       arith.cmpi uge
+//       CHECKED:       arith.select
+//       CHECKED:       vector.load
+//       CHECKED:     memref.store %{{.*}} : memref<?xi1>
+//       CHECKED:   scf.for {{.*}} iter_args
+//       CHECKED:     memref.load %{{.*}} : memref<?xi1>
+//       CHECKED:   scf.if
+//       CHECKED:     scf.for
+//       CHECKED:       func.call @__nd_report_error(%{{.*}}, %{{.*}}) {nd.message = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:8: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64) -> ()
 
 // -----
 
-// Batch dims index data directly; dynamic dims come from tensor.dim.
-// CHECK-LABEL: func.func @gather_nd_batch_dynamic
+// Batch dims index data directly; the dynamic batch dims of data and indices
+// are compared at run time before anything is read.
+// CHECK-LABEL: func.func private @__nd_gather_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<?x4x5x6xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<?x3x2xi32>
 //       CHECK:   %[[DIM:.*]] = tensor.dim %[[IND]], %{{.*}} : tensor<?x3x2xi32>
-//       CHECK:   %[[INIT:.*]] = tensor.empty(%[[DIM]]) : tensor<?x3x6xf32>
-//       CHECK:   linalg.generic
-//       CHECK:     %[[B:.*]] = linalg.index 0 : index
-//       CHECK:     %[[P:.*]] = linalg.index 1 : index
-//       CHECK:     %[[S:.*]] = linalg.index 2 : index
-//       CHECK:     tensor.extract %[[IND]][%[[B]], %[[P]], %{{.*}}] : tensor<?x3x2xi32>
+//       CHECK:   memref.alloc(%[[DIM]]) {alignment = 64 : i64} : memref<?x3x6xf32>
+//       CHECK:   scf.parallel
 //       CHECK:     arith.index_cast %{{.*}} : i32 to index
-//       CHECK:     tensor.extract %[[IND]][%[[B]], %[[P]], %{{.*}}] : tensor<?x3x2xi32>
-//       CHECK:     %[[V:.*]] = tensor.extract %[[DATA]][%[[B]], %{{.*}}, %{{.*}}, %[[S]]] : tensor<?x4x5x6xf32>
-//       CHECK:     linalg.yield %[[V]]
+//       CHECK:     arith.index_cast %{{.*}} : i32 to index
+//       CHECK:     arith.divui
 func.func @gather_nd_batch_dynamic(%data: tensor<?x4x5x6xf32>, %indices: tensor<?x3x2xi32>) -> tensor<?x3x6xf32> {
   %0 = nd.gather_nd %data[%indices] batch_dims(1) : tensor<?x4x5x6xf32>, tensor<?x3x2xi32> -> tensor<?x3x6xf32>
   return %0 : tensor<?x3x6xf32>
 }
 
-// CHECKED-LABEL: func.func @gather_nd_batch_dynamic
-// The batch dims of data and indices are compared at run time, then every
-// index component is checked before the gather.
-//       CHECKED:   %[[DB:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x3x2xi32>
-//       CHECKED:   %[[IB:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4x5x6xf32>
-//       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[DB]], %[[IB]] : index
+// CHECKED-LABEL: func.func private @__nd_gather_nd
+//   CHECKED-DAG:   %[[IB:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x3x2xi32>
+//   CHECKED-DAG:   %[[DB:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4x5x6xf32>
+//       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[IB]], %[[DB]] : index
 //       CHECKED:   scf.if %[[NE]] {
-//       CHECKED:     llvm.mlir.addressof @[[DIMMSG:__nd_msg_[0-9]+]]
-//       CHECKED:     llvm.call @__nd_report_error
-//       CHECKED:   scf.for
-//       CHECKED:     scf.for
-//       CHECKED:       arith.cmpi uge
-//       CHECKED:       scf.if
-//       CHECKED:         llvm.call @__nd_report_error
-//       CHECKED:       arith.cmpi uge
-//       CHECKED:       scf.if
-//       CHECKED:         llvm.call @__nd_report_error
-//       CHECKED:   linalg.generic
-//   CHECKED-NOT:     scf.if
-//       CHECKED:     linalg.yield
+//       CHECKED:     func.call @__nd_report_error({{.*}}) {nd.message = "{{.*}}: nd.gather_nd: operand 'indices' dim 0 (%lld) does not match operand 'data' dim 0 (%lld)"}
+//       CHECKED:   scf.if
+//       CHECKED:     scf.parallel
+//       CHECKED:   nd.message = "{{.*}}: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   nd.message = "{{.*}}: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 2 of operand 'data' (size %lld)"
 
 // -----
 
@@ -84,33 +96,31 @@ func.func @gather_nd_batch_dynamic(%data: tensor<?x4x5x6xf32>, %indices: tensor<
 // gather_elements
 //===----------------------------------------------------------------------===//
 
-// CHECK-LABEL: func.func @gather_elements
+// Partitions of the positions of indices; the axis coordinate of each is the
+// normalised index.
+// CHECK-LABEL: func.func private @__nd_gather_elements
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<3x?xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<2x2xindex>
-//       CHECK:   %[[INIT:.*]] = tensor.empty() : tensor<2x2xf32>
-//       CHECK:   %[[SIZE:.*]] = tensor.dim %[[DATA]], %{{.*}} : tensor<3x?xf32>
-//       CHECK:   linalg.generic
-//  CHECK-SAME:     ins(%[[IND]] : tensor<2x2xindex>) outs(%[[INIT]] : tensor<2x2xf32>)
-//       CHECK:   ^bb0(%[[IN:.*]]: index, %{{.*}}: f32):
-//       CHECK:     %[[I0:.*]] = linalg.index 0 : index
-//       CHECK:     %[[NEG:.*]] = arith.cmpi slt, %[[IN]], %{{.*}} : index
-//       CHECK:     %[[WRAP:.*]] = arith.addi %[[IN]], %[[SIZE]] : index
-//       CHECK:     %[[N:.*]] = arith.select %[[NEG]], %[[WRAP]], %[[IN]] : index
-//       CHECK:     %[[V:.*]] = tensor.extract %[[DATA]][%[[I0]], %[[N]]] : tensor<3x?xf32>
-//       CHECK:     linalg.yield %[[V]] : f32
+//   CHECK-DAG:   %[[SIZE:.*]] = tensor.dim %[[DATA]], %{{.*}} : tensor<3x?xf32>
+//   CHECK-DAG:   memref.alloc() {alignment = 64 : i64} : memref<2x2xf32>
+//       CHECK:   scf.parallel
+//       CHECK:     scf.for
+//       CHECK:       scf.for
+//       CHECK:         %[[I:.*]] = memref.load %{{.*}} : memref<4xindex>
+//       CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[I]], %{{.*}} : index
+//       CHECK:         %[[WRAP:.*]] = arith.addi %[[I]], %[[SIZE]] : index
+//       CHECK:         arith.select %[[NEG]], %[[WRAP]], %[[I]] : index
+//       CHECK:         %[[V:.*]] = memref.load %{{.*}} : memref<?xf32>
+//       CHECK:         memref.store %[[V]], %{{.*}} : memref<4xf32>
 func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) -> tensor<2x2xf32> {
   %0 = nd.gather_elements %data[%indices] axis(1) : tensor<3x?xf32>, tensor<2x2xindex> -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
 
-// CHECKED-LABEL: func.func @gather_elements
 // The off-axis dim 0 is static on both sides: no run-time shape check.
+// CHECKED-LABEL: func.func private @__nd_gather_elements
 //   CHECKED-NOT:   arith.cmpi ugt
-//       CHECKED:   scf.for
-//       CHECKED:     scf.for
-//       CHECKED:       arith.cmpi uge
-//       CHECKED:       scf.if
-//       CHECKED:   linalg.generic
+//       CHECKED:   nd.message = "{{.*}}: nd.gather_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
 // -----
 
@@ -118,99 +128,140 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 // scatter_nd
 //===----------------------------------------------------------------------===//
 
-// One element per entry: extract the index tuple, insert the update.
-// CHECK-LABEL: func.func @scatter_nd_elements
+// Point updates: the destination, flattened, is cut into ranges of rows
+// owned by one partition each. With several owners, a parallel counting pass
+// records every entry's row and counts entries per (chunk, owner), a prefix
+// sum gives bucket offsets and a parallel pass fills the buckets in order;
+// then each owner applies its bucket inside the scf.forall whose shared
+// output is data. With one owner, it applies every entry.
+// The caller passes data's base pointer along, for the callee to tell an
+// update of data in place from one of a copy.
+// CHECK-LABEL: func.func @scatter_nd_points
+//  CHECK-SAME:   (%[[D0:.*]]: tensor<4x?xf32>, %[[I0:.*]]: tensor<3x2xi64>, %[[U0:.*]]: tensor<3xf32>)
+//       CHECK:   %[[PROBE:.*]] = bufferization.to_buffer %[[D0]] read_only : tensor<4x?xf32> to memref<4x?xf32, strided<[?, ?], offset: ?>>
+//       CHECK:   %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[PROBE]]
+//       CHECK:   call @__nd_scatter_nd(%[[D0]], %[[I0]], %[[U0]], %[[PTR]])
+// CHECK-LABEL: func.func private @__nd_scatter_nd
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<4x?xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<3x2xi64>
 //  CHECK-SAME:   %[[UPD:[a-zA-Z0-9]+]]: tensor<3xf32>
-//       CHECK:   %[[R:.*]] = scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[DATA]]) -> (tensor<4x?xf32>)
-//       CHECK:     tensor.extract %[[IND]][%[[IV]], %{{.*}}] : tensor<3x2xi64>
-//       CHECK:     %[[T0:.*]] = arith.select
-//       CHECK:     tensor.extract %[[IND]][%[[IV]], %{{.*}}] : tensor<3x2xi64>
-//       CHECK:     %[[T1:.*]] = arith.select
-//       CHECK:     %[[U:.*]] = tensor.extract %[[UPD]][%[[IV]]] : tensor<3xf32>
-//       CHECK:     %[[INS:.*]] = tensor.insert %[[U]] into %[[ACC]][%[[T0]], %[[T1]]] : tensor<4x?xf32>
-//       CHECK:     scf.yield %[[INS]]
-//       CHECK:   return %[[R]]
-func.func @scatter_nd_elements(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, %updates: tensor<3xf32>) -> tensor<4x?xf32> {
+//       CHECK:   %[[FLAT:.*]] = tensor.collapse_shape %[[DATA]] {{\[\[}}0, 1]] : tensor<4x?xf32> into tensor<?xf32>
+//       CHECK:   math.ctlz
+//       CHECK:   %[[BUCKETED:.*]] = arith.cmpi ugt
+//       CHECK:   %[[ROWS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
+//       CHECK:   %[[COUNTS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
+//       CHECK:   %[[STARTS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
+//       CHECK:   %[[BUCKET:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
+//       CHECK:   scf.if %[[BUCKETED]]
+//       CHECK:     scf.parallel
+//       CHECK:       memref.store %{{.*}}, %[[COUNTS]]
+//       CHECK:       memref.store %{{.*}}, %[[ROWS]]
+//       CHECK:       memref.store %{{.*}}, %[[COUNTS]]
+//       CHECK:     func.call @__nd_bucket_entries(%[[ROWS]], %[[COUNTS]], %[[STARTS]], %[[BUCKET]], %{{.*}})
+//       CHECK:   scf.forall (%[[T:.*]]) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[FLAT]]) -> (tensor<?xf32>)
+//       CHECK:     %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[LO:.*]]] [%[[N:.*]]] [1] : tensor<?xf32> to tensor<?xf32>
+//       CHECK:     %[[BUF:.*]] = bufferization.to_buffer %[[SLICE]] : tensor<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+//       CHECK:     %[[ACCESS:.*]] = memref.assume_alignment %[[BUF]], 4
+//       CHECK:     scf.if %[[BUCKETED]] {
+//       CHECK:       memref.load %[[STARTS]]
+//       CHECK:       scf.for
+//       CHECK:         %[[E:.*]] = memref.load %[[BUCKET]]
+//       CHECK:         memref.load %[[ROWS]][%[[E]]]
+//       CHECK:         memref.store %{{.*}}, %[[ACCESS]]
+//       CHECK:     } else {
+//       CHECK:       scf.for
+//       CHECK:         memref.store %{{.*}}, %[[ACCESS]]
+//       CHECK:     %[[NEW:.*]] = bufferization.to_tensor %[[BUF]] restrict writable
+//       CHECK:     scf.forall.in_parallel {
+//       CHECK:       tensor.parallel_insert_slice %[[NEW]] into %[[OUT]][%[[LO]]] [%[[N]]] [1]
+//       CHECK:   tensor.reshape
+//  CHECK-SAME:     -> tensor<4x?xf32>
+
+// Shared by the module's row scatters: the prefix sum of the counts, owner
+// by owner and chunk by chunk, then a parallel pass filling each owner's
+// bucket with its entries in order.
+// CHECK-LABEL: func.func private @__nd_bucket_entries
+//  CHECK-SAME:   (%[[R:.*]]: memref<?xindex>, %[[C:.*]]: memref<?xindex>, %[[S:.*]]: memref<?xindex>, %[[B:.*]]: memref<?xindex>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index)
+//       CHECK:   scf.for
+//       CHECK:     memref.store %{{.*}}, %[[S]]
+//       CHECK:     scf.for
+//       CHECK:       memref.load %[[C]]
+//       CHECK:       memref.store %{{.*}}, %[[C]]
+//       CHECK:   scf.parallel
+//       CHECK:     scf.for
+//       CHECK:       memref.load %[[R]]
+//       CHECK:       memref.store %{{.*}}, %[[B]]
+func.func @scatter_nd_points(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, %updates: tensor<3xf32>) -> tensor<4x?xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<4x?xf32>, tensor<3x2xi64>, tensor<3xf32>
   return %0 : tensor<4x?xf32>
 }
 
-// CHECKED-LABEL: func.func @scatter_nd_elements
-// The validation loop runs before the loop that writes.
-//       CHECKED:   scf.for
-//       CHECKED:     scf.if
-//       CHECKED:       llvm.call @__nd_report_error
-//       CHECKED:     scf.if
-//       CHECKED:       llvm.call @__nd_report_error
-//       CHECKED:   scf.for {{.*}} iter_args
-//   CHECKED-NOT:     llvm.call
-//       CHECKED:     tensor.insert
+// With checks, the counting pass checks too: each component contributes
+// `index + size` to an unsigned max per chunk (in range iff below 2 * size).
+// Nothing is written unless every chunk passed (a single owner checks as it
+// goes: all first when it updates data in place, fused with the writes into
+// a copy); the first bad tuple in row-major order is reported once.
+// CHECKED-LABEL: func.func private @__nd_scatter_nd
+//       CHECKED:   %[[PASSED:.*]] = scf.if %{{.*}} -> (i1) {
+//       CHECKED:     scf.parallel
+//       CHECKED:       scf.for {{.*}} iter_args
+//       CHECKED:         arith.maxui
+//       CHECKED:         arith.maxui
+//       CHECKED:       arith.cmpi uge
+//       CHECKED:       arith.cmpi uge
+//       CHECKED:   %[[RESULT:.*]]:2 = scf.if %[[PASSED]] -> (tensor<?xf32>, i1) {
+//       CHECKED:     func.call @__nd_bucket_entries
+//       CHECKED:     scf.forall
+//       CHECKED:   } else {
+//       CHECKED:     scf.yield %collapsed, %true
+//       CHECKED:   scf.if %[[RESULT]]#1 {
+//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
+//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   tensor.reshape %[[RESULT]]#0
 
 // -----
 
-// Slices with reduction none: each entry copies its slice with a linalg.copy
-// into the slice in place, then inserts it back.
-// CHECK-LABEL: func.func @scatter_nd_slices
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<4x4x4xf32>
-//  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<2x1xi64>
-//  CHECK-SAME:   %[[UPD:[a-zA-Z0-9]+]]: tensor<2x4x4xf32>
-//       CHECK:   scf.for %[[IV:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[DATA]])
-//       CHECK:     %[[T:.*]] = arith.select
-//       CHECK:     %[[S:.*]] = tensor.extract_slice %[[UPD]][%[[IV]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<2x4x4xf32> to tensor<4x4xf32>
-//       CHECK:     %[[CUR:.*]] = tensor.extract_slice %[[ACC]][%[[T]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<4x4x4xf32> to tensor<4x4xf32>
-//       CHECK:     %[[G:.*]] = linalg.copy ins(%[[S]] : tensor<4x4xf32>) outs(%[[CUR]] : tensor<4x4xf32>)
-//       CHECK:     %[[INS:.*]] = tensor.insert_slice %[[G]] into %[[ACC]][%[[T]], 0, 0] [1, 4, 4] [1, 1, 1] : tensor<4x4xf32> into tensor<4x4x4xf32>
-//       CHECK:     scf.yield %[[INS]]
-func.func @scatter_nd_slices(%data: tensor<4x4x4xf32>, %indices: tensor<2x1xi64>, %updates: tensor<2x4x4xf32>) -> tensor<4x4x4xf32> {
-  %0 = nd.scatter_nd %data[%indices], %updates : tensor<4x4x4xf32>, tensor<2x1xi64>, tensor<2x4x4xf32>
-  return %0 : tensor<4x4x4xf32>
+// Slices of 128 elements: the columns are split among the partitions, each
+// applying every entry, in order, to its columns with vector moves.
+// CHECK-LABEL: func.func private @__nd_scatter_nd
+//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<8x2x64xf16>
+//       CHECK:   %[[ROWS:.*]] = tensor.collapse_shape %[[DATA]] {{\[\[}}0], [1, 2]] : tensor<8x2x64xf16> into tensor<8x128xf16>
+//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[ROWS]]) -> (tensor<8x128xf16>)
+//       CHECK:     tensor.extract_slice %[[OUT]][0, %[[LO:.*]]] [8, %[[W:.*]]] [1, 1] : tensor<8x128xf16> to tensor<8x?xf16>
+//       CHECK:     bufferization.to_buffer %{{.*}} : tensor<8x?xf16> to memref<8x?xf16, strided<[?, 1], offset: ?>>
+//       CHECK:     scf.for
+//       CHECK:       scf.for
+//       CHECK:         vector.load %{{.*}} vector<32xf16>
+//       CHECK:         vector.store %{{.*}} vector<32xf16>
+//       CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[LO]]] [8, %[[W]]] [1, 1]
+//       CHECK:   tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [8, 2, 64] : tensor<8x128xf16> into tensor<8x2x64xf16>
+func.func @scatter_nd_wide_slices(%data: tensor<8x2x64xf16>, %indices: tensor<3x1xi32>, %updates: tensor<3x2x64xf16>) -> tensor<8x2x64xf16> {
+  %0 = nd.scatter_nd %data[%indices], %updates : tensor<8x2x64xf16>, tensor<3x1xi32>, tensor<3x2x64xf16>
+  return %0 : tensor<8x2x64xf16>
 }
 
 // -----
 
-// Slices with a reduction: the slice in place is combined by a linalg.generic.
-// CHECK-LABEL: func.func @scatter_nd_slices_add
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<4x?xf32>
-//  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<3x1xi64>
-//  CHECK-SAME:   %[[UPD:[a-zA-Z0-9]+]]: tensor<3x?xf32>
-//       CHECK:   %[[DIM:.*]] = tensor.dim %[[DATA]], %{{.*}} : tensor<4x?xf32>
-//       CHECK:   scf.for %[[IV:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[DATA]])
-//       CHECK:     %[[T:.*]] = arith.select
-//       CHECK:     %[[U:.*]] = tensor.extract_slice %[[UPD]][%[[IV]], 0] [1, %[[DIM]]] [1, 1] : tensor<3x?xf32> to tensor<?xf32>
-//       CHECK:     %[[CUR:.*]] = tensor.extract_slice %[[ACC]][%[[T]], 0] [1, %[[DIM]]] [1, 1] : tensor<4x?xf32> to tensor<?xf32>
-//       CHECK:     %[[G:.*]] = linalg.generic
-//  CHECK-SAME:       ins(%[[U]] : tensor<?xf32>) outs(%[[CUR]] : tensor<?xf32>)
-//       CHECK:     ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
-//       CHECK:       %[[SUM:.*]] = arith.addf %[[OUT]], %[[IN]] : f32
-//       CHECK:       linalg.yield %[[SUM]]
-//       CHECK:     tensor.insert_slice %[[G]] into %[[ACC]][%[[T]], 0] [1, %[[DIM]]] [1, 1]
+// A dynamic dim of updates is compared with data's before anything else.
+// CHECKED-LABEL: func.func private @__nd_scatter_nd
+//       CHECKED:   %[[UD:.*]] = tensor.dim %arg2, %{{.*}} : tensor<3x?xf32>
+//       CHECKED:   %[[DD:.*]] = tensor.dim %arg0, %{{.*}} : tensor<4x?xf32>
+//       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[UD]], %[[DD]] : index
+//       CHECKED:   scf.if %[[NE]] {
+//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: operand 'updates' dim 1 (%lld) does not match operand 'data' dim 1 (%lld)"
+//       CHECKED:   scf.if %{{.*}} -> (tensor<4x?xf32>) {
+//       CHECKED:     arith.addf
 func.func @scatter_nd_slices_add(%data: tensor<4x?xf32>, %indices: tensor<3x1xi64>, %updates: tensor<3x?xf32>) -> tensor<4x?xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates reduction<add> : tensor<4x?xf32>, tensor<3x1xi64>, tensor<3x?xf32>
   return %0 : tensor<4x?xf32>
 }
 
-// CHECKED-LABEL: func.func @scatter_nd_slices_add
-// updates dim 1 and data dim 1 are both dynamic: compared at run time.
-//       CHECKED:   %[[U1:.*]] = tensor.dim %arg2, %{{.*}} : tensor<3x?xf32>
-//       CHECKED:   %[[D1:.*]] = tensor.dim %arg0, %{{.*}} : tensor<4x?xf32>
-//       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[U1]], %[[D1]] : index
-//       CHECKED:   scf.if %[[NE]]
-
 // -----
 
-// No loop at all for a single index tuple (rank(indices) == 1); OpenVINO's
-// one-element updates tensor is read at [0, 0].
-// CHECK-LABEL: func.func @scatter_nd_single_openvino
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<2x2xf32>
-//  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<2xi64>
-//  CHECK-SAME:   %[[UPD:[a-zA-Z0-9]+]]: tensor<1x1xf32>
-//   CHECK-NOT:   scf.for
-//       CHECK:   %[[Z:.*]] = arith.constant 0 : index
-//       CHECK:   %[[U:.*]] = tensor.extract %[[UPD]][%[[Z]], %[[Z]]] : tensor<1x1xf32>
-//       CHECK:   %[[R:.*]] = tensor.insert %[[U]] into %[[DATA]]
-//       CHECK:   return %[[R]]
+// OpenVINO's single-element form: one entry, one element.
+// CHECK-LABEL: func.func private @__nd_scatter_nd
+//       CHECK:   bufferization.to_buffer %arg2 read_only : tensor<1x1xf32> to memref<1x1xf32>
+//       CHECK:   scf.forall
 func.func @scatter_nd_single_openvino(%data: tensor<2x2xf32>, %indices: tensor<2xi64>, %updates: tensor<1x1xf32>) -> tensor<2x2xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<2x2xf32>, tensor<2xi64>, tensor<1x1xf32>
   return %0 : tensor<2x2xf32>
@@ -223,10 +274,11 @@ func.func @scatter_nd_single_openvino(%data: tensor<2x2xf32>, %indices: tensor<2
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: func.func @reductions_float
-//       CHECK:   arith.addf
-//       CHECK:   arith.mulf
-//       CHECK:   arith.maximumf
-//       CHECK:   arith.minimumf
+//       CHECK:   call @__nd_scatter
+//       CHECK:   arith.addf {{.*}} : f16
+//       CHECK:   arith.mulf {{.*}} : f16
+//       CHECK:   arith.maximumf {{.*}} : f16
+//       CHECK:   arith.minimumf {{.*}} : f16
 func.func @reductions_float(%d: tensor<8xf16>, %i: tensor<2x1xi64>, %u: tensor<2xf16>) -> (tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<8xf16>) {
   %0 = nd.scatter_nd %d[%i], %u reduction<add> : tensor<8xf16>, tensor<2x1xi64>, tensor<2xf16>
   %1 = nd.scatter_nd %d[%i], %u reduction<mul> : tensor<8xf16>, tensor<2x1xi64>, tensor<2xf16>
@@ -237,7 +289,22 @@ func.func @reductions_float(%d: tensor<8xf16>, %i: tensor<2x1xi64>, %u: tensor<2
 
 // -----
 
+// Wide slices combine whole vectors.
+// CHECK-LABEL: func.func @reductions_vector
+//       CHECK:   call @__nd_scatter
+//       CHECK:   vector.load {{.*}} vector<16xf32>
+//       CHECK:   vector.load {{.*}} vector<16xf32>
+//       CHECK:   arith.maximumf {{.*}} : vector<16xf32>
+//       CHECK:   vector.store
+func.func @reductions_vector(%d: tensor<4x64xf32>, %i: tensor<2x1xi64>, %u: tensor<2x64xf32>) -> tensor<4x64xf32> {
+  %0 = nd.scatter_nd %d[%i], %u reduction<max> : tensor<4x64xf32>, tensor<2x1xi64>, tensor<2x64xf32>
+  return %0 : tensor<4x64xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reductions_signed
+//       CHECK:   call @__nd_scatter
 //       CHECK:   arith.addi {{.*}} : i32
 //       CHECK:   arith.muli {{.*}} : i32
 //       CHECK:   arith.maxsi {{.*}} : i32
@@ -252,14 +319,16 @@ func.func @reductions_signed(%d: tensor<2x3xi32>, %i: tensor<2x3xi32>, %u: tenso
 
 // -----
 
-// Unsigned integers go through signless for the arith op and compare unsigned.
+// Unsigned integers go through signless for the arith op and compare
+// unsigned.
 // CHECK-LABEL: func.func @reductions_unsigned
-//       CHECK:   %[[OLD:.*]] = tensor.extract %{{.*}} : tensor<4xui8>
+//       CHECK:   call @__nd_scatter
+//       CHECK:   %[[OLD:.*]] = memref.load %{{.*}} : memref<?xui8, strided<[1], offset: ?>>
 //       CHECK:   %[[A:.*]] = builtin.unrealized_conversion_cast %[[OLD]] : ui8 to i8
 //       CHECK:   %[[B:.*]] = builtin.unrealized_conversion_cast %{{.*}} : ui8 to i8
 //       CHECK:   %[[M:.*]] = arith.maxui %[[A]], %[[B]] : i8
 //       CHECK:   %[[R:.*]] = builtin.unrealized_conversion_cast %[[M]] : i8 to ui8
-//       CHECK:   tensor.insert %[[R]]
+//       CHECK:   memref.store %[[R]]
 //       CHECK:   arith.minui {{.*}} : i8
 //       CHECK:   arith.addi {{.*}} : i8
 func.func @reductions_unsigned(%d: tensor<4xui8>, %i: tensor<2x1xi64>, %u: tensor<2xui8>) -> (tensor<4xui8>, tensor<4xui8>, tensor<4xui8>) {
@@ -273,6 +342,7 @@ func.func @reductions_unsigned(%d: tensor<4xui8>, %i: tensor<2x1xi64>, %u: tenso
 
 // i1: add and max are logical or, mul and min logical and.
 // CHECK-LABEL: func.func @reductions_i1
+//       CHECK:   call @__nd_scatter
 //       CHECK:   arith.ori {{.*}} : i1
 //       CHECK:   arith.andi {{.*}} : i1
 //       CHECK:   arith.ori {{.*}} : i1
@@ -288,6 +358,7 @@ func.func @reductions_i1(%d: tensor<4xi1>, %i: tensor<2x1xi64>, %u0: tensor<2xi1
 // -----
 
 // CHECK-LABEL: func.func @reductions_complex
+//       CHECK:   call @__nd_scatter
 //       CHECK:   complex.add {{.*}} : complex<f64>
 //       CHECK:   complex.mul {{.*}} : complex<f64>
 func.func @reductions_complex(%d: tensor<4xcomplex<f64>>, %i: tensor<2x1xi64>, %u: tensor<2xcomplex<f64>>) -> (tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) {
@@ -302,40 +373,64 @@ func.func @reductions_complex(%d: tensor<4xcomplex<f64>>, %i: tensor<2x1xi64>, %
 // scatter_elements
 //===----------------------------------------------------------------------===//
 
-// A loop per dim of indices; the axis coordinate is replaced by the index.
-// CHECK-LABEL: func.func @scatter_elements
+// Positions that differ off the axis never collide: partitions own ranges
+// of dim 0 (the axis is 1) and walk their positions in row-major order.
+// CHECK-LABEL: func.func private @__nd_scatter_elements
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<?x5xi8>
-//  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<?x2xi32>
-//  CHECK-SAME:   %[[UPD:[a-zA-Z0-9]+]]: tensor<?x2xi8>
-//       CHECK:   scf.for %[[I:.*]] = {{.*}} iter_args(%[[A0:.*]] = %[[DATA]]) -> (tensor<?x5xi8>)
-//       CHECK:     scf.for %[[J:.*]] = {{.*}} iter_args(%[[A1:.*]] = %[[A0]]) -> (tensor<?x5xi8>)
-//       CHECK:       tensor.extract %[[IND]][%[[I]], %[[J]]] : tensor<?x2xi32>
-//       CHECK:       %[[T:.*]] = arith.select
-//       CHECK:       %[[U:.*]] = tensor.extract %[[UPD]][%[[I]], %[[J]]] : tensor<?x2xi8>
-//       CHECK:       %[[OLD:.*]] = tensor.extract %[[A1]][%[[I]], %[[T]]] : tensor<?x5xi8>
-//       CHECK:       %[[M:.*]] = arith.maxsi %[[OLD]], %[[U]] : i8
-//       CHECK:       tensor.insert %[[M]] into %[[A1]][%[[I]], %[[T]]] : tensor<?x5xi8>
+//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[DATA]]) -> (tensor<?x5xi8>)
+//       CHECK:     %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[LO:.*]], 0] [%[[N:.*]], 5] [1, 1]
+//       CHECK:     bufferization.to_buffer %[[SLICE]] : tensor<?x5xi8> to memref<?x5xi8, strided<[?, ?], offset: ?>>
+//       CHECK:     scf.for
+//       CHECK:       scf.for
+//       CHECK:         %[[OLD:.*]] = memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x5xi8, strided<[?, ?], offset: ?>>
+//       CHECK:         %[[M:.*]] = arith.maxsi %[[OLD]], %{{.*}} : i8
+//       CHECK:         memref.store %[[M]]
+//       CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][%[[LO]], 0] [%[[N]], 5] [1, 1]
 func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %updates: tensor<?x2xi8>) -> tensor<?x5xi8> {
   %0 = nd.scatter_elements %data[%indices], %updates axis(-1) reduction<max> : tensor<?x5xi8>, tensor<?x2xi32>, tensor<?x2xi8>
   return %0 : tensor<?x5xi8>
 }
 
-// CHECKED: llvm.mlir.global internal constant @{{__nd_msg_[0-9]+}}("error: {{.*}}lower-scatter.mlir:[[#]]:[[#]]: nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)\0A\00")
-// CHECKED: llvm.mlir.global internal constant @{{__nd_msg_[0-9]+}}("error: {{.*}}: nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)\0A\00")
-// CHECKED: llvm.mlir.global internal constant @{{__nd_msg_[0-9]+}}("error: {{.*}}: nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)\0A\00")
-// CHECKED: llvm.mlir.global external @stderr()
-// CHECKED: llvm.func @exit(i32)
-// CHECKED: llvm.func @fprintf(!llvm.ptr, !llvm.ptr, ...) -> i32
-// CHECKED-LABEL: func.func @scatter_elements
-//       CHECKED:   arith.cmpi ne
-//       CHECKED:   arith.cmpi ugt
-//       CHECKED:   scf.for
-//       CHECKED:     scf.for
+// The shapes are compared first. Each partition then checks as it updates
+// when the destination is a copy of data (a failure discards the copy), and
+// checks every index before writing when it updates data's own buffer in
+// place (its base pointer equals data's). A failed partition's flag makes
+// the op report the first bad index afterwards.
+// CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: tensor<?x5xi8>
+//  CHECKED-SAME:   %{{.*}}: tensor<?x2xi32>, %{{.*}}: tensor<?x2xi8>, %[[DATAPTR:.*]]: index)
+//       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
+//       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
+//       CHECKED:   scf.forall
+//       CHECKED:     %[[SLICEPTR:.*]] = memref.extract_aligned_pointer_as_index
+//       CHECKED:     %[[INPLACE:.*]] = arith.cmpi eq, %[[SLICEPTR]], %[[DATAPTR]] : index
+//       CHECKED:     scf.if %[[INPLACE]] -> (i1) {
+//       CHECKED:       arith.maxui
+//       CHECKED:     scf.if %{{.*}} -> (i1) {
+//       CHECKED:     } else {
 //       CHECKED:       arith.cmpi uge
-// CHECKED-LABEL: llvm.func internal @__nd_report_error(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64)
-//  CHECKED-SAME:   passthrough = ["noreturn", "cold", "noinline"]
-//       CHECKED:   %[[ADDR:.*]] = llvm.mlir.addressof @stderr
-//       CHECKED:   %[[STREAM:.*]] = llvm.load %[[ADDR]]
-//       CHECKED:   llvm.call @fprintf(%[[STREAM]], %{{.*}}, %{{.*}}, %{{.*}}) vararg
-//       CHECKED:   llvm.call @exit
-//       CHECKED:   llvm.unreachable
+//       CHECKED:       arith.maxsi
+//       CHECKED:     memref.store %{{.*}} : memref<?xi1>
+//       CHECKED:   nd.message = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:8: nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+
+// -----
+
+// The axis is dim 0: the partitions own ranges of the last dim.
+// CHECK-LABEL: func.func private @__nd_scatter_elements
+//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %arg0) -> (tensor<6x7xf32>)
+//       CHECK:     tensor.extract_slice %[[OUT]][0, %{{.*}}] [6, %{{.*}}] [1, 1]
+func.func @scatter_elements_axis0(%data: tensor<6x7xf32>, %indices: tensor<3x7xi64>, %updates: tensor<3x7xf32>) -> tensor<6x7xf32> {
+  %0 = nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : tensor<6x7xf32>, tensor<3x7xi64>, tensor<3x7xf32>
+  return %0 : tensor<6x7xf32>
+}
+
+// -----
+
+// Rank 1: the positions are the axis, cut among row owners.
+// CHECK-LABEL: func.func private @__nd_scatter_elements
+//       CHECK:   math.ctlz
+//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %arg0) -> (tensor<16xf32>)
+//       CHECK:     tensor.extract_slice %[[OUT]][%{{.*}}] [%{{.*}}] [1]
+func.func @scatter_elements_1d(%data: tensor<16xf32>, %indices: tensor<9xi64>, %updates: tensor<9xf32>) -> tensor<16xf32> {
+  %0 = nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : tensor<16xf32>, tensor<9xi64>, tensor<9xf32>
+  return %0 : tensor<16xf32>
+}

@@ -16,15 +16,20 @@ namespace nd {
 /// Options of the nd lowering patterns.
 struct NdLoweringOptions {
   /// Check every index component and every dynamic dimension the verifier
-  /// could not check at run time; a failed check prints a message to stderr
-  /// and exits with status 1.
+  /// could not check at run time; a failed check hands a message to the
+  /// host's reporter and the op writes nothing.
   bool checkBounds = true;
+  /// Work (element moves) per partition below which an op does not split
+  /// its work among threads.
+  int64_t parallelGrain = 32768;
 };
 
-/// Populates `patterns` with the conversions of the four nd ops to linalg,
-/// scf, tensor, arith and complex. With `checkBounds`, the patterns insert the
-/// error-reporting helper and its messages into the enclosing module, so they
-/// must be applied from a pass anchored on the module.
+/// Populates `patterns` with the conversions of the four nd ops to tensor,
+/// bufferization, memref, scf, vector, arith, math and complex ops. The
+/// patterns declare the run-time functions `__nd_max_threads` and
+/// `__nd_report_error` in the enclosing module (see
+/// `--convert-nd-runtime-to-llvm`), so they must be applied from a pass
+/// anchored on the module.
 void populateNdToLinalgPatterns(RewritePatternSet &patterns,
                                 const NdLoweringOptions &options = {});
 

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -27,4 +28,27 @@ void NdDialect::initialize() {
 #define GET_OP_LIST
 #include "nd/Dialect/Nd/IR/NdOps.cpp.inc"
       >();
+}
+
+LogicalResult NdDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attribute) {
+  if (attribute.getName() != getDonatedAttrName())
+    return op->emitError() << "unknown nd argument attribute '"
+                           << attribute.getName().getValue() << "'";
+  if (!isa<UnitAttr>(attribute.getValue()))
+    return op->emitError() << "'" << getDonatedAttrName()
+                           << "' must be a unit attribute";
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function || regionIndex != 0)
+    return op->emitError() << "'" << getDonatedAttrName()
+                           << "' applies to function arguments only";
+  // A ranked tensor, or the buffer bufferization made of one.
+  Type type = function.getArgumentTypes()[argIndex];
+  if (!isa<RankedTensorType, MemRefType>(type))
+    return op->emitError() << "'" << getDonatedAttrName() << "' argument #"
+                           << argIndex << " must be a ranked tensor, got "
+                           << type;
+  return success();
 }

@@ -56,6 +56,14 @@ def Nd_Dialect : Dialect {
                            "::mlir::tensor::TensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  // `nd.donated` on a function argument: the caller hands the buffer over,
+  // the compiled function may update it in place and return it.
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral getDonatedAttrName() {
+      return ::llvm::StringLiteral("nd.donated");
+    }
+  }];
 }
 
 class Nd_Op<string mnemonic, list<Trait> traits = []>

@@ -1,0 +1,294 @@
+//===- LoweringSupport.h - building blocks of the nd lowering ---*- C++ -*-===//
+//
+// Internal to the NdToLinalg library: the IR building blocks the four
+// lowerings share. Each op becomes a call of a private function of its own
+// (`outline`), which keeps the functions later passes work on small; a
+// scatter also passes the base pointer of its caller's data, so that the
+// callee can tell an update of data in place from one of a copy. The
+// lowerings keep value semantics at the tensor level (bufferization decides
+// where results live) and move the data in memref loops:
+//
+// - read-only operands are read through `bufferization.to_buffer read_only`
+//   as 1-D row-major buffers;
+// - a gather allocates its result (`memref.alloc`) and returns it through
+//   `bufferization.to_tensor restrict writable`;
+// - a scatter updates its destination inside an `scf.forall` whose
+//   `shared_outs` is `data`: each iteration (a "partition") owns a disjoint
+//   slice of the destination, writes it through `to_buffer` of its
+//   `extract_slice` and hands it back with `parallel_insert_slice`, so
+//   one-shot bufferization updates `data` in place when it may and copies it
+//   once when it may not;
+// - parallel work over read-only data (checks, owner counting) is an
+//   `scf.parallel` over partitions writing scratch memrefs.
+//
+// The number of partitions is decided at run time from the amount of work
+// and the thread count (`__nd_max_threads`, provided by the LLVM stage of the
+// pipeline); results never depend on it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
+#define ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
+
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "nd/Dialect/Nd/IR/NdOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <string>
+
+namespace mlir::nd::lowering {
+
+//===----------------------------------------------------------------------===//
+// Scalars and index values
+//===----------------------------------------------------------------------===//
+
+Value constIndex(OpBuilder &b, Location loc, int64_t value);
+Value constBool(OpBuilder &b, Location loc, bool value);
+
+/// The size of dim `d` of a tensor or memref as an index value.
+Value dimValue(OpBuilder &b, Location loc, Value shaped, int64_t d);
+
+/// The product of `values` (1 when empty).
+Value product(OpBuilder &b, Location loc, ArrayRef<Value> values);
+
+/// `(a + b - 1) / b` for non-negative `a` and positive `b`.
+Value ceilDiv(OpBuilder &b, Location loc, Value a, Value d);
+
+Value minIndex(OpBuilder &b, Location loc, Value a, Value c);
+Value maxIndex(OpBuilder &b, Location loc, Value a, Value c);
+
+/// Reads `flat[position]` of a 1-D index buffer and converts it to `index`
+/// (i32 sign-extends).
+Value loadIndex(OpBuilder &b, Location loc, Value flat, Value position);
+
+/// `i < 0 ? i + size : i`; values outside `[-size, size)` stay outside
+/// `[0, size)`.
+Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size);
+
+/// `normalized >= size` as unsigned, i.e. the raw index is out of range.
+Value isOutOfRange(OpBuilder &b, Location loc, Value normalized, Value size);
+
+/// `bad ? 0 : normalized`: an address that is safe to touch.
+Value clampIfBad(OpBuilder &b, Location loc, Value bad, Value normalized);
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Whether `combine` supports `reduction` on `elementType`.
+bool isSupportedReduction(ReductionKind reduction, Type elementType);
+
+/// The combination of the value in place with an update, for scalars or
+/// vectors: `none` replaces; `sub` is `current - update`; i1 treats add/max
+/// as `or`, mul/min as `and` and sub as `xor`; integers wrap; unsigned
+/// integers compare unsigned; floats propagate NaN under max/min. Call only
+/// where `isSupportedReduction` holds.
+Value combine(OpBuilder &b, Location loc, ReductionKind reduction,
+              Value current, Value update);
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+/// The shape of `shape` collapsed by `groups`: a group is dynamic when one
+/// of its dims is (even with a static 0 beside it, as the collapse_shape
+/// verifiers demand).
+SmallVector<int64_t> collapsedShape(ArrayRef<int64_t> shape,
+                                    ArrayRef<ReassociationIndices> groups);
+
+/// A read-only 1-D row-major view of a tensor operand (rank 0 gives one
+/// element).
+Value flatReadBuffer(OpBuilder &b, Location loc, Value tensor);
+
+/// Allocates a tensor of `type` (dynamic dims from `dynamicSizes`) as a
+/// buffer; returns the 1-D row-major view to write and the tensor to return.
+struct Allocation {
+  Value flat;
+  Value tensor;
+};
+Allocation allocateResult(OpBuilder &b, Location loc, RankedTensorType type,
+                          ValueRange dynamicSizes);
+
+/// Whether rows of `elementType` are moved with vector loads and stores.
+bool isVectorizable(Type elementType);
+
+/// Number of elements per vector for `elementType`.
+int64_t vectorLength(Type elementType);
+
+/// `dst[dstPos..., j] = combine(dst[dstPos..., j], src[srcOffset + j])` for
+/// `j` in `[0, len)`, where `dst` is a memref whose last dim is contiguous
+/// (`dstPos` gives the leading indices and the start column) and `src` a
+/// 1-D buffer; vector loads and stores where the element type allows.
+/// `nontemporal` stores bypass the caches (results written once).
+void emitRowUpdate(OpBuilder &b, Location loc, ReductionKind reduction,
+                   Value dst, ValueRange dstPos, Value src, Value srcOffset,
+                   Value len, bool nontemporal = false);
+
+//===----------------------------------------------------------------------===//
+// Parallel structure
+//===----------------------------------------------------------------------===//
+
+/// `[lo, hi)` of part `p` of `[0, n)` cut into `parts` near-equal ranges.
+std::pair<Value, Value> partRange(OpBuilder &b, Location loc, Value n,
+                                  Value parts, Value p);
+
+/// `scf.parallel (%p) = 0 to %parts` with `body(p)`.
+void buildParallel(OpBuilder &b, Location loc, Value parts,
+                   function_ref<void(OpBuilder &, Location, Value)> body);
+
+/// The slice of a destination a partition owns.
+struct SliceRegion {
+  SmallVector<OpFoldResult> offsets, sizes;
+};
+
+/// The aligned base pointer of the buffer of `tensor`, as an index value,
+/// read through a layout every buffer casts to (so that bufferization never
+/// copies it for the read).
+Value basePointer(OpBuilder &b, Location loc, Value tensor);
+
+/// `scf.forall (%p) in (%parts) shared_outs(%o = dest)`: partition `p` owns
+/// `region(p)` of the destination, which `body(p, slice, inPlace)` updates
+/// through `slice`, a memref of type `sliceType` (its layout must be one that
+/// bufferization can always cast the slice's buffer to). `inPlace` (i1) says
+/// at run time whether the destination is the buffer `dataPointer` (the base
+/// pointer of the caller's `data`, see basePointer) rather than a copy of
+/// it. Returns the updated destination.
+Value buildPartitionedUpdate(
+    OpBuilder &b, Location loc, Value dest, Value dataPointer, Value parts,
+    MemRefType sliceType,
+    function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body);
+
+/// Runs a partition's work with run-time checks, returning its failure flag.
+/// A destination that is a copy of `data` may hold partial results when a
+/// check fails (the op's result is discarded then), so the checks fuse with
+/// the work: `applyFused` checks as it goes and returns whether an index was
+/// bad. Data updated in place must not change at all when a check fails, so
+/// there `checkAll` first checks every index of the op (returning whether one
+/// is bad) and the work runs only if none is.
+Value checkedApply(OpBuilder &b, Location loc, Value inPlace,
+                   function_ref<Value(OpBuilder &, Location)> checkAll,
+                   function_ref<Value(OpBuilder &, Location)> applyFused);
+
+/// The memref type of a slice of rank `rank` whose last dim is contiguous
+/// (`strided<[?, ..., 1], offset: ?>`), or fully dynamic strides.
+MemRefType sliceMemRefType(Type elementType, ArrayRef<int64_t> shape,
+                           bool contiguousRows);
+
+//===----------------------------------------------------------------------===//
+// Run-time support shared by the patterns
+//===----------------------------------------------------------------------===//
+
+/// Name of the function a failed run-time check calls:
+/// `__nd_report_error(i64 a, i64 b)` with the message (a printf format with
+/// two `%lld`) in the call's `nd.message` attribute. The LLVM stage of the
+/// pipeline turns it into a call of the host's `nd_report_error`.
+inline constexpr llvm::StringLiteral kReportErrorFn = "__nd_report_error";
+inline constexpr llvm::StringLiteral kMessageAttr = "nd.message";
+/// Name of the function that returns the number of threads the parallel
+/// loops may use (`() -> index`).
+inline constexpr llvm::StringLiteral kMaxThreadsFn = "__nd_max_threads";
+
+/// State shared by the lowering patterns of one pass run.
+class LoweringState {
+public:
+  LoweringState(bool checkBounds, int64_t grain)
+      : checkBounds(checkBounds), grain(grain) {}
+
+  bool checksEnabled() const { return checkBounds; }
+
+  /// Work (in element moves) below which an op runs on one thread.
+  int64_t getGrain() const { return grain; }
+
+  /// The number of partitions for `work` units of work: 1 below the grain,
+  /// otherwise at most the thread count and at most `limit` when given.
+  Value numPartitions(OpBuilder &b, Location loc, Operation *op, Value work,
+                      Value limit = Value());
+
+  /// Moves the lowering of `op` into a new private function of the module,
+  /// `@__nd_<op name>` (made unique), taking `operands` and returning the
+  /// type of `op`'s result, and replaces `op` with a call of it.
+  /// `lower(b, loc, args)` builds the body from the function's arguments and
+  /// returns the result. One function per op keeps every function the
+  /// pipeline processes small: several upstream passes take time quadratic
+  /// in the size of a function.
+  void outline(ConversionPatternRewriter &rewriter, Operation *op,
+               ValueRange operands,
+               function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
+
+  /// Calls `@name` (`type`), a private function of the module shared by all
+  /// the ops that need it, built by `body(b, loc, args)` (which creates the
+  /// terminator) the first time.
+  void callShared(OpBuilder &b, Location loc, Operation *op, StringRef name,
+                  FunctionType type, ValueRange operands,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+  /// Emits `func.call @__nd_report_error(a, b) {nd.message = ...}` with the
+  /// message "<where>: <op>: <text>" (`text` a printf format taking two
+  /// `long long`).
+  void report(OpBuilder &b, Location loc, Operation *op, StringRef text,
+              Value a, Value b2);
+
+  /// A chain of checks that reports the first one that fails: `check`
+  /// emits `if (ok && bad) report(...)` and folds `!bad` into `ok`.
+  class CheckChain {
+  public:
+    CheckChain(LoweringState &state, OpBuilder &b, Location loc, Operation *op);
+    void check(Value bad, StringRef text, Value a, Value b2);
+    Value ok() const { return allOk; }
+    OpBuilder &builder() { return b; }
+    Location location() const { return loc; }
+    Operation *operation() const { return op; }
+
+  private:
+    LoweringState &state;
+    OpBuilder &b;
+    Location loc;
+    Operation *op;
+    Value allOk;
+  };
+
+  /// Checks `lhs dim == rhs dim` (or `<=` with `atMost`) where one of them
+  /// is dynamic; the verifier has checked the static pairs.
+  void checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
+                 int64_t lhsDim, Value rhs, StringRef rhsName, int64_t rhsDim,
+                 bool atMost = false);
+
+  /// Checks that a dynamic index depth `indices.shape[-1]` equals the depth
+  /// `depth` the ranks give.
+  void checkIndexDepth(CheckChain &chain, Value indices, int64_t depth);
+
+  /// Checks that a dynamic dim of `operand` equals the static size the
+  /// result type of a gather gives the result dim it becomes.
+  void checkResultDim(CheckChain &chain, Value operand, StringRef operandName,
+                      int64_t operandDim, int64_t resultDim);
+
+  /// The message of an out-of-range index in operand 'indices' addressing
+  /// dim `dataDim` of operand 'data'.
+  static std::string indexMessage(int64_t dataDim);
+
+private:
+  /// Declares `name` with `type` in the module of `op` the first time it
+  /// is asked for that module (one symbol lookup per module and pass run).
+  void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
+
+  /// The symbol table of `module`, built once per pass run.
+  SymbolTable &symbols(ModuleOp module);
+
+  bool checkBounds;
+  int64_t grain;
+  llvm::DenseSet<std::pair<Operation *, StringRef>> declared;
+  llvm::DenseMap<Operation *, std::unique_ptr<SymbolTable>> tables;
+};
+
+/// "file:line:col: nd.op" (an imported node: "file (node): nd.op"), with
+/// '%' escaped for printf.
+std::string describeOp(Operation *op);
+
+} // namespace mlir::nd::lowering
+
+#endif // ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
