@@ -11,7 +11,9 @@
 // that is not newer than the model's default-domain opset. Scatter was
 // deprecated by ScatterElements-11; nd imports Scatter-9 and the deprecated
 // Scatter-11 (with a warning) and rejects Scatter from opset 13, where
-// ScatterElements-13 has no Scatter counterpart any more.
+// ScatterElements-13 has no Scatter counterpart any more. TensorScatter
+// exists from opset 24, newer than the ONNX release Debian packages: models
+// using it are read with the same protobuf classes, which carry any op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +60,8 @@ static constexpr int64_t kGatherNDVersions[] = {11, 12, 13};
 static constexpr int64_t kScatterVersions[] = {9, 11};
 static constexpr int64_t kScatterElementsVersions[] = {11, 13, 16, 18};
 static constexpr int64_t kGatherElementsVersions[] = {11, 13};
+static constexpr int64_t kGatherVersions[] = {1, 11, 13};
+static constexpr int64_t kTensorScatterVersions[] = {24};
 static constexpr int64_t kConstantVersions[] = {1, 9, 11, 12, 13, 19, 21};
 static constexpr int64_t kIdentityVersions[] = {1, 13, 14, 16, 19, 21};
 
@@ -139,6 +143,8 @@ private:
   LogicalResult importGatherND(NodeRef &node);
   LogicalResult importScatterElements(NodeRef &node, bool isScatter);
   LogicalResult importGatherElements(NodeRef &node);
+  LogicalResult importGather(NodeRef &node);
+  LogicalResult importTensorScatter(NodeRef &node);
   LogicalResult importConstant(NodeRef &node);
   LogicalResult importIdentity(NodeRef &node);
 
@@ -147,8 +153,10 @@ private:
   Location getNodeLoc(const NodeRef &node);
   LogicalResult resolveNodeVersion(NodeRef &node,
                                    llvm::ArrayRef<int64_t> sinceVersions);
-  LogicalResult checkArity(const NodeRef &node, int numInputs);
-  FailureOr<SmallVector<Value>> getInputs(const NodeRef &node);
+  LogicalResult checkArity(const NodeRef &node, int numInputs,
+                           int numOptionalInputs = 0);
+  FailureOr<SmallVector<Value>> getInputs(const NodeRef &node,
+                                          int numRequired = -1);
   FailureOr<llvm::StringMap<const onnx::AttributeProto *>>
   checkAttributes(const NodeRef &node, llvm::ArrayRef<AllowedAttr> allowed);
   FailureOr<int64_t> getIntAttr(const NodeRef &node,
@@ -161,9 +169,12 @@ private:
   LogicalResult checkDataType(const NodeRef &node, llvm::StringRef inputName,
                               Value value);
   LogicalResult checkIndicesType(const NodeRef &node, Value indices,
-                                 bool allowI32);
+                                 bool allowI32,
+                                 llvm::StringRef inputName = "indices");
   LogicalResult checkSameElementType(const NodeRef &node, Value data,
-                                     Value updates);
+                                     Value updates,
+                                     llvm::StringRef dataName = "data",
+                                     llvm::StringRef updatesName = "updates");
   LogicalResult verifyNodeOp(const NodeRef &node, Operation *op);
   LogicalResult defineNodeOutput(const NodeRef &node, Value value);
 
@@ -455,19 +466,35 @@ ONNXImporter::resolveNodeVersion(NodeRef &node,
   return success();
 }
 
-LogicalResult ONNXImporter::checkArity(const NodeRef &node, int numInputs) {
-  if (node.proto.input_size() != numInputs)
-    return emitNodeError(node) << "expected " << numInputs << " inputs, got "
-                               << node.proto.input_size();
+/// `numInputs` required inputs and up to `numOptionalInputs` optional ones
+/// after them.
+LogicalResult ONNXImporter::checkArity(const NodeRef &node, int numInputs,
+                                       int numOptionalInputs) {
+  int count = node.proto.input_size();
+  if (count < numInputs || count > numInputs + numOptionalInputs) {
+    InFlightDiagnostic diag = emitNodeError(node) << "expected " << numInputs;
+    if (numOptionalInputs > 0)
+      diag << " to " << numInputs + numOptionalInputs;
+    return diag << " inputs, got " << count;
+  }
   if (node.proto.output_size() != 1)
     return emitNodeError(node)
            << "expected 1 output, got " << node.proto.output_size();
   return success();
 }
 
-FailureOr<SmallVector<Value>> ONNXImporter::getInputs(const NodeRef &node) {
+/// The values of the node's inputs. Inputs from `numRequired` on (all when
+/// negative) are optional: an empty name there means the input is absent,
+/// and its value is null.
+FailureOr<SmallVector<Value>> ONNXImporter::getInputs(const NodeRef &node,
+                                                      int numRequired) {
   SmallVector<Value> inputs;
   for (auto [i, name] : llvm::enumerate(node.proto.input())) {
+    bool optional = numRequired >= 0 && static_cast<int>(i) >= numRequired;
+    if (name.empty() && optional) {
+      inputs.push_back(Value());
+      continue;
+    }
     if (name.empty())
       return emitNodeError(node) << "input #" << i << " is missing";
     auto it = values.find(name);
@@ -583,27 +610,30 @@ LogicalResult ONNXImporter::checkDataType(const NodeRef &node,
 }
 
 LogicalResult ONNXImporter::checkIndicesType(const NodeRef &node, Value indices,
-                                             bool allowI32) {
+                                             bool allowI32,
+                                             llvm::StringRef inputName) {
   Type elementType = cast<RankedTensorType>(indices.getType()).getElementType();
   if (elementType.isSignlessInteger(64) ||
       (allowI32 && elementType.isSignlessInteger(32)))
     return success();
   return emitNodeError(node)
-         << "input 'indices' must be "
+         << "input '" << inputName << "' must be "
          << (allowI32 ? "tensor(int32) or tensor(int64)" : "tensor(int64)")
          << ", got " << getONNXTypeName(elementType);
 }
 
 LogicalResult ONNXImporter::checkSameElementType(const NodeRef &node,
-                                                 Value data, Value updates) {
+                                                 Value data, Value updates,
+                                                 llvm::StringRef dataName,
+                                                 llvm::StringRef updatesName) {
   Type dataType = cast<RankedTensorType>(data.getType()).getElementType();
   Type updatesType = cast<RankedTensorType>(updates.getType()).getElementType();
   if (dataType == updatesType)
     return success();
   return emitNodeError(node)
-         << "inputs 'data' and 'updates' must have the same type, got "
-         << getONNXTypeName(dataType) << " and "
-         << getONNXTypeName(updatesType);
+         << "inputs '" << dataName << "' and '" << updatesName
+         << "' must have the same type, got " << getONNXTypeName(dataType)
+         << " and " << getONNXTypeName(updatesType);
 }
 
 LogicalResult ONNXImporter::verifyNodeOp(const NodeRef &node, Operation *op) {
@@ -659,6 +689,10 @@ LogicalResult ONNXImporter::importNode(NodeRef &node) {
     return importScatterElements(node, /*isScatter=*/false);
   if (opType == "GatherElements")
     return importGatherElements(node);
+  if (opType == "Gather")
+    return importGather(node);
+  if (opType == "TensorScatter")
+    return importTensorScatter(node);
   if (opType == "Constant")
     return importConstant(node);
   if (opType == "Identity")
@@ -666,7 +700,7 @@ LogicalResult ONNXImporter::importNode(NodeRef &node) {
   return emitNodeError(node)
          << "unsupported op '" << opType
          << "' (nd imports ScatterND, GatherND, Scatter, ScatterElements, "
-            "GatherElements, Constant and Identity)";
+            "GatherElements, Gather, TensorScatter, Constant and Identity)";
 }
 
 LogicalResult ONNXImporter::importScatterND(NodeRef &node) {
@@ -808,6 +842,84 @@ LogicalResult ONNXImporter::importGatherElements(NodeRef &node) {
   auto op =
       GatherElementsOp::create(builder, getNodeLoc(node), *resultType, data,
                                indices, builder.getI64IntegerAttr(*axis));
+  if (failed(verifyNodeOp(node, op)))
+    return failure();
+  return defineNodeOutput(node, op.getResult());
+}
+
+LogicalResult ONNXImporter::importGather(NodeRef &node) {
+  if (failed(resolveNodeVersion(node, kGatherVersions)) ||
+      failed(checkArity(node, 2)))
+    return failure();
+  auto attrs = checkAttributes(node, {{"axis", 1}});
+  if (failed(attrs))
+    return failure();
+  FailureOr<int64_t> axis = getIntAttr(node, attrs->lookup("axis"), 0);
+  if (failed(axis))
+    return failure();
+  FailureOr<SmallVector<Value>> inputs = getInputs(node);
+  if (failed(inputs))
+    return failure();
+  Value data = (*inputs)[0], indices = (*inputs)[1];
+  if (failed(checkDataType(node, "data", data)) ||
+      failed(checkIndicesType(node, indices, /*allowI32=*/true)))
+    return failure();
+
+  FailureOr<RankedTensorType> resultType = GatherOp::inferResultType(
+      cast<RankedTensorType>(data.getType()),
+      cast<RankedTensorType>(indices.getType()), *axis, /*batchDims=*/0,
+      [&] { return emitNodeError(node) << "'nd.gather' op "; });
+  if (failed(resultType))
+    return failure();
+  auto op = GatherOp::create(builder, getNodeLoc(node), *resultType, data,
+                             indices, builder.getI64IntegerAttr(*axis),
+                             builder.getI64IntegerAttr(0),
+                             OobModeAttr::get(context, OobMode::Error));
+  if (failed(verifyNodeOp(node, op)))
+    return failure();
+  return defineNodeOutput(node, op.getResult());
+}
+
+LogicalResult ONNXImporter::importTensorScatter(NodeRef &node) {
+  if (failed(resolveNodeVersion(node, kTensorScatterVersions)) ||
+      failed(checkArity(node, 2, /*numOptionalInputs=*/1)))
+    return failure();
+  auto attrs = checkAttributes(node, {{"axis", 24}, {"mode", 24}});
+  if (failed(attrs))
+    return failure();
+  FailureOr<int64_t> axis = getIntAttr(node, attrs->lookup("axis"), -2);
+  if (failed(axis))
+    return failure();
+  TensorScatterMode mode = TensorScatterMode::Linear;
+  if (const onnx::AttributeProto *attr = attrs->lookup("mode")) {
+    FailureOr<std::string> value = getStringAttr(node, *attr);
+    if (failed(value))
+      return failure();
+    // ONNX spells the modes as nd's enum does.
+    std::optional<TensorScatterMode> parsed =
+        symbolizeTensorScatterMode(*value);
+    if (!parsed)
+      return emitNodeError(node)
+             << "unknown mode '" << *value << "' (expected linear or circular)";
+    mode = *parsed;
+  }
+  FailureOr<SmallVector<Value>> inputs = getInputs(node, /*numRequired=*/2);
+  if (failed(inputs))
+    return failure();
+  Value pastCache = (*inputs)[0], update = (*inputs)[1];
+  Value writeIndices = inputs->size() > 2 ? (*inputs)[2] : Value();
+  if (failed(checkSameElementType(node, pastCache, update, "past_cache",
+                                  "update")) ||
+      (writeIndices &&
+       failed(checkIndicesType(node, writeIndices, /*allowI32=*/false,
+                               "write_indices"))))
+    return failure();
+
+  auto op = TensorScatterOp::create(
+      builder, getNodeLoc(node), pastCache.getType(), pastCache, update,
+      writeIndices, builder.getI64IntegerAttr(*axis),
+      TensorScatterModeAttr::get(context, mode),
+      OobModeAttr::get(context, OobMode::Error));
   if (failed(verifyNodeOp(node, op)))
     return failure();
   return defineNodeOutput(node, op.getResult());

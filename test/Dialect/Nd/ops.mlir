@@ -661,3 +661,194 @@ func.func @generic_form(%data: tensor<2x3x2xi32>, %indices: tensor<2x1xi64>,
       : (tensor<2x3x2xi32>, tensor<2x3x1xi64>) -> tensor<2x3x1xi32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Constant indices
+//===----------------------------------------------------------------------===//
+
+// Constant index values are checked at compile time against static dims
+// only: 7 addresses a dynamic dim and is left to the run-time check; -4 is
+// the first row of 4.
+// CHECK-LABEL: func.func @constant_indices(
+// CHECK:         nd.gather_elements %{{.*}}[%{{.*}}] : tensor<?xf32>, tensor<2xi64> -> tensor<2xf32>
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} : tensor<4x3xf32>, tensor<1x1xi64>, tensor<1x3xf32>
+func.func @constant_indices(%dynamic: tensor<?xf32>, %data: tensor<4x3xf32>,
+                            %updates: tensor<1x3xf32>) -> (tensor<2xf32>, tensor<4x3xf32>) {
+  %i0 = arith.constant dense<[0, 7]> : tensor<2xi64>
+  %0 = nd.gather_elements %dynamic[%i0] : tensor<?xf32>, tensor<2xi64> -> tensor<2xf32>
+  %i1 = arith.constant dense<[[-4]]> : tensor<1x1xi64>
+  %1 = nd.scatter_nd %data[%i1], %updates : tensor<4x3xf32>, tensor<1x1xi64>, tensor<1x3xf32>
+  return %0, %1 : tensor<2xf32>, tensor<4x3xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// OpenVINO's reductions and use_init_val, out-of-bounds modes
+//===----------------------------------------------------------------------===//
+
+// reduction<sub> (ScatterNDUpdate-15) on scatter_nd; reduction<mean> and
+// use_init_val (ScatterElementsUpdate-12) on scatter_elements; the defaults
+// axis(0), use_init_val(true) and oob<error> are elided; use_init_val(false)
+// under reduction none is kept (it has no effect there).
+// CHECK-LABEL: func.func @openvino_reductions(
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} reduction<sub> : tensor<4xi32>, tensor<5x1xi32>, tensor<5xi32>
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} reduction<sub> : tensor<4xi1>, tensor<5x1xi32>, tensor<5xi1>
+// CHECK:         nd.scatter_elements %{{.*}}[%{{.*}}], %{{.*}} reduction<mean> : tensor<4xf32>, tensor<6xi64>, tensor<6xf32>
+// CHECK:         nd.scatter_elements %{{.*}}[%{{.*}}], %{{.*}} reduction<add> use_init_val(false) : tensor<4xf32>, tensor<6xi64>, tensor<6xf32>
+// CHECK:         nd.scatter_elements %{{.*}}[%{{.*}}], %{{.*}} reduction<mean> use_init_val(false) : tensor<4xui8>, tensor<6xi64>, tensor<6xui8>
+// CHECK:         nd.scatter_elements %{{.*}}[%{{.*}}], %{{.*}} use_init_val(false) : tensor<4xf32>, tensor<6xi64>, tensor<6xf32>
+func.func @openvino_reductions(%d: tensor<4xi32>, %i: tensor<5x1xi32>, %u: tensor<5xi32>,
+                               %b: tensor<4xi1>, %bu: tensor<5xi1>,
+                               %f: tensor<4xf32>, %e: tensor<6xi64>, %fu: tensor<6xf32>,
+                               %ui: tensor<4xui8>, %uu: tensor<6xui8>) {
+  %0 = nd.scatter_nd %d[%i], %u reduction<sub> : tensor<4xi32>, tensor<5x1xi32>, tensor<5xi32>
+  %1 = nd.scatter_nd %b[%i], %bu reduction<sub> : tensor<4xi1>, tensor<5x1xi32>, tensor<5xi1>
+  %2 = nd.scatter_elements %f[%e], %fu reduction<mean> use_init_val(true)
+      : tensor<4xf32>, tensor<6xi64>, tensor<6xf32>
+  %3 = nd.scatter_elements %f[%e], %fu reduction<add> use_init_val(false)
+      : tensor<4xf32>, tensor<6xi64>, tensor<6xf32>
+  %4 = "nd.scatter_elements"(%ui, %e, %uu) <{axis = 0 : i64, reduction = #nd.reduction<mean>, use_init_val = false, oob = #nd.oob<error>}>
+      : (tensor<4xui8>, tensor<6xi64>, tensor<6xui8>) -> tensor<4xui8>
+  %5 = nd.scatter_elements %f[%e], %fu use_init_val(false) : tensor<4xf32>, tensor<6xi64>, tensor<6xf32>
+  return
+}
+
+// Every op takes oob<error|skip|clamp>; oob<error> is the default.
+// CHECK-LABEL: func.func @oob_modes(
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} reduction<add> oob<skip> : tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} oob<clamp> : tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} : tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>
+// CHECK:         nd.gather_nd %{{.*}}[%{{.*}}] oob<skip> : tensor<4x3xf32>, tensor<2x1xi64> -> tensor<2x3xf32>
+// CHECK:         nd.scatter_elements %{{.*}}[%{{.*}}], %{{.*}} axis(1) oob<clamp> : tensor<4x3xf32>, tensor<4x3xi64>, tensor<4x3xf32>
+// CHECK:         nd.gather_elements %{{.*}}[%{{.*}}] axis(1) oob<skip> : tensor<4x3xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] oob<clamp> : tensor<4x3xf32>, tensor<2x1xi64> -> tensor<2x1x3xf32>
+// CHECK:         nd.tensor_scatter %{{.*}}[%{{.*}}], %{{.*}} axis(1) oob<skip> : tensor<4x3xf32>[tensor<4xi64>], tensor<4x1xf32>
+func.func @oob_modes(%data: tensor<4x3xf32>, %nd: tensor<2x1xi64>, %slices: tensor<2x3xf32>,
+                     %el: tensor<4x3xi64>, %w: tensor<4xi64>, %u: tensor<4x1xf32>) {
+  %0 = nd.scatter_nd %data[%nd], %slices reduction<add> oob<skip>
+      : tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>
+  %1 = nd.scatter_nd %data[%nd], %slices oob<clamp> : tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>
+  %2 = nd.scatter_nd %data[%nd], %slices oob<error> : tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>
+  %3 = nd.gather_nd %data[%nd] oob<skip> : tensor<4x3xf32>, tensor<2x1xi64> -> tensor<2x3xf32>
+  %4 = nd.scatter_elements %data[%el], %data axis(1) oob<clamp>
+      : tensor<4x3xf32>, tensor<4x3xi64>, tensor<4x3xf32>
+  %5 = nd.gather_elements %data[%el] axis(1) oob<skip> : tensor<4x3xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
+  %6 = nd.gather %data[%nd] oob<clamp> : tensor<4x3xf32>, tensor<2x1xi64> -> tensor<2x1x3xf32>
+  %7 = nd.tensor_scatter %data[%w], %u axis(1) oob<skip> : tensor<4x3xf32>[tensor<4xi64>], tensor<4x1xf32>
+  return
+}
+
+// Under skip and clamp a constant index out of range has a meaning: no
+// compile-time error.
+// CHECK-LABEL: func.func @oob_constant_indices(
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] oob<skip> : tensor<5xi32>, tensor<3xi64> -> tensor<3xi32>
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} oob<clamp> : tensor<5xi32>, tensor<3x1xi64>, tensor<3xi32>
+func.func @oob_constant_indices(%data: tensor<5xi32>, %u: tensor<3xi32>) -> (tensor<3xi32>, tensor<5xi32>) {
+  %i = arith.constant dense<[3, 10, -20]> : tensor<3xi64>
+  %0 = nd.gather %data[%i] oob<skip> : tensor<5xi32>, tensor<3xi64> -> tensor<3xi32>
+  %j = arith.constant dense<[[3], [10], [-20]]> : tensor<3x1xi64>
+  %1 = nd.scatter_nd %data[%j], %u oob<clamp> : tensor<5xi32>, tensor<3x1xi64>, tensor<3xi32>
+  return %0, %1 : tensor<3xi32>, tensor<5xi32>
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic index depth
+//===----------------------------------------------------------------------===//
+
+// indices.shape[-1] dynamic: the ranks give k (scatter_nd: 2 - 1 + 2 - 1 =
+// 2; 2 - 1 + 2 - 2 = 1; gather_nd: 3 - 1 + 3 - 0 - 3 = 2, and with
+// batch_dims(1): 2 - 1 + 3 - 1 - 2 = 1).
+// CHECK-LABEL: func.func @dynamic_index_depth(
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} : tensor<4x3xf32>, tensor<2x?xi64>, tensor<2xf32>
+// CHECK:         nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} reduction<add> : tensor<4x3xf32>, tensor<?x?xi32>, tensor<?x3xf32>
+// CHECK:         nd.gather_nd %{{.*}}[%{{.*}}] : tensor<4x5x6xf32>, tensor<3x2x?xi64> -> tensor<3x2x6xf32>
+// CHECK:         nd.gather_nd %{{.*}}[%{{.*}}] batch_dims(1) : tensor<4x5x6xf32>, tensor<4x?xindex> -> tensor<4x6xf32>
+func.func @dynamic_index_depth(%data: tensor<4x3xf32>, %i: tensor<2x?xi64>, %u: tensor<2xf32>,
+                               %j: tensor<?x?xi32>, %v: tensor<?x3xf32>,
+                               %d3: tensor<4x5x6xf32>, %k: tensor<3x2x?xi64>, %b: tensor<4x?xindex>) {
+  %0 = nd.scatter_nd %data[%i], %u : tensor<4x3xf32>, tensor<2x?xi64>, tensor<2xf32>
+  %1 = nd.scatter_nd %data[%j], %v reduction<add> : tensor<4x3xf32>, tensor<?x?xi32>, tensor<?x3xf32>
+  %2 = nd.gather_nd %d3[%k] : tensor<4x5x6xf32>, tensor<3x2x?xi64> -> tensor<3x2x6xf32>
+  %3 = nd.gather_nd %d3[%b] batch_dims(1) : tensor<4x5x6xf32>, tensor<4x?xindex> -> tensor<4x6xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nd.gather
+//===----------------------------------------------------------------------===//
+
+// ONNX Gather examples (axis 0, axis 1), 0-D indices, negative axis.
+// CHECK-LABEL: func.func @gather_onnx(
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] : tensor<3x2xf32>, tensor<2x2xi64> -> tensor<2x2x2xf32>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(1) : tensor<3x3xf32>, tensor<1x2xi32> -> tensor<3x1x2xf32>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(-1) : tensor<3x3xf32>, tensor<i64> -> tensor<3xf32>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] : tensor<3x2xf32>, tensor<2x2xi64> -> tensor<2x2x2xf32>
+func.func @gather_onnx(%d0: tensor<3x2xf32>, %i0: tensor<2x2xi64>, %d1: tensor<3x3xf32>,
+                       %i1: tensor<1x2xi32>, %s: tensor<i64>) {
+  %0 = nd.gather %d0[%i0] : tensor<3x2xf32>, tensor<2x2xi64> -> tensor<2x2x2xf32>
+  %1 = nd.gather %d1[%i1] axis(1) : tensor<3x3xf32>, tensor<1x2xi32> -> tensor<3x1x2xf32>
+  %2 = nd.gather %d1[%s] axis(-1) : tensor<3x3xf32>, tensor<i64> -> tensor<3xf32>
+  %3 = "nd.gather"(%d0, %i0) <{axis = 0 : i64, batch_dims = 0 : i64, oob = #nd.oob<error>}>
+      : (tensor<3x2xf32>, tensor<2x2xi64>) -> tensor<2x2x2xf32>
+  return
+}
+
+// OpenVINO Gather-8: batch_dims (examples 2, 3, 4), and the example layer
+// (data 2x64x128, indices 2x32x21, axis 1, batch_dims 1).
+// CHECK-LABEL: func.func @gather_batch_dims(
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(1) batch_dims(1) : tensor<2x5xi32>, tensor<2x3xi32> -> tensor<2x3xi32>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(2) batch_dims(2) : tensor<2x2x5xi32>, tensor<2x2x3xi32> -> tensor<2x2x3xi32>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(2) batch_dims(1) : tensor<2x1x5x4xi32>, tensor<2x3xi32> -> tensor<2x1x3x4xi32>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(1) batch_dims(1) oob<skip> : tensor<2x64x128xf32>, tensor<2x32x21xi64> -> tensor<2x32x21x128xf32>
+func.func @gather_batch_dims(%d2: tensor<2x5xi32>, %i2: tensor<2x3xi32>, %d3: tensor<2x2x5xi32>,
+                             %i3: tensor<2x2x3xi32>, %d4: tensor<2x1x5x4xi32>,
+                             %d: tensor<2x64x128xf32>, %i: tensor<2x32x21xi64>) {
+  %0 = nd.gather %d2[%i2] axis(1) batch_dims(1) : tensor<2x5xi32>, tensor<2x3xi32> -> tensor<2x3xi32>
+  %1 = nd.gather %d3[%i3] axis(2) batch_dims(2) : tensor<2x2x5xi32>, tensor<2x2x3xi32> -> tensor<2x2x3xi32>
+  %2 = nd.gather %d4[%i2] axis(2) batch_dims(1) : tensor<2x1x5x4xi32>, tensor<2x3xi32> -> tensor<2x1x3x4xi32>
+  %3 = nd.gather %d[%i] axis(1) batch_dims(1) oob<skip>
+      : tensor<2x64x128xf32>, tensor<2x32x21xi64> -> tensor<2x32x21x128xf32>
+  return
+}
+
+// Dynamic dims; a batch dim that data leaves dynamic takes its size from
+// indices (inferred tensor<3x?x4xf32>), and a result more or less static
+// than the inferred one; batch_dims == rank(indices) (one index per batch).
+// CHECK-LABEL: func.func @gather_dynamic(
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<3x?xindex> -> tensor<3x?x4xf16>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<3x?xindex> -> tensor<3x7x4xf16>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<3x?xindex> -> tensor<?x?x?xf16>
+// CHECK:         nd.gather %{{.*}}[%{{.*}}] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<?xi64> -> tensor<?x4xf16>
+func.func @gather_dynamic(%d: tensor<?x5x4xf16>, %i: tensor<3x?xindex>, %one: tensor<?xi64>) {
+  %0 = nd.gather %d[%i] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<3x?xindex> -> tensor<3x?x4xf16>
+  %1 = nd.gather %d[%i] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<3x?xindex> -> tensor<3x7x4xf16>
+  %2 = nd.gather %d[%i] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<3x?xindex> -> tensor<?x?x?xf16>
+  %3 = nd.gather %d[%one] axis(1) batch_dims(1) : tensor<?x5x4xf16>, tensor<?xi64> -> tensor<?x4xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nd.tensor_scatter
+//===----------------------------------------------------------------------===//
+
+// ONNX TensorScatter: linear with write indices, circular, default axis -2
+// elided, an explicit axis, no write indices (the prefill), dynamic dims.
+// CHECK-LABEL: func.func @tensor_scatter(
+// CHECK:         nd.tensor_scatter %{{.*}}[%{{.*}}], %{{.*}} : tensor<2x1x4x5xf32>[tensor<2xi64>], tensor<2x1x1x5xf32>
+// CHECK:         nd.tensor_scatter %{{.*}}[%{{.*}}], %{{.*}} mode<circular> : tensor<2x1x4x5xf32>[tensor<2xi64>], tensor<2x1x2x5xf32>
+// CHECK:         nd.tensor_scatter %{{.*}}, %{{.*}} axis(1) : tensor<1x8x16xf16>, tensor<1x3x16xf16>
+// CHECK:         nd.tensor_scatter %{{.*}}, %{{.*}} : tensor<2x1x4x5xf32>, tensor<2x1x1x5xf32>
+// CHECK:         nd.tensor_scatter %{{.*}}[%{{.*}}], %{{.*}} axis(1) mode<circular> oob<clamp> : tensor<?x?x8xbf16>[tensor<?xi32>], tensor<?x?x8xbf16>
+func.func @tensor_scatter(%past: tensor<2x1x4x5xf32>, %w: tensor<2xi64>, %u1: tensor<2x1x1x5xf32>,
+                          %u2: tensor<2x1x2x5xf32>, %cache: tensor<1x8x16xf16>,
+                          %prompt: tensor<1x3x16xf16>, %dc: tensor<?x?x8xbf16>, %dw: tensor<?xi32>,
+                          %du: tensor<?x?x8xbf16>) {
+  %0 = nd.tensor_scatter %past[%w], %u1 : tensor<2x1x4x5xf32>[tensor<2xi64>], tensor<2x1x1x5xf32>
+  %1 = nd.tensor_scatter %past[%w], %u2 axis(-2) mode<circular>
+      : tensor<2x1x4x5xf32>[tensor<2xi64>], tensor<2x1x2x5xf32>
+  %2 = nd.tensor_scatter %cache, %prompt axis(1) mode<linear> : tensor<1x8x16xf16>, tensor<1x3x16xf16>
+  %3 = "nd.tensor_scatter"(%past, %u1) <{axis = -2 : i64, mode = #nd.tensor_scatter_mode<linear>, oob = #nd.oob<error>}>
+      : (tensor<2x1x4x5xf32>, tensor<2x1x1x5xf32>) -> tensor<2x1x4x5xf32>
+  %4 = nd.tensor_scatter %dc[%dw], %du axis(1) mode<circular> oob<clamp>
+      : tensor<?x?x8xbf16>[tensor<?xi32>], tensor<?x?x8xbf16>
+  return
+}

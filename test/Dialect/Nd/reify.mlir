@@ -172,3 +172,84 @@ func.func @gather_elements_dims(%data: tensor<?x?x?xi8>, %indices: tensor<?x3x?x
   %d2 = tensor.dim %0, %c2 : tensor<?x3x?xi8>
   return %d0, %d1, %d2 : index, index, index
 }
+
+// -----
+
+// A dynamic index depth: the ranks give k = 2 - 1 + 3 - 2 = 2, so the
+// result is indices.shape[:-1] ++ data.shape[2:] = ?x?.
+// CHECK-LABEL: func.func @gather_nd_dynamic_index_depth(
+// CHECK-SAME:    %[[D:.*]]: tensor<4x5x?xf32>,
+// CHECK-SAME:    %[[I:.*]]: tensor<?x?xi64>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[R0:.*]] = tensor.dim %[[I]], %[[C0]] : tensor<?x?xi64>
+// CHECK-DAG:     %[[R1:.*]] = tensor.dim %[[D]], %[[C2]] : tensor<4x5x?xf32>
+// CHECK:         return %[[R0]], %[[R1]] : index, index
+func.func @gather_nd_dynamic_index_depth(%data: tensor<4x5x?xf32>, %indices: tensor<?x?xi64>)
+    -> (index, index) {
+  %0 = nd.gather_nd %data[%indices] : tensor<4x5x?xf32>, tensor<?x?xi64> -> tensor<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %0, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %0, %c1 : tensor<?x?xf32>
+  return %d0, %d1 : index, index
+}
+
+// -----
+
+// result.shape = data.shape[:a] ++ indices.shape[b:] ++ data.shape[a+1:]
+// with a = 2, b = 1: batch dim 0 from indices (data leaves it dynamic), dim
+// 1 from data, dims 2 and 3 from indices dims 1 and 2, dim 4 from data dim 3.
+// CHECK-LABEL: func.func @gather_dims(
+// CHECK-SAME:    %[[D:.*]]: tensor<?x?x7x?xf32>,
+// CHECK-SAME:    %[[I:.*]]: tensor<3x?x?xi32>)
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[R1:.*]] = tensor.dim %[[D]], %[[C1]] : tensor<?x?x7x?xf32>
+// CHECK-DAG:     %[[R2:.*]] = tensor.dim %[[I]], %[[C1]] : tensor<3x?x?xi32>
+// CHECK-DAG:     %[[R3:.*]] = tensor.dim %[[I]], %[[C2]] : tensor<3x?x?xi32>
+// CHECK-DAG:     %[[R4:.*]] = tensor.dim %[[D]], %[[C3]] : tensor<?x?x7x?xf32>
+// CHECK-NOT:     nd.gather
+// CHECK:         return %[[C3]], %[[R1]], %[[R2]], %[[R3]], %[[R4]] : index, index, index, index, index
+func.func @gather_dims(%data: tensor<?x?x7x?xf32>, %indices: tensor<3x?x?xi32>)
+    -> (index, index, index, index, index) {
+  %0 = nd.gather %data[%indices] axis(2) batch_dims(1)
+      : tensor<?x?x7x?xf32>, tensor<3x?x?xi32> -> tensor<3x?x?x?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %d0 = tensor.dim %0, %c0 : tensor<3x?x?x?x?xf32>
+  %d1 = tensor.dim %0, %c1 : tensor<3x?x?x?x?xf32>
+  %d2 = tensor.dim %0, %c2 : tensor<3x?x?x?x?xf32>
+  %d3 = tensor.dim %0, %c3 : tensor<3x?x?x?x?xf32>
+  %d4 = tensor.dim %0, %c4 : tensor<3x?x?x?x?xf32>
+  return %d0, %d1, %d2, %d3, %d4 : index, index, index, index, index
+}
+
+// -----
+
+// A tensor_scatter result has the dims of past_cache.
+// CHECK-LABEL: func.func @tensor_scatter_dims(
+// CHECK-SAME:    %[[P:.*]]: tensor<?x8x?xf16>,
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[D0:.*]] = tensor.dim %[[P]], %[[C0]] : tensor<?x8x?xf16>
+// CHECK-DAG:     %[[D2:.*]] = tensor.dim %[[P]], %[[C2]] : tensor<?x8x?xf16>
+// CHECK-NOT:     nd.tensor_scatter
+// CHECK:         return %[[D0]], %[[C8]], %[[D2]] : index, index, index
+func.func @tensor_scatter_dims(%past: tensor<?x8x?xf16>, %w: tensor<?xi64>, %update: tensor<?x?x?xf16>)
+    -> (index, index, index) {
+  %0 = nd.tensor_scatter %past[%w], %update axis(1) mode<circular>
+      : tensor<?x8x?xf16>[tensor<?xi64>], tensor<?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %0, %c0 : tensor<?x8x?xf16>
+  %d1 = tensor.dim %0, %c1 : tensor<?x8x?xf16>
+  %d2 = tensor.dim %0, %c2 : tensor<?x8x?xf16>
+  return %d0, %d1, %d2 : index, index, index
+}

@@ -11,10 +11,14 @@
 
 #include "nd/Dialect/Nd/IR/NdOps.h"
 
+#include "NdIndexing.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <string>
@@ -41,15 +45,135 @@ makeEmitter(std::optional<Location> location, StringRef opName) {
 }
 
 //===----------------------------------------------------------------------===//
+// Index values known at compile time
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>>
+indexing::matchConstantIndices(Value indices, int64_t limit) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(indices, m_Constant(&attr)) ||
+      attr.getType() != indices.getType() || attr.getNumElements() > limit)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  if (attr.isSplat()) {
+    values.assign(attr.getNumElements(),
+                  attr.getSplatValue<APInt>().getSExtValue());
+    return values;
+  }
+  values.reserve(attr.getNumElements());
+  for (const APInt &value : attr.getValues<APInt>())
+    values.push_back(value.getSExtValue());
+  return values;
+}
+
+SmallVector<int64_t> indexing::getStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+SmallVector<int64_t> indexing::delinearize(int64_t flat,
+                                           ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> position(shape.size(), 0);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 0)
+      continue;
+    position[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return position;
+}
+
+void indexing::forEachPosition(
+    ArrayRef<int64_t> shape,
+    function_ref<void(int64_t, ArrayRef<int64_t>)> fn) {
+  int64_t count = ShapedType::getNumElements(shape);
+  SmallVector<int64_t> position(shape.size(), 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    fn(flat, position);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+}
+
+/// The compile-time index check under `oob<error>`: where `indices` is a
+/// constant, each value must lie in `[-d, d-1]` for the size `d` of the data
+/// dim it addresses,
+/// `dimOf(position)` being that dim for the element at `position` in
+/// `indices`. A value out of range would stop the program at run time;
+/// known now, it is reported now, with its position. Dims that are dynamic
+/// are left to the run-time check.
+static LogicalResult
+verifyConstantIndices(Operation *op, OobMode oob, Value indices,
+                      ArrayRef<int64_t> dataShape,
+                      function_ref<int64_t(ArrayRef<int64_t>)> dimOf) {
+  // Under skip and clamp, a value out of range has a meaning.
+  if (oob != OobMode::Error)
+    return success();
+  std::optional<SmallVector<int64_t>> values =
+      indexing::matchConstantIndices(indices, indexing::kMaxVerifiedIndices);
+  if (!values)
+    return success();
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(indices.getType()).getShape();
+  LogicalResult result = success();
+  indexing::forEachPosition(shape, [&](int64_t flat,
+                                       ArrayRef<int64_t> position) {
+    if (failed(result))
+      return;
+    int64_t dim = dimOf(position);
+    int64_t size = dataShape[dim];
+    int64_t value = (*values)[flat];
+    if (ShapedType::isDynamic(size) || indexing::normalizeIndex(value, size))
+      return;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "index " << value << " at position [";
+    llvm::interleaveComma(position, diag);
+    diag << "] of operand 'indices' is out of range for dim " << dim
+         << " of operand 'data' (size " << size << ")";
+    result = failure();
+  });
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
 // Shared rules of the ND pair
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Where the index depth k of an ND op comes from when `indices.shape[-1]` is
+/// dynamic: the rank of the tensor of slices (`updates` of a scatter_nd, the
+/// result of a gather_nd), which is `rank(indices) - 1 + rank(data) - b - k`.
+struct SlicesRank {
+  int64_t rank;
+  StringLiteral what;
+};
+} // namespace
+
+/// The index depth of an ND op: `indices.shape[-1]` where static, else the
+/// depth the rank of the slices gives (kDynamic when there is none).
+static int64_t getIndexDepth(RankedTensorType dataType,
+                             RankedTensorType indicesType, int64_t batchDims,
+                             std::optional<int64_t> slicesRank) {
+  int64_t k = indicesType.getShape().back();
+  if (!ShapedType::isDynamic(k) || !slicesRank)
+    return k;
+  return indicesType.getRank() - 1 + dataType.getRank() - batchDims -
+         *slicesRank;
+}
+
 /// Checks the rules that scatter_nd and gather_nd share (rank of data and
 /// indices, batch dims, index depth k) and returns the shape of the gathered
-/// or scattered slices: `indices.shape[:-1] ++ data.shape[b+k:]`.
+/// or scattered slices: `indices.shape[:-1] ++ data.shape[b+k:]`. A dynamic
+/// `indices.shape[-1]` takes k from `slices` (an error without).
 static FailureOr<SmallVector<int64_t>>
 verifyNDIndexing(EmitErrorFn emitError, RankedTensorType dataType,
-                 RankedTensorType indicesType, int64_t batchDims) {
+                 RankedTensorType indicesType, int64_t batchDims,
+                 std::optional<SlicesRank> slices) {
   int64_t r = dataType.getRank();
   int64_t q = indicesType.getRank();
   if (r < 1)
@@ -74,9 +198,19 @@ verifyNDIndexing(EmitErrorFn emitError, RankedTensorType dataType,
   }
 
   int64_t k = indicesShape.back();
-  if (ShapedType::isDynamic(k))
-    return emitError() << "operand 'indices' last dim (the index depth k) "
-                          "must be static";
+  if (ShapedType::isDynamic(k)) {
+    if (!slices)
+      return emitError() << "operand 'indices' last dim (the index depth k) "
+                            "is dynamic: the result type, whose rank fixes "
+                            "k, cannot be inferred";
+    k = getIndexDepth(dataType, indicesType, batchDims, slices->rank);
+    if (k < 1 || k > r - batchDims)
+      return emitError() << "operand 'indices' last dim (the index depth k) "
+                            "is dynamic and the rank of "
+                         << slices->what << " (" << slices->rank
+                         << ") gives k = " << k << ", which must be in [1, "
+                         << r - batchDims << "]";
+  }
   if (k < 1 || k > r - batchDims)
     return emitError() << "operand 'indices' last dim (the index depth k) "
                           "must be in [1, "
@@ -147,15 +281,31 @@ static LogicalResult verifyElementsIndexing(EmitErrorFn emitError,
 // Shared rules of the scatter pair
 //===----------------------------------------------------------------------===//
 
-/// max and min need an order: they are not defined on complex numbers.
+/// The reductions each scatter defines, and the element types they need:
+/// `sub` is OpenVINO ScatterNDUpdate-15's and `mean` ScatterElementsUpdate-12's
+/// (no other spec defines them); max and min need an order, so complex numbers
+/// have none; mean divides, which neither `i1` (the spec excludes boolean) nor
+/// complex numbers (no spec defines it) have.
 static LogicalResult verifyReduction(Operation *op, ReductionKind reduction,
                                      Type elementType) {
-  bool ordered =
-      reduction == ReductionKind::Max || reduction == ReductionKind::Min;
-  if (ordered && isa<ComplexType>(elementType))
+  StringRef name = stringifyReductionKind(reduction);
+  if (reduction == ReductionKind::Sub && !isa<ScatterNDOp>(op))
+    return op->emitOpError() << "reduction 'sub' is only defined for "
+                                "'nd.scatter_nd' (OpenVINO ScatterNDUpdate-15)";
+  if (reduction == ReductionKind::Mean && !isa<ScatterElementsOp>(op))
     return op->emitOpError()
-           << "reduction '" << stringifyReductionKind(reduction)
-           << "' is not defined for element type " << elementType;
+           << "reduction 'mean' is only defined for 'nd.scatter_elements' "
+              "(OpenVINO ScatterElementsUpdate-12)";
+  bool needsOrder =
+      reduction == ReductionKind::Max || reduction == ReductionKind::Min;
+  bool needsDivision = reduction == ReductionKind::Mean;
+  if ((needsOrder || needsDivision) && isa<ComplexType>(elementType))
+    return op->emitOpError()
+           << "reduction '" << name << "' is not defined for element type "
+           << elementType;
+  if (needsDivision && elementType.isInteger(1))
+    return op->emitOpError() << "reduction 'mean' is not defined for element "
+                                "type 'i1' (ONNX bool)";
   return success();
 }
 
@@ -234,22 +384,24 @@ static LogicalResult verifyGatherResult(Operation *op,
   return success();
 }
 
-/// InferTypeOpInterface of a gather: `OpTy::inferResultType` on operands
-/// that may not have been verified yet, reporting at `location` as the op
-/// would. `attr` is batch_dims or axis.
-template <typename OpTy>
-static LogicalResult
-inferGatherReturnType(std::optional<Location> location, Value data,
-                      Value indices, int64_t attr,
-                      SmallVectorImpl<Type> &inferredReturnTypes) {
-  auto emitError = makeEmitter(location, OpTy::getOperationName());
+/// InferTypeOpInterface of a gather: `infer` (the op's inferResultType) on
+/// operands that may not have been verified yet, reporting at `location` as
+/// the op would.
+static LogicalResult inferGatherReturnType(
+    std::optional<Location> location, StringRef opName, Value data,
+    Value indices,
+    function_ref<FailureOr<RankedTensorType>(RankedTensorType, RankedTensorType,
+                                             EmitErrorFn)>
+        infer,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto emitError = makeEmitter(location, opName);
   auto dataType = dyn_cast<RankedTensorType>(data.getType());
   auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
   if (!dataType || !indicesType)
     return emitError()
            << "operands 'data' and 'indices' must be ranked tensors";
   FailureOr<RankedTensorType> resultType =
-      OpTy::inferResultType(dataType, indicesType, attr, emitError);
+      infer(dataType, indicesType, emitError);
   if (failed(resultType))
     return failure();
   inferredReturnTypes.push_back(*resultType);
@@ -257,12 +409,17 @@ inferGatherReturnType(std::optional<Location> location, Value data,
 }
 
 /// Result types of the gathers may refine the inferred one (static where the
-/// inferred type is dynamic) but must agree with it on every static dim.
+/// inferred type is dynamic) but must agree with it on every static dim. An
+/// unranked inferred type (a gather_nd with a dynamic index depth, whose
+/// result rank only the result type knows) fixes the element type only; the
+/// verifier checks the rest.
 static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
   if (inferred.size() != 1 || actual.size() != 1)
     return false;
-  auto lhs = dyn_cast<RankedTensorType>(inferred.front());
   auto rhs = dyn_cast<RankedTensorType>(actual.front());
+  if (auto unranked = dyn_cast<UnrankedTensorType>(inferred.front()))
+    return rhs && unranked.getElementType() == rhs.getElementType();
+  auto lhs = dyn_cast<RankedTensorType>(inferred.front());
   return lhs && rhs && lhs.getElementType() == rhs.getElementType() &&
          succeeded(verifyCompatibleShape(lhs, rhs));
 }
@@ -271,12 +428,29 @@ static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
 // ScatterNDOp
 //===----------------------------------------------------------------------===//
 
+/// The rules of a scatter_nd past its shapes: the reduction and the values
+/// of constant indices.
+static LogicalResult verifyScatterNDValues(ScatterNDOp op) {
+  RankedTensorType dataType = op.getData().getType();
+  if (failed(verifyReduction(op, op.getReduction(), dataType.getElementType())))
+    return failure();
+  return verifyConstantIndices(
+      op, op.getOob(), op.getIndices(), dataType.getShape(),
+      [](ArrayRef<int64_t> position) { return position.back(); });
+}
+
+int64_t ScatterNDOp::getIndexDepth() {
+  return ::getIndexDepth(getData().getType(), getIndices().getType(),
+                         /*batchDims=*/0, getUpdates().getType().getRank());
+}
+
 LogicalResult ScatterNDOp::verify() {
   RankedTensorType dataType = getData().getType();
   RankedTensorType indicesType = getIndices().getType();
   RankedTensorType updatesType = getUpdates().getType();
   FailureOr<SmallVector<int64_t>> expected = verifyNDIndexing(
-      [&] { return emitOpError(); }, dataType, indicesType, /*batchDims=*/0);
+      [&] { return emitOpError(); }, dataType, indicesType, /*batchDims=*/0,
+      SlicesRank{updatesType.getRank(), "operand 'updates'"});
   if (failed(expected))
     return failure();
 
@@ -291,7 +465,7 @@ LogicalResult ScatterNDOp::verify() {
                 "element addressed when rank(indices) == 1 and k == "
                 "rank(data)), got "
              << updatesType;
-    return verifyReduction(*this, getReduction(), dataType.getElementType());
+    return verifyScatterNDValues(*this);
   }
 
   int64_t q = indicesType.getRank();
@@ -314,7 +488,7 @@ LogicalResult ScatterNDOp::verify() {
       diag << "operand 'data' dim " << k + dim - (q - 1);
     return diag << ": expected " << want << ", got " << got;
   }
-  return verifyReduction(*this, getReduction(), dataType.getElementType());
+  return verifyScatterNDValues(*this);
 }
 
 LogicalResult
@@ -331,8 +505,8 @@ FailureOr<RankedTensorType>
 GatherNDOp::inferResultType(RankedTensorType dataType,
                             RankedTensorType indicesType, int64_t batchDims,
                             EmitErrorFn emitError) {
-  FailureOr<SmallVector<int64_t>> shape =
-      verifyNDIndexing(emitError, dataType, indicesType, batchDims);
+  FailureOr<SmallVector<int64_t>> shape = verifyNDIndexing(
+      emitError, dataType, indicesType, batchDims, std::nullopt);
   if (failed(shape))
     return failure();
   return RankedTensorType::get(*shape, dataType.getElementType());
@@ -342,9 +516,30 @@ LogicalResult
 GatherNDOp::inferReturnTypes(MLIRContext *context,
                              std::optional<Location> location, Adaptor adaptor,
                              SmallVectorImpl<Type> &inferredReturnTypes) {
-  return inferGatherReturnType<GatherNDOp>(
-      location, adaptor.getData(), adaptor.getIndices(),
-      static_cast<int64_t>(adaptor.getBatchDims()), inferredReturnTypes);
+  // With a dynamic index depth, only the result type knows the result rank:
+  // inference gives the element type, the verifier checks the rest.
+  auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
+  auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+  if (dataType && indicesType && indicesType.getRank() >= 1 &&
+      ShapedType::isDynamic(indicesType.getShape().back())) {
+    inferredReturnTypes.push_back(
+        UnrankedTensorType::get(dataType.getElementType()));
+    return success();
+  }
+  auto batchDims = static_cast<int64_t>(adaptor.getBatchDims());
+  return inferGatherReturnType(
+      location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      [&](RankedTensorType data, RankedTensorType indices,
+          EmitErrorFn emitError) {
+        return inferResultType(data, indices, batchDims, emitError);
+      },
+      inferredReturnTypes);
+}
+
+int64_t GatherNDOp::getIndexDepth() {
+  return ::getIndexDepth(getData().getType(), getIndices().getType(),
+                         static_cast<int64_t>(getBatchDims()),
+                         getResult().getType().getRank());
 }
 
 bool GatherNDOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -373,13 +568,21 @@ static SmallVector<DimSource> getResultSources(GatherNDOp op) {
 }
 
 LogicalResult GatherNDOp::verify() {
-  FailureOr<RankedTensorType> inferred = inferResultType(
-      getData().getType(), getIndices().getType(),
-      static_cast<int64_t>(getBatchDims()), [&] { return emitOpError(); });
-  if (failed(inferred))
+  RankedTensorType dataType = getData().getType();
+  auto batchDims = static_cast<int64_t>(getBatchDims());
+  FailureOr<SmallVector<int64_t>> shape = verifyNDIndexing(
+      [&] { return emitOpError(); }, dataType, getIndices().getType(),
+      batchDims, SlicesRank{getResult().getType().getRank(), "the result"});
+  if (failed(shape))
     return failure();
-  return verifyGatherResult(*this, *inferred, getResultSources(*this),
-                            "rank(indices) - 1 + rank(data) - batch_dims - k");
+  auto inferred = RankedTensorType::get(*shape, dataType.getElementType());
+  if (failed(verifyGatherResult(
+          *this, inferred, getResultSources(*this),
+          "rank(indices) - 1 + rank(data) - batch_dims - k")))
+    return failure();
+  return verifyConstantIndices(
+      *this, getOob(), getIndices(), dataType.getShape(),
+      [&](ArrayRef<int64_t> position) { return batchDims + position.back(); });
 }
 
 LogicalResult
@@ -415,9 +618,13 @@ LogicalResult ScatterElementsOp::verify() {
   // Where indices leaves a dim dynamic, updates may still pin it down.
   if (failed(verifyWithinDataOffAxis(
           [&] { return emitOpError(); }, "operand 'updates'",
-          updatesType.getShape(), dataType.getShape(), getNormalizedAxis())))
+          updatesType.getShape(), dataType.getShape(), getNormalizedAxis())) ||
+      failed(verifyReduction(*this, getReduction(), dataType.getElementType())))
     return failure();
-  return verifyReduction(*this, getReduction(), dataType.getElementType());
+  int64_t axis = getNormalizedAxis();
+  return verifyConstantIndices(*this, getOob(), getIndices(),
+                               dataType.getShape(),
+                               [&](ArrayRef<int64_t>) { return axis; });
 }
 
 LogicalResult
@@ -443,9 +650,14 @@ GatherElementsOp::inferResultType(RankedTensorType dataType,
 LogicalResult GatherElementsOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &inferredReturnTypes) {
-  return inferGatherReturnType<GatherElementsOp>(
-      location, adaptor.getData(), adaptor.getIndices(),
-      static_cast<int64_t>(adaptor.getAxis()), inferredReturnTypes);
+  auto axis = static_cast<int64_t>(adaptor.getAxis());
+  return inferGatherReturnType(
+      location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      [&](RankedTensorType data, RankedTensorType indices,
+          EmitErrorFn emitError) {
+        return inferResultType(data, indices, axis, emitError);
+      },
+      inferredReturnTypes);
 }
 
 bool GatherElementsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -471,15 +683,222 @@ LogicalResult GatherElementsOp::verify() {
     return failure();
   // Where indices leaves a dim dynamic, a static result dim must still fit
   // in data off the axis.
-  return verifyWithinDataOffAxis(
-      [&] { return emitOpError(); }, "result", getResult().getType().getShape(),
-      getData().getType().getShape(), getNormalizedAxis());
+  if (failed(verifyWithinDataOffAxis([&] { return emitOpError(); }, "result",
+                                     getResult().getType().getShape(),
+                                     getData().getType().getShape(),
+                                     getNormalizedAxis())))
+    return failure();
+  int64_t axis = getNormalizedAxis();
+  return verifyConstantIndices(*this, getOob(), getIndices(),
+                               getData().getType().getShape(),
+                               [&](ArrayRef<int64_t>) { return axis; });
 }
 
 LogicalResult
 GatherElementsOp::reifyResultShapes(OpBuilder &builder,
                                     ReifiedRankedShapedTypeDims &shapes) {
   return reifyFromSources(builder, *this, getResultSources(*this), shapes);
+}
+
+//===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+FailureOr<RankedTensorType>
+GatherOp::inferResultType(RankedTensorType dataType,
+                          RankedTensorType indicesType, int64_t axis,
+                          int64_t batchDims, EmitErrorFn emitError) {
+  int64_t r = dataType.getRank();
+  int64_t q = indicesType.getRank();
+  if (r < 1)
+    return emitError() << "operand 'data' must have rank >= 1, got rank " << r;
+  if (axis < -r || axis >= r)
+    return emitError() << "axis must be in [" << -r << ", " << r - 1
+                       << "], got " << axis;
+  int64_t normalizedAxis = axis < 0 ? axis + r : axis;
+  int64_t maxBatchDims = std::min(q, normalizedAxis);
+  if (batchDims < 0 || batchDims > maxBatchDims)
+    return emitError() << "batch_dims must be in [0, " << maxBatchDims
+                       << "] (min(rank(indices), axis)), got " << batchDims;
+
+  ArrayRef<int64_t> dataShape = dataType.getShape();
+  ArrayRef<int64_t> indicesShape = indicesType.getShape();
+  for (int64_t d = 0; d < batchDims; ++d) {
+    if (staticallyDiffer(dataShape[d], indicesShape[d]))
+      return emitError() << "operand 'indices' batch dim " << d
+                         << " must match operand 'data' dim " << d
+                         << ": expected " << dataShape[d] << ", got "
+                         << indicesShape[d];
+  }
+  SmallVector<int64_t> shape(dataShape.take_front(normalizedAxis));
+  // The batch dims of data and indices are equal: where data leaves one
+  // dynamic, the size in indices is the more precise answer.
+  for (int64_t d = 0; d < batchDims; ++d) {
+    if (ShapedType::isDynamic(shape[d]))
+      shape[d] = indicesShape[d];
+  }
+  llvm::append_range(shape, indicesShape.drop_front(batchDims));
+  llvm::append_range(shape, dataShape.drop_front(normalizedAxis + 1));
+  return RankedTensorType::get(shape, dataType.getElementType());
+}
+
+LogicalResult
+GatherOp::inferReturnTypes(MLIRContext *context,
+                           std::optional<Location> location, Adaptor adaptor,
+                           SmallVectorImpl<Type> &inferredReturnTypes) {
+  auto axis = static_cast<int64_t>(adaptor.getAxis());
+  auto batchDims = static_cast<int64_t>(adaptor.getBatchDims());
+  return inferGatherReturnType(
+      location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      [&](RankedTensorType data, RankedTensorType indices,
+          EmitErrorFn emitError) {
+        return inferResultType(data, indices, axis, batchDims, emitError);
+      },
+      inferredReturnTypes);
+}
+
+bool GatherOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleTensorTypes(l, r);
+}
+
+/// The operand dim behind each result dim of a gather with valid operands:
+/// `data.shape[:a] ++ indices.shape[b:] ++ data.shape[a+1:]`, a batch dim
+/// taken from indices where only indices knows its size.
+static SmallVector<DimSource> getResultSources(GatherOp op) {
+  ArrayRef<int64_t> dataShape = op.getData().getType().getShape();
+  ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
+  auto batchDims = static_cast<int64_t>(op.getBatchDims());
+  int64_t axis = op.getNormalizedAxis();
+  SmallVector<DimSource> sources;
+  for (int64_t d = 0; d < axis; ++d) {
+    if (d < batchDims && ShapedType::isDynamic(dataShape[d]) &&
+        !ShapedType::isDynamic(indicesShape[d]))
+      sources.push_back({op.getIndices(), "indices", d});
+    else
+      sources.push_back({op.getData(), "data", d});
+  }
+  for (int64_t d = batchDims, e = indicesShape.size(); d < e; ++d)
+    sources.push_back({op.getIndices(), "indices", d});
+  for (int64_t d = axis + 1, e = dataShape.size(); d < e; ++d)
+    sources.push_back({op.getData(), "data", d});
+  return sources;
+}
+
+LogicalResult GatherOp::verify() {
+  FailureOr<RankedTensorType> inferred = inferResultType(
+      getData().getType(), getIndices().getType(),
+      static_cast<int64_t>(getAxis()), static_cast<int64_t>(getBatchDims()),
+      [&] { return emitOpError(); });
+  if (failed(inferred) ||
+      failed(verifyGatherResult(*this, *inferred, getResultSources(*this),
+                                "rank(data) - 1 + rank(indices) - batch_dims")))
+    return failure();
+  int64_t axis = getNormalizedAxis();
+  return verifyConstantIndices(*this, getOob(), getIndices(),
+                               getData().getType().getShape(),
+                               [&](ArrayRef<int64_t>) { return axis; });
+}
+
+LogicalResult GatherOp::reifyResultShapes(OpBuilder &builder,
+                                          ReifiedRankedShapedTypeDims &shapes) {
+  return reifyFromSources(builder, *this, getResultSources(*this), shapes);
+}
+
+//===----------------------------------------------------------------------===//
+// TensorScatterOp
+//===----------------------------------------------------------------------===//
+
+/// The compile-time check of constant write indices under `oob<error>`, where
+/// the sequence lengths are static.
+static LogicalResult verifyConstantWriteIndices(TensorScatterOp op) {
+  Value writeIndices = op.getWriteIndices();
+  if (!writeIndices || op.getOob() != OobMode::Error)
+    return success();
+  int64_t axis = op.getNormalizedAxis();
+  int64_t maxSeq = op.getPastCache().getType().getDimSize(axis);
+  int64_t seqLen = op.getUpdate().getType().getDimSize(axis);
+  bool linear = op.getMode() == TensorScatterMode::Linear;
+  if (linear &&
+      (ShapedType::isDynamic(maxSeq) || ShapedType::isDynamic(seqLen)))
+    return success();
+  std::optional<SmallVector<int64_t>> values = indexing::matchConstantIndices(
+      writeIndices, indexing::kMaxVerifiedIndices);
+  if (!values)
+    return success();
+  for (auto [b, w] : llvm::enumerate(*values)) {
+    if (indexing::isValidWriteIndex(w, maxSeq, seqLen, op.getMode()))
+      continue;
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "write index " << w << " at position [" << b
+                              << "] of operand 'write_indices' is out of "
+                                 "range: ";
+    if (!linear)
+      return diag << "circular mode needs w >= 0";
+    return diag << "linear mode needs 0 <= w <= max_sequence_length - "
+                   "sequence_length = "
+                << maxSeq - seqLen << " (operand 'past_cache' dim " << axis
+                << " is " << maxSeq << ", operand 'update' dim " << axis
+                << " is " << seqLen << ")";
+  }
+  return success();
+}
+
+LogicalResult TensorScatterOp::verify() {
+  RankedTensorType cacheType = getPastCache().getType();
+  RankedTensorType updateType = getUpdate().getType();
+  int64_t r = cacheType.getRank();
+  if (r < 2)
+    return emitOpError() << "operand 'past_cache' must have rank >= 2 (a batch "
+                            "dim and a sequence dim), got rank "
+                         << r;
+  int64_t axis = getAxis();
+  if (axis < -r || axis >= r)
+    return emitOpError() << "axis must be in [" << -r << ", " << r - 1
+                         << "], got " << axis;
+  int64_t normalizedAxis = getNormalizedAxis();
+  if (normalizedAxis == 0)
+    return emitOpError() << "axis must not be the batch axis 0, got " << axis;
+  if (updateType.getRank() != r)
+    return emitOpError() << "operand 'update' must have the rank of operand "
+                            "'past_cache': expected "
+                         << r << ", got " << updateType.getRank();
+  for (auto [d, cache, update] :
+       llvm::enumerate(cacheType.getShape(), updateType.getShape())) {
+    if (static_cast<int64_t>(d) != normalizedAxis) {
+      if (staticallyDiffer(cache, update))
+        return emitOpError() << "operand 'update' dim " << d
+                             << " must match operand 'past_cache' dim " << d
+                             << ": expected " << cache << ", got " << update;
+      continue;
+    }
+    if (!ShapedType::isDynamic(cache) && !ShapedType::isDynamic(update) &&
+        update > cache)
+      return emitOpError()
+             << "operand 'update' dim " << d
+             << " (sequence_length) must not exceed operand 'past_cache' dim "
+             << d << " (max_sequence_length): expected at most " << cache
+             << ", got " << update;
+  }
+  if (Value writeIndices = getWriteIndices()) {
+    auto indicesType = cast<RankedTensorType>(writeIndices.getType());
+    if (indicesType.getRank() != 1)
+      return emitOpError() << "operand 'write_indices' must have rank 1, got "
+                              "rank "
+                           << indicesType.getRank();
+    if (staticallyDiffer(indicesType.getDimSize(0), cacheType.getDimSize(0)))
+      return emitOpError() << "operand 'write_indices' dim 0 must match "
+                              "operand 'past_cache' dim 0 (the batch size): "
+                              "expected "
+                           << cacheType.getDimSize(0) << ", got "
+                           << indicesType.getDimSize(0);
+  }
+  return verifyConstantWriteIndices(*this);
+}
+
+LogicalResult
+TensorScatterOp::reifyResultShapes(OpBuilder &builder,
+                                   ReifiedRankedShapedTypeDims &shapes) {
+  return reifyLikeData(builder, *this, getPastCache(), shapes);
 }
 
 #define GET_OP_CLASSES

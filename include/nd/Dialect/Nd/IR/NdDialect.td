@@ -19,21 +19,42 @@ def Nd_Dialect : Dialect {
     The `nd` dialect models the scatter-gather family of ONNX and OpenVINO on
     ranked tensors with value semantics:
 
-    | op                   | ONNX                                   | OpenVINO           |
-    |----------------------|----------------------------------------|--------------------|
-    | `nd.scatter_nd`      | ScatterND 11, 13, 16, 18               | ScatterNDUpdate-3  |
-    | `nd.gather_nd`       | GatherND 11, 12, 13                    |                    |
-    | `nd.scatter_elements`| Scatter 9, 11; ScatterElements 11-18   |                    |
-    | `nd.gather_elements` | GatherElements 11, 13                  |                    |
+    | op                    | ONNX                                 | OpenVINO                       |
+    |-----------------------|--------------------------------------|--------------------------------|
+    | `nd.scatter_nd`       | ScatterND 11, 13, 16, 18             | ScatterNDUpdate-3, -15         |
+    | `nd.gather_nd`        | GatherND 11, 12, 13                  | GatherND-8                     |
+    | `nd.scatter_elements` | Scatter 9, 11; ScatterElements 11-18 | ScatterElementsUpdate-3, -12   |
+    | `nd.gather_elements`  | GatherElements 11, 13                | GatherElements-6               |
+    | `nd.gather`           | Gather 1, 11, 13                     | Gather-1, -7, -8               |
+    | `nd.tensor_scatter`   | TensorScatter 24                     |                                |
+
+    Attributes shared by the family: `#nd.reduction` (the scatters' combining
+    operation, including OpenVINO's `sub` and `mean`), `#nd.oob` (what an
+    index out of range does: `error`, the default, `skip` or `clamp`) and
+    `#nd.tensor_scatter_mode`.
 
     Every shape rule of the specifications is checked by the verifiers where
     the dimensions involved are static; dynamic dimensions are checked at run
     time by the lowering. Index values may be negative (counted from the end
-    of the dimension they index); an index outside `[-d, d-1]` is an error,
-    caught at run time by the lowering unless the caller disables the checks.
+    of the dimension they index); an index outside `[-d, d-1]` is, under the
+    default `oob<error>`, an error: a verifier error where `indices` is a
+    constant and the dimension static, otherwise caught at run time by the
+    lowering unless the caller disables the checks.
+
+    Folding (`--canonicalize`) never removes a run-time check that could
+    still fail. A scatter that writes nothing is its `data`; a gather with an
+    empty result is an empty constant (or `tensor.empty`); a gather from a
+    splat, or a scatter of the same splat under `none`, `max` or `min`, is
+    that splat at any size; ops with all operands constant are computed when
+    the result and the updates have at most 65536 elements. Constant
+    duplicate indices under reduction `none` get a warning from the
+    canonicalization that drops the updates they overwrite.
   }];
-  // Shape reification materialises `tensor.dim` ops.
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  // Shape reification materialises `tensor.dim` ops; folding materialises
+  // `arith.constant` and `tensor.empty` ops.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
 }
 
