@@ -255,6 +255,9 @@ private:
   SmallVector<SmallVector<Value>> values;
   /// The function arguments of the Parameter layers, by layer index.
   llvm::DenseMap<unsigned, Value> arguments;
+  /// Index tensors already widened to i32 or i64, so that each is widened
+  /// once however many layers read it.
+  llvm::DenseMap<Value, Value> widenedIndices;
   std::unique_ptr<llvm::MemoryBuffer> weights;
   std::string weightsPath;
 };
@@ -327,6 +330,12 @@ OpenVINOImporter::import(OpenVINOGraphSignature *signature) {
   func::ReturnOp::create(builder, locator.getFileLoc(), resultValues);
   func.setFunctionType(
       builder.getFunctionType(argTypes, ValueRange(resultValues).getTypes()));
+  // Const layers that only gave an axis, or indices that were widened, are
+  // left without users.
+  func.walk([](arith::ConstantOp constant) {
+    if (constant->use_empty())
+      constant->erase();
+  });
 
   // Every op was checked before it was built; a module that still does not
   // verify is an importer bug, reported rather than handed on.
@@ -591,6 +600,9 @@ FailureOr<Value> OpenVINOImporter::getIndicesInput(const LayerRef &ref,
            << (anyInteger ? "an integer tensor" : "an i32 or i64 tensor")
            << ", got " << getOpenVINOTypeName(elementType);
 
+  if (Value widened = widenedIndices.lookup(indices))
+    return widened;
+
   // Widen to i32 where every value fits, to i64 otherwise.
   unsigned width = intType.getWidth();
   bool isUnsigned = intType.isUnsigned();
@@ -600,6 +612,7 @@ FailureOr<Value> OpenVINOImporter::getIndicesInput(const LayerRef &ref,
 
   // Constant indices are converted here, so that nd's verifier still sees
   // their values.
+  Value widened;
   if (auto constant = indices.getDefiningOp<arith::ConstantOp>()) {
     if (auto attr = dyn_cast<DenseIntElementsAttr>(constant.getValue())) {
       DenseElementsAttr converted =
@@ -609,22 +622,25 @@ FailureOr<Value> OpenVINOImporter::getIndicesInput(const LayerRef &ref,
             return isUnsigned ? value.zext(targetWidth)
                               : value.sext(targetWidth);
           });
-      return arith::ConstantOp::create(builder, loc, converted).getResult();
+      widened = arith::ConstantOp::create(builder, loc, converted);
     }
   }
-  return buildElementwise(
-      loc, indices, target, [&](OpBuilder &b, Location l, Value x) -> Value {
-        if (width == 64) {
-          // A u64 above INT64_MAX would read as a negative index: clamp it,
-          // as it is out of range of any dim anyway.
-          Value max = arith::ConstantOp::create(
-              b, l, b.getI64IntegerAttr(std::numeric_limits<int64_t>::max()));
-          return arith::MinUIOp::create(b, l, x, max);
-        }
-        if (isUnsigned)
-          return arith::ExtUIOp::create(b, l, target, x);
-        return arith::ExtSIOp::create(b, l, target, x);
-      });
+  if (!widened)
+    widened = buildElementwise(
+        loc, indices, target, [&](OpBuilder &b, Location l, Value x) -> Value {
+          if (width == 64) {
+            // A u64 above INT64_MAX would read as a negative index: clamp it,
+            // as it is out of range of any dim anyway.
+            Value max = arith::ConstantOp::create(
+                b, l, b.getI64IntegerAttr(std::numeric_limits<int64_t>::max()));
+            return arith::MinUIOp::create(b, l, x, max);
+          }
+          if (isUnsigned)
+            return arith::ExtUIOp::create(b, l, target, x);
+          return arith::ExtSIOp::create(b, l, target, x);
+        });
+  widenedIndices[indices] = widened;
+  return widened;
 }
 
 LogicalResult OpenVINOImporter::verifyLayerOp(const LayerRef &ref,
