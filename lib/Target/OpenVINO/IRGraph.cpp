@@ -72,26 +72,22 @@ mlir::nd::openvino::getOpenVINONames(DType dtype) {
   llvm_unreachable("unknown dtype");
 }
 
-std::optional<DType>
-mlir::nd::openvino::parseOpenVINOElementType(llvm::StringRef name) {
+/// The dtype whose OpenVINO element type name (`isPrecision` false) or port
+/// precision (true) is `name`.
+static std::optional<DType> findDType(llvm::StringRef name, bool isPrecision) {
   if (name.empty())
     return std::nullopt;
   for (DType dtype : getAllDTypes()) {
-    if (getOpenVINONames(dtype).first == name)
+    auto [type, precision] = getOpenVINONames(dtype);
+    if ((isPrecision ? precision : type) == name)
       return dtype;
   }
   return std::nullopt;
 }
 
-/// The port precision `name` ("FP32") as a dtype.
-static std::optional<DType> parsePrecision(llvm::StringRef name) {
-  if (name.empty())
-    return std::nullopt;
-  for (DType dtype : getAllDTypes()) {
-    if (getOpenVINONames(dtype).second == name)
-      return dtype;
-  }
-  return std::nullopt;
+std::optional<DType>
+mlir::nd::openvino::parseOpenVINOElementType(llvm::StringRef name) {
+  return findDType(name, /*isPrecision=*/false);
 }
 
 bool mlir::nd::openvino::isUnsupportedOpenVINOElementType(
@@ -114,8 +110,8 @@ std::string mlir::nd::openvino::describeLayer(const Layer &layer) {
   return "layer " + std::to_string(layer.id) + " '" + layer.name + "'";
 }
 
-/// A decimal integer with optional surrounding blanks and a leading minus.
-static std::optional<int64_t> parseInteger(llvm::StringRef text) {
+std::optional<int64_t>
+mlir::nd::openvino::parseIRInteger(llvm::StringRef text) {
   text = text.trim();
   int64_t value = 0;
   if (text.empty() || text.getAsInteger(10, value))
@@ -205,7 +201,7 @@ FailureOr<Graph> GraphParser::parse() {
   pugi::xml_attribute versionAttr = root.attribute("version");
   if (!versionAttr)
     return emitAt(root) << "<net> has no 'version' attribute (the IR version)";
-  std::optional<int64_t> irVersion = parseInteger(versionAttr.value());
+  std::optional<int64_t> irVersion = parseIRInteger(versionAttr.value());
   if (!irVersion || (*irVersion != 10 && *irVersion != 11))
     return emitAt(root) << "IR version '" << versionAttr.value()
                         << "' is not supported (nd reads IR versions 10 "
@@ -278,7 +274,7 @@ LogicalResult GraphParser::parseLayer(const pugi::xml_node &node,
   pugi::xml_attribute id = node.attribute("id");
   if (!id)
     return emitAt(node) << "<layer> has no 'id' attribute";
-  std::optional<int64_t> idValue = parseInteger(id.value());
+  std::optional<int64_t> idValue = parseIRInteger(id.value());
   if (!idValue || *idValue < 0)
     return emitAt(node) << "<layer> id '" << id.value()
                         << "' is not a non-negative integer";
@@ -303,7 +299,7 @@ LogicalResult GraphParser::parseLayer(const pugi::xml_node &node,
   llvm::StringRef versionText = layer.version;
   std::optional<int64_t> opset;
   if (versionText.consume_front("opset"))
-    opset = parseInteger(versionText);
+    opset = parseIRInteger(versionText);
   if (!opset || *opset < 1 || versionText.trim() != versionText)
     return emitLayerError(layer, layer.offset)
            << "version '" << layer.version << "' of the " << layer.type
@@ -383,7 +379,7 @@ LogicalResult GraphParser::parsePorts(const pugi::xml_node &node, Layer &layer,
     }
     pugi::xml_attribute id = child.attribute("id");
     std::optional<int64_t> idValue =
-        id ? parseInteger(id.value()) : std::nullopt;
+        id ? parseIRInteger(id.value()) : std::nullopt;
     if (!idValue || *idValue < 0)
       return emitLayerError(layer, port.offset)
              << "an " << kind << " <port> has "
@@ -399,7 +395,7 @@ LogicalResult GraphParser::parsePorts(const pugi::xml_node &node, Layer &layer,
       // OpenVINO writes UNSPECIFIED for a port whose type it did not infer:
       // the layer's own attributes and inputs then decide.
       if (text != "UNSPECIFIED") {
-        port.precision = parsePrecision(text);
+        port.precision = findDType(text, /*isPrecision=*/true);
         if (!port.precision) {
           InFlightDiagnostic diag = emitLayerError(layer, port.offset)
                                     << kind << " port " << port.id
@@ -430,7 +426,7 @@ LogicalResult GraphParser::parsePorts(const pugi::xml_node &node, Layer &layer,
                  << " holds an element";
       }
       llvm::StringRef text = dim.child_value();
-      std::optional<int64_t> value = parseInteger(text);
+      std::optional<int64_t> value = parseIRInteger(text);
       if (!value || *value < -1)
         return emitLayerError(layer, offsetOf(dim))
                << kind << " port " << port.id << " has the dim '" << text.trim()
@@ -443,8 +439,7 @@ LogicalResult GraphParser::parsePorts(const pugi::xml_node &node, Layer &layer,
   return success();
 }
 
-/// "[2,?,3]": a port's dims, for messages.
-static std::string formatDims(llvm::ArrayRef<int64_t> dims) {
+std::string mlir::nd::openvino::formatDims(llvm::ArrayRef<int64_t> dims) {
   std::string text = "[";
   for (auto [i, dim] : llvm::enumerate(dims)) {
     if (i)
@@ -492,7 +487,7 @@ LogicalResult GraphParser::parseEdges(const pugi::xml_node &edges) {
       pugi::xml_attribute attr = edge.attribute(kNames[i]);
       if (!attr)
         return emitAt(edge) << "<edge> has no '" << kNames[i] << "' attribute";
-      std::optional<int64_t> value = parseInteger(attr.value());
+      std::optional<int64_t> value = parseIRInteger(attr.value());
       if (!value || *value < 0)
         return emitAt(edge) << "<edge> " << kNames[i] << " '" << attr.value()
                             << "' is not a non-negative integer";

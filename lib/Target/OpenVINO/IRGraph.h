@@ -106,6 +106,14 @@ struct Graph {
   llvm::SmallVector<unsigned> order;
 };
 
+/// A decimal integer with optional surrounding blanks and a leading minus,
+/// as IR attributes and dims spell them; nullopt for anything else or a
+/// value beyond int64.
+std::optional<int64_t> parseIRInteger(llvm::StringRef text);
+
+/// "[2,?,3]": dims for messages.
+std::string formatDims(llvm::ArrayRef<int64_t> dims);
+
 /// "layer 5 'gather'": how messages name a layer.
 std::string describeLayer(const Layer &layer);
 

@@ -36,6 +36,7 @@
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "nd/Runner/ElementType.h"
+#include "nd/Target/VerifyOp.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -133,26 +134,6 @@ static RankedTensorType getTensorType(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
-/// "[2,?,3]".
-static std::string formatShape(llvm::ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  for (auto [i, dim] : llvm::enumerate(shape)) {
-    if (i)
-      text += ",";
-    text += ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
-  }
-  return text + "]";
-}
-
-/// A decimal integer with optional surrounding blanks.
-static std::optional<int64_t> parseInteger(llvm::StringRef text) {
-  text = text.trim();
-  int64_t value = 0;
-  if (text.empty() || text.getAsInteger(10, value))
-    return std::nullopt;
-  return value;
-}
-
 /// Whether two shapes can describe the same tensor.
 static bool areCompatible(llvm::ArrayRef<int64_t> a,
                           llvm::ArrayRef<int64_t> b) {
@@ -192,6 +173,9 @@ public:
 private:
   // Layers.
   LogicalResult resolveVersion(LayerRef &ref);
+  FailureOr<RankedTensorType>
+  getDeclaredType(const LayerRef &ref,
+                  const llvm::StringMap<std::string> &attrs, bool allowDynamic);
   FailureOr<RankedTensorType> getParameterType(LayerRef &ref);
   LogicalResult importLayer(LayerRef &ref);
   LogicalResult importConst(LayerRef &ref);
@@ -215,6 +199,12 @@ private:
   FailureOr<int64_t> getIntAttr(const LayerRef &ref,
                                 const llvm::StringMap<std::string> &attrs,
                                 llvm::StringRef name, int64_t defaultValue);
+  FailureOr<ReductionKind>
+  getReductionAttr(const LayerRef &ref,
+                   const llvm::StringMap<std::string> &attrs,
+                   llvm::ArrayRef<llvm::StringRef> allowed);
+  FailureOr<int64_t> getOnlyIntAttr(const LayerRef &ref, llvm::StringRef name,
+                                    std::optional<int64_t> defaultValue);
   FailureOr<DType> getElementTypeAttr(const LayerRef &ref,
                                       const llvm::StringMap<std::string> &attrs,
                                       llvm::StringRef name);
@@ -452,7 +442,7 @@ OpenVINOImporter::getIntAttr(const LayerRef &ref,
   auto it = attrs.find(name);
   if (it == attrs.end())
     return defaultValue;
-  std::optional<int64_t> value = parseInteger(it->second);
+  std::optional<int64_t> value = parseIRInteger(it->second);
   if (!value)
     return emitLayerError(ref, ref.layer.dataOffset)
            << "attribute '" << name << "' is '" << it->second
@@ -490,7 +480,7 @@ OpenVINOImporter::getShapeAttr(const LayerRef &ref,
   text.split(parts, ',');
   for (llvm::StringRef part : parts) {
     part = part.trim();
-    if (std::optional<int64_t> dim = parseInteger(part)) {
+    if (std::optional<int64_t> dim = parseIRInteger(part)) {
       if (*dim >= 0) {
         shape.push_back(*dim);
         continue;
@@ -509,7 +499,7 @@ OpenVINOImporter::getShapeAttr(const LayerRef &ref,
     if (allowDynamic && part.contains("..") && part != "...") {
       auto [low, high] = part.split("..");
       auto isBound = [](llvm::StringRef bound) {
-        std::optional<int64_t> value = parseInteger(bound);
+        std::optional<int64_t> value = parseIRInteger(bound);
         return bound.trim().empty() || (value && *value >= 0);
       };
       if (isBound(low) && isBound(high)) {
@@ -568,7 +558,7 @@ FailureOr<int64_t> OpenVINOImporter::getAxisInput(const LayerRef &ref,
            << "input " << position
            << " (axis) must be a scalar or a 1-D tensor of one element, got "
               "shape "
-           << formatShape(attr.getType().getShape());
+           << formatDims(attr.getType().getShape());
   APInt bits = *attr.value_begin<APInt>();
   bool isUnsigned = getElementType(value).isUnsignedInteger();
   // A value beyond the i64 range is out of [-rank, rank-1] either way.
@@ -645,22 +635,10 @@ FailureOr<Value> OpenVINOImporter::getIndicesInput(const LayerRef &ref,
 
 LogicalResult OpenVINOImporter::verifyLayerOp(const LayerRef &ref,
                                               Operation *op) {
-  // The verifier reports at the op; collect its messages and report them as
-  // a problem of the layer, which is what the user can find in the file.
+  // Reported as a problem of the layer, which is what the user can find in
+  // the file.
   std::string messages;
-  LogicalResult result = success();
-  {
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() != DiagnosticSeverity::Error)
-        return success();
-      if (!messages.empty())
-        messages += "; ";
-      messages += diag.str();
-      return success();
-    });
-    result = mlir::verify(op);
-  }
-  if (succeeded(result))
+  if (succeeded(verifyCollectingErrors(op, messages)))
     return success();
   op->erase();
   return emitLayerError(ref) << messages;
@@ -673,8 +651,8 @@ LogicalResult OpenVINOImporter::defineOutput(const LayerRef &ref, Value value) {
   if (!areCompatible(port.dims, type.getShape()))
     return emitLayerError(ref, port.offset)
            << "output port " << port.id << " has the dims "
-           << formatShape(port.dims) << " but the layer computes shape "
-           << formatShape(type.getShape());
+           << formatDims(port.dims) << " but the layer computes shape "
+           << formatDims(type.getShape());
   if (port.precision &&
       getMLIRElementType(*port.precision, context) != type.getElementType())
     return emitLayerError(ref, port.offset)
@@ -946,26 +924,23 @@ FailureOr<llvm::StringRef> OpenVINOImporter::getWeights(const LayerRef &ref) {
 // Layers
 //===----------------------------------------------------------------------===//
 
-FailureOr<RankedTensorType> OpenVINOImporter::getParameterType(LayerRef &ref) {
-  if (failed(checkPorts(ref, 0, 1)))
-    return failure();
-  auto attrs = checkAttributes(ref, {"shape", "element_type"},
-                               {"shape", "element_type"});
-  if (failed(attrs))
-    return failure();
-  FailureOr<DType> dtype = getElementTypeAttr(ref, *attrs, "element_type");
+FailureOr<RankedTensorType>
+OpenVINOImporter::getDeclaredType(const LayerRef &ref,
+                                  const llvm::StringMap<std::string> &attrs,
+                                  bool allowDynamic) {
+  FailureOr<DType> dtype = getElementTypeAttr(ref, attrs, "element_type");
   if (failed(dtype))
     return failure();
   FailureOr<SmallVector<int64_t>> shape =
-      getShapeAttr(ref, *attrs, /*allowDynamic=*/true);
+      getShapeAttr(ref, attrs, allowDynamic);
   if (failed(shape))
     return failure();
   const Port &port = ref.layer.outputs.front();
   if (!areCompatible(*shape, port.dims))
     return emitLayerError(ref, port.offset)
            << "output port " << port.id << " has the dims "
-           << formatShape(port.dims) << " but the attribute 'shape' is "
-           << formatShape(*shape);
+           << formatDims(port.dims) << " but the attribute 'shape' is "
+           << formatDims(*shape);
   if (port.precision && *port.precision != *dtype)
     return emitLayerError(ref, port.offset)
            << "output port " << port.id << " has the precision "
@@ -979,6 +954,16 @@ FailureOr<RankedTensorType> OpenVINOImporter::getParameterType(LayerRef &ref) {
       dim = portDim;
   }
   return RankedTensorType::get(dims, getMLIRElementType(*dtype, context));
+}
+
+FailureOr<RankedTensorType> OpenVINOImporter::getParameterType(LayerRef &ref) {
+  if (failed(checkPorts(ref, 0, 1)))
+    return failure();
+  auto attrs = checkAttributes(ref, {"shape", "element_type"},
+                               {"shape", "element_type"});
+  if (failed(attrs))
+    return failure();
+  return getDeclaredType(ref, *attrs, /*allowDynamic=*/true);
 }
 
 LogicalResult OpenVINOImporter::importLayer(LayerRef &ref) {
@@ -1020,13 +1005,12 @@ LogicalResult OpenVINOImporter::importConst(LayerRef &ref) {
                                {"element_type", "shape", "offset", "size"});
   if (failed(attrs))
     return failure();
-  FailureOr<DType> dtype = getElementTypeAttr(ref, *attrs, "element_type");
-  if (failed(dtype))
+  FailureOr<RankedTensorType> type =
+      getDeclaredType(ref, *attrs, /*allowDynamic=*/false);
+  if (failed(type))
     return failure();
-  FailureOr<SmallVector<int64_t>> shape =
-      getShapeAttr(ref, *attrs, /*allowDynamic=*/false);
-  if (failed(shape))
-    return failure();
+  std::optional<DType> dtype = getDTypeOf(type->getElementType());
+  ArrayRef<int64_t> shape = type->getShape();
   FailureOr<int64_t> offset = getIntAttr(ref, *attrs, "offset", 0);
   FailureOr<int64_t> size = getIntAttr(ref, *attrs, "size", 0);
   if (failed(offset) || failed(size))
@@ -1039,7 +1023,7 @@ LogicalResult OpenVINOImporter::importConst(LayerRef &ref) {
   // The byte count the shape needs, without overflow.
   uint64_t numElements = 1;
   bool overflow = false;
-  for (int64_t dim : *shape) {
+  for (int64_t dim : shape) {
     numElements = llvm::SaturatingMultiply(
         numElements, static_cast<uint64_t>(dim), &overflow);
   }
@@ -1049,17 +1033,10 @@ LogicalResult OpenVINOImporter::importConst(LayerRef &ref) {
     return emitLayerError(ref, ref.layer.dataOffset)
            << "attribute 'size' is " << *size << " bytes but "
            << getOpenVINONames(*dtype).first << " of shape "
-           << formatShape(*shape) << " takes "
+           << formatDims(shape) << " takes "
            << (overflow ? std::string("more than 2^64")
                         : std::to_string(numBytes))
            << " bytes";
-  const Port &port = ref.layer.outputs.front();
-  if (!areCompatible(*shape, port.dims))
-    return emitLayerError(ref, port.offset)
-           << "output port " << port.id << " has the dims "
-           << formatShape(port.dims) << " but the attribute 'shape' is "
-           << formatShape(*shape);
-
   FailureOr<llvm::StringRef> bytes = getWeights(ref);
   if (failed(bytes))
     return failure();
@@ -1071,24 +1048,22 @@ LogicalResult OpenVINOImporter::importConst(LayerRef &ref) {
            << bytes->size() << " bytes)";
   llvm::StringRef raw = bytes->substr(*offset, *size);
 
-  auto type =
-      RankedTensorType::get(*shape, getMLIRElementType(*dtype, context));
   DenseElementsAttr value;
   if (*dtype == DType::Bool) {
     // One byte per element in the file, one bit in the attribute.
     SmallVector<bool> bits(raw.size());
     for (size_t i = 0, e = raw.size(); i < e; ++i)
       bits[i] = raw[i] != 0;
-    value = DenseElementsAttr::get(type, llvm::ArrayRef<bool>(bits));
+    value = DenseElementsAttr::get(*type, llvm::ArrayRef<bool>(bits));
   } else if (numElements == 0) {
-    value = DenseElementsAttr::get(type, llvm::ArrayRef<Attribute>());
+    value = DenseElementsAttr::get(*type, llvm::ArrayRef<Attribute>());
   } else {
     llvm::ArrayRef<char> buffer(raw.data(), raw.size());
     bool isSplat = false;
-    if (!DenseElementsAttr::isValidRawBuffer(type, buffer, isSplat))
-      return emitLayerError(ref) << "cannot build a constant of type " << type
+    if (!DenseElementsAttr::isValidRawBuffer(*type, buffer, isSplat))
+      return emitLayerError(ref) << "cannot build a constant of type " << *type
                                  << " from " << raw.size() << " bytes";
-    value = DenseElementsAttr::getFromRawBuffer(type, buffer);
+    value = DenseElementsAttr::getFromRawBuffer(*type, buffer);
   }
   auto constant = arith::ConstantOp::create(builder, getLayerLoc(ref), value);
   return defineOutput(ref, constant.getResult());
@@ -1114,20 +1089,44 @@ LogicalResult OpenVINOImporter::importConvert(LayerRef &ref) {
   return defineOutput(ref, converted);
 }
 
-/// OpenVINO's reduction names as nd's reduction kinds.
-static std::optional<ReductionKind>
-parseReduction(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> allowed) {
-  if (!llvm::is_contained(allowed, name))
-    return std::nullopt;
-  return llvm::StringSwitch<std::optional<ReductionKind>>(name)
-      .Case("none", ReductionKind::None)
-      .Case("sum", ReductionKind::Add)
-      .Case("sub", ReductionKind::Sub)
-      .Case("prod", ReductionKind::Mul)
-      .Case("min", ReductionKind::Min)
-      .Case("max", ReductionKind::Max)
-      .Case("mean", ReductionKind::Mean)
-      .Default(std::nullopt);
+FailureOr<ReductionKind>
+OpenVINOImporter::getReductionAttr(const LayerRef &ref,
+                                   const llvm::StringMap<std::string> &attrs,
+                                   llvm::ArrayRef<llvm::StringRef> allowed) {
+  auto it = attrs.find("reduction");
+  if (it == attrs.end())
+    return ReductionKind::None;
+  // OpenVINO's names of nd's reduction kinds.
+  std::optional<ReductionKind> kind =
+      llvm::StringSwitch<std::optional<ReductionKind>>(it->second)
+          .Case("none", ReductionKind::None)
+          .Case("sum", ReductionKind::Add)
+          .Case("sub", ReductionKind::Sub)
+          .Case("prod", ReductionKind::Mul)
+          .Case("min", ReductionKind::Min)
+          .Case("max", ReductionKind::Max)
+          .Case("mean", ReductionKind::Mean)
+          .Default(std::nullopt);
+  if (kind && llvm::is_contained(allowed, it->second))
+    return *kind;
+  InFlightDiagnostic diag = emitLayerError(ref, ref.layer.dataOffset)
+                            << "unknown reduction '" << it->second
+                            << "' (expected ";
+  for (auto [i, name] : llvm::enumerate(allowed))
+    diag << (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") << name;
+  return diag << ")";
+}
+
+FailureOr<int64_t>
+OpenVINOImporter::getOnlyIntAttr(const LayerRef &ref, llvm::StringRef name,
+                                 std::optional<int64_t> defaultValue) {
+  SmallVector<llvm::StringRef, 1> required;
+  if (!defaultValue)
+    required.push_back(name);
+  auto attrs = checkAttributes(ref, {name}, required);
+  if (failed(attrs))
+    return failure();
+  return getIntAttr(ref, *attrs, name, defaultValue.value_or(0));
 }
 
 LogicalResult OpenVINOImporter::importScatterNDUpdate(LayerRef &ref) {
@@ -1138,24 +1137,16 @@ LogicalResult OpenVINOImporter::importScatterNDUpdate(LayerRef &ref) {
                             : checkAttributes(ref, {});
   if (failed(attrs))
     return failure();
-  ReductionKind reduction = ReductionKind::None;
-  if (hasReduction && attrs->count("reduction")) {
-    static constexpr llvm::StringRef kAllowed[] = {"none", "sum", "sub",
-                                                   "prod", "min", "max"};
-    std::string text = attrs->lookup("reduction");
-    std::optional<ReductionKind> kind = parseReduction(text, kAllowed);
-    if (!kind)
-      return emitLayerError(ref, ref.layer.dataOffset)
-             << "unknown reduction '" << text
-             << "' (expected none, sum, sub, prod, min or max)";
-    reduction = *kind;
-  }
+  FailureOr<ReductionKind> reduction = getReductionAttr(
+      ref, *attrs, {"none", "sum", "sub", "prod", "min", "max"});
+  if (failed(reduction))
+    return failure();
   FailureOr<Value> indices = getIndicesInput(ref, 1, /*anyInteger=*/false);
   if (failed(indices) || failed(checkSameType(ref, 0, 2)))
     return failure();
   Value data = getInput(ref, 0), updates = getInput(ref, 2);
   auto op = ScatterNDOp::create(builder, getLayerLoc(ref), data.getType(), data,
-                                *indices, updates, reduction);
+                                *indices, updates, *reduction);
   if (failed(verifyLayerOp(ref, op)))
     return failure();
   return defineOutput(ref, op.getResult());
@@ -1164,39 +1155,27 @@ LogicalResult OpenVINOImporter::importScatterNDUpdate(LayerRef &ref) {
 LogicalResult OpenVINOImporter::importScatterElementsUpdate(LayerRef &ref) {
   if (failed(checkPorts(ref, 4, 1)))
     return failure();
-  bool isV12 = ref.version >= 12;
-  auto attrs = isV12 ? checkAttributes(ref, {"reduction", "use_init_val"})
-                     : checkAttributes(ref, {});
+  auto attrs = ref.version >= 12
+                   ? checkAttributes(ref, {"reduction", "use_init_val"})
+                   : checkAttributes(ref, {});
   if (failed(attrs))
     return failure();
-  ReductionKind reduction = ReductionKind::None;
+  FailureOr<ReductionKind> reduction = getReductionAttr(
+      ref, *attrs, {"none", "sum", "prod", "min", "max", "mean"});
+  if (failed(reduction))
+    return failure();
   bool useInitVal = true;
-  if (isV12) {
-    if (attrs->count("reduction")) {
-      static constexpr llvm::StringRef kAllowed[] = {"none", "sum", "prod",
-                                                     "min",  "max", "mean"};
-      std::string text = attrs->lookup("reduction");
-      std::optional<ReductionKind> kind = parseReduction(text, kAllowed);
-      if (!kind)
-        return emitLayerError(ref, ref.layer.dataOffset)
-               << "unknown reduction '" << text
-               << "' (expected none, sum, prod, min, max or mean)";
-      reduction = *kind;
-    }
-    if (attrs->count("use_init_val")) {
-      std::string text = attrs->lookup("use_init_val");
-      if (text == "true" || text == "1")
-        useInitVal = true;
-      else if (text == "false" || text == "0")
-        useInitVal = false;
-      else
-        return emitLayerError(ref, ref.layer.dataOffset)
-               << "attribute 'use_init_val' is '" << text
-               << "', not a boolean (true or false)";
-    }
+  if (attrs->count("use_init_val")) {
+    std::string text = attrs->lookup("use_init_val");
+    if (text == "false" || text == "0")
+      useInitVal = false;
+    else if (text != "true" && text != "1")
+      return emitLayerError(ref, ref.layer.dataOffset)
+             << "attribute 'use_init_val' is '" << text
+             << "', not a boolean (true or false)";
   }
   Value data = getInput(ref, 0);
-  if (reduction == ReductionKind::Mean && getElementType(data).isInteger(1))
+  if (*reduction == ReductionKind::Mean && getElementType(data).isInteger(1))
     return emitLayerError(ref) << "reduction 'mean' is not defined on "
                                   "boolean data";
   FailureOr<Value> indices = getIndicesInput(ref, 1, /*anyInteger=*/true);
@@ -1209,7 +1188,7 @@ LogicalResult OpenVINOImporter::importScatterElementsUpdate(LayerRef &ref) {
   auto op = ScatterElementsOp::create(
       builder, getLayerLoc(ref), data.getType(), data, *indices, updates,
       builder.getI64IntegerAttr(*axis),
-      ReductionKindAttr::get(context, reduction),
+      ReductionKindAttr::get(context, *reduction),
       builder.getBoolAttr(useInitVal));
   if (failed(verifyLayerOp(ref, op)))
     return failure();
@@ -1241,12 +1220,12 @@ LogicalResult OpenVINOImporter::importScatterUpdate(LayerRef &ref) {
   ArrayRef<int64_t> updatesShape = getTensorType(updates).getShape();
   if (!areCompatible(expected, updatesShape))
     return emitLayerError(ref)
-           << "input 2 (updates) has shape " << formatShape(updatesShape)
-           << " but data " << formatShape(dataType.getShape()) << ", indices "
-           << formatShape(indicesShape) << " and axis " << a
+           << "input 2 (updates) has shape " << formatDims(updatesShape)
+           << " but data " << formatDims(dataType.getShape()) << ", indices "
+           << formatDims(indicesShape) << " and axis " << a
            << " need data.shape[:axis] + indices.shape + "
               "data.shape[axis+1:] = "
-           << formatShape(expected);
+           << formatDims(expected);
 
   // As nd.scatter_nd: the axis leads in data, the indices dims lead in
   // updates, and each index is a one-component tuple.
@@ -1292,10 +1271,7 @@ LogicalResult OpenVINOImporter::importScatterUpdate(LayerRef &ref) {
 LogicalResult OpenVINOImporter::importGatherND(LayerRef &ref) {
   if (failed(checkPorts(ref, 2, 1)))
     return failure();
-  auto attrs = checkAttributes(ref, {"batch_dims"});
-  if (failed(attrs))
-    return failure();
-  FailureOr<int64_t> batchDims = getIntAttr(ref, *attrs, "batch_dims", 0);
+  FailureOr<int64_t> batchDims = getOnlyIntAttr(ref, "batch_dims", 0);
   if (failed(batchDims))
     return failure();
   Value data = getInput(ref, 0);
@@ -1370,12 +1346,12 @@ LogicalResult OpenVINOImporter::importGatherND(LayerRef &ref) {
 LogicalResult OpenVINOImporter::importGather(LayerRef &ref) {
   if (failed(checkPorts(ref, 3, 1)))
     return failure();
-  bool hasBatchDims = ref.version >= 7;
-  auto attrs = hasBatchDims ? checkAttributes(ref, {"batch_dims"})
-                            : checkAttributes(ref, {});
-  if (failed(attrs))
+  // Gather-1 has no attributes, 7 and 8 batch_dims.
+  FailureOr<int64_t> batchDims = 0;
+  if (ref.version >= 7)
+    batchDims = getOnlyIntAttr(ref, "batch_dims", 0);
+  else if (failed(checkAttributes(ref, {})))
     return failure();
-  FailureOr<int64_t> batchDims = getIntAttr(ref, *attrs, "batch_dims", 0);
   if (failed(batchDims))
     return failure();
   Value data = getInput(ref, 0);
@@ -1427,10 +1403,7 @@ LogicalResult OpenVINOImporter::importGather(LayerRef &ref) {
 LogicalResult OpenVINOImporter::importGatherElements(LayerRef &ref) {
   if (failed(checkPorts(ref, 2, 1)))
     return failure();
-  auto attrs = checkAttributes(ref, {"axis"}, {"axis"});
-  if (failed(attrs))
-    return failure();
-  FailureOr<int64_t> axis = getIntAttr(ref, *attrs, "axis", 0);
+  FailureOr<int64_t> axis = getOnlyIntAttr(ref, "axis", std::nullopt);
   if (failed(axis))
     return failure();
   Value data = getInput(ref, 0);
@@ -1444,7 +1417,7 @@ LogicalResult OpenVINOImporter::importGatherElements(LayerRef &ref) {
     return emitLayerError(ref)
            << "inputs 0 (data) and 1 (indices) must have the same rank >= 1, "
               "got shapes "
-           << formatShape(dataShape) << " and " << formatShape(indicesShape);
+           << formatDims(dataShape) << " and " << formatDims(indicesShape);
   if (*axis < -r || *axis >= r)
     return emitLayerError(ref, ref.layer.dataOffset)
            << "attribute 'axis' is " << *axis << ", which is not in [" << -r
