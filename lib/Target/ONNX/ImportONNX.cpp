@@ -143,8 +143,10 @@ private:
   LogicalResult importScatterND(NodeRef &node);
   LogicalResult importGatherND(NodeRef &node);
   LogicalResult importScatterElements(NodeRef &node, bool isScatter);
-  LogicalResult importGatherElements(NodeRef &node);
-  LogicalResult importGather(NodeRef &node);
+  template <typename OpTy>
+  LogicalResult importAxisGather(NodeRef &node,
+                                 llvm::ArrayRef<int64_t> sinceVersions,
+                                 int64_t axisSince);
   LogicalResult importTensorScatter(NodeRef &node);
   LogicalResult importConstant(NodeRef &node);
   LogicalResult importIdentity(NodeRef &node);
@@ -677,9 +679,10 @@ LogicalResult ONNXImporter::importNode(NodeRef &node) {
   if (opType == "ScatterElements")
     return importScatterElements(node, /*isScatter=*/false);
   if (opType == "GatherElements")
-    return importGatherElements(node);
+    return importAxisGather<GatherElementsOp>(node, kGatherElementsVersions,
+                                              /*axisSince=*/11);
   if (opType == "Gather")
-    return importGather(node);
+    return importAxisGather<GatherOp>(node, kGatherVersions, /*axisSince=*/1);
   if (opType == "TensorScatter")
     return importTensorScatter(node);
   if (opType == "Constant")
@@ -804,43 +807,32 @@ LogicalResult ONNXImporter::importScatterElements(NodeRef &node,
   return defineNodeOutput(node, op.getResult());
 }
 
-LogicalResult ONNXImporter::importGatherElements(NodeRef &node) {
-  if (failed(resolveNodeVersion(node, kGatherElementsVersions)) ||
-      failed(checkArity(node, 2)))
-    return failure();
-  auto attrs = checkAttributes(node, {{"axis", 11}});
-  if (failed(attrs))
-    return failure();
-  FailureOr<int64_t> axis = getIntAttr(node, attrs->lookup("axis"), 0);
-  if (failed(axis))
-    return failure();
-  FailureOr<SmallVector<Value>> inputs = getInputs(node);
-  if (failed(inputs))
-    return failure();
-  Value data = (*inputs)[0], indices = (*inputs)[1];
-  if (failed(checkDataType(node, "data", data)) ||
-      failed(checkIndicesType(node, indices, /*allowI32=*/true)))
-    return failure();
-
-  FailureOr<RankedTensorType> resultType = GatherElementsOp::inferResultType(
-      cast<RankedTensorType>(data.getType()),
-      cast<RankedTensorType>(indices.getType()), *axis,
-      [&] { return emitNodeError(node) << "'nd.gather_elements' op "; });
-  if (failed(resultType))
-    return failure();
-  auto op =
-      GatherElementsOp::create(builder, getNodeLoc(node), *resultType, data,
-                               indices, builder.getI64IntegerAttr(*axis));
-  if (failed(verifyNodeOp(node, op)))
-    return failure();
-  return defineNodeOutput(node, op.getResult());
+/// The result type of an axis gather, from the op's own inference (nd.gather
+/// of ONNX Gather has no batch dims).
+static FailureOr<RankedTensorType>
+inferAxisGatherType(GatherElementsOp *, RankedTensorType data,
+                    RankedTensorType indices, int64_t axis,
+                    function_ref<InFlightDiagnostic()> emitError) {
+  return GatherElementsOp::inferResultType(data, indices, axis, emitError);
+}
+static FailureOr<RankedTensorType>
+inferAxisGatherType(GatherOp *, RankedTensorType data, RankedTensorType indices,
+                    int64_t axis,
+                    function_ref<InFlightDiagnostic()> emitError) {
+  return GatherOp::inferResultType(data, indices, axis, /*batchDims=*/0,
+                                   emitError);
 }
 
-LogicalResult ONNXImporter::importGather(NodeRef &node) {
-  if (failed(resolveNodeVersion(node, kGatherVersions)) ||
+/// GatherElements and Gather: inputs data and indices (int32 or int64), an
+/// `axis` attribute since `axisSince`, the result type from the op's
+/// inference.
+template <typename OpTy>
+LogicalResult ONNXImporter::importAxisGather(
+    NodeRef &node, llvm::ArrayRef<int64_t> sinceVersions, int64_t axisSince) {
+  if (failed(resolveNodeVersion(node, sinceVersions)) ||
       failed(checkArity(node, 2)))
     return failure();
-  auto attrs = checkAttributes(node, {{"axis", 1}});
+  auto attrs = checkAttributes(node, {{"axis", axisSince}});
   if (failed(attrs))
     return failure();
   FailureOr<int64_t> axis = getIntAttr(node, attrs->lookup("axis"), 0);
@@ -854,16 +846,16 @@ LogicalResult ONNXImporter::importGather(NodeRef &node) {
       failed(checkIndicesType(node, indices, /*allowI32=*/true)))
     return failure();
 
-  FailureOr<RankedTensorType> resultType = GatherOp::inferResultType(
-      cast<RankedTensorType>(data.getType()),
-      cast<RankedTensorType>(indices.getType()), *axis, /*batchDims=*/0,
-      [&] { return emitNodeError(node) << "'nd.gather' op "; });
+  FailureOr<RankedTensorType> resultType = inferAxisGatherType(
+      static_cast<OpTy *>(nullptr), cast<RankedTensorType>(data.getType()),
+      cast<RankedTensorType>(indices.getType()), *axis, [&] {
+        return emitNodeError(node)
+               << "'" << OpTy::getOperationName() << "' op ";
+      });
   if (failed(resultType))
     return failure();
-  auto op = GatherOp::create(builder, getNodeLoc(node), *resultType, data,
-                             indices, builder.getI64IntegerAttr(*axis),
-                             builder.getI64IntegerAttr(0),
-                             OobModeAttr::get(context, OobMode::Error));
+  auto op = OpTy::create(builder, getNodeLoc(node), *resultType, data, indices,
+                         builder.getI64IntegerAttr(*axis));
   if (failed(verifyNodeOp(node, op)))
     return failure();
   return defineNodeOutput(node, op.getResult());

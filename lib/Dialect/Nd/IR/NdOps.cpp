@@ -33,6 +33,32 @@ static bool staticallyDiffer(int64_t a, int64_t b) {
   return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
 }
 
+/// Checks `data.shape[:b] == indices.shape[:b]` where both dims are static:
+/// the batch dims of the batched gathers.
+static LogicalResult verifyBatchDims(EmitErrorFn emitError,
+                                     ArrayRef<int64_t> dataShape,
+                                     ArrayRef<int64_t> indicesShape,
+                                     int64_t batchDims) {
+  for (int64_t d = 0; d < batchDims; ++d) {
+    if (staticallyDiffer(dataShape[d], indicesShape[d]))
+      return emitError() << "operand 'indices' batch dim " << d
+                         << " must match operand 'data' dim " << d
+                         << ": expected " << dataShape[d] << ", got "
+                         << indicesShape[d];
+  }
+  return success();
+}
+
+/// A batch dim of a gather's result, which `data` and `indices` share: the
+/// size in `shape` where static, else the (possibly static) one in `other`.
+static void refineBatchDims(MutableArrayRef<int64_t> shape,
+                            ArrayRef<int64_t> other, int64_t batchDims) {
+  for (int64_t d = 0; d < batchDims; ++d) {
+    if (ShapedType::isDynamic(shape[d]))
+      shape[d] = other[d];
+  }
+}
+
 /// Returns an error emitter that produces op-style diagnostics ("'nd.x' op
 /// ...") at `location`, or one that reports nothing when there is no location.
 static std::function<InFlightDiagnostic()>
@@ -189,13 +215,8 @@ verifyNDIndexing(EmitErrorFn emitError, RankedTensorType dataType,
 
   ArrayRef<int64_t> dataShape = dataType.getShape();
   ArrayRef<int64_t> indicesShape = indicesType.getShape();
-  for (int64_t d = 0; d < batchDims; ++d) {
-    if (staticallyDiffer(dataShape[d], indicesShape[d]))
-      return emitError() << "operand 'indices' batch dim " << d
-                         << " must match operand 'data' dim " << d
-                         << ": expected " << dataShape[d] << ", got "
-                         << indicesShape[d];
-  }
+  if (failed(verifyBatchDims(emitError, dataShape, indicesShape, batchDims)))
+    return failure();
 
   int64_t k = indicesShape.back();
   if (ShapedType::isDynamic(k)) {
@@ -220,12 +241,7 @@ verifyNDIndexing(EmitErrorFn emitError, RankedTensorType dataType,
                        << "), got " << k;
 
   SmallVector<int64_t> sliceShape(indicesShape.drop_back());
-  // The batch dims of data and indices are equal: where indices leaves one
-  // dynamic, the size in data is the more precise answer.
-  for (int64_t d = 0; d < batchDims; ++d) {
-    if (ShapedType::isDynamic(sliceShape[d]))
-      sliceShape[d] = dataShape[d];
-  }
+  refineBatchDims(sliceShape, dataShape, batchDims);
   llvm::append_range(sliceShape, dataShape.drop_front(batchDims + k));
   return sliceShape;
 }
@@ -330,6 +346,18 @@ struct DimSource {
   int64_t dim;
 };
 } // namespace
+
+/// The source of a batch dim `d` of a gather's result: `preferred`'s dim, or
+/// `other`'s where only `other` knows the size (as refineBatchDims decides).
+static DimSource getBatchDimSource(Value preferred, StringLiteral preferredName,
+                                   Value other, StringLiteral otherName,
+                                   int64_t d) {
+  int64_t size = cast<RankedTensorType>(preferred.getType()).getDimSize(d);
+  int64_t otherSize = cast<RankedTensorType>(other.getType()).getDimSize(d);
+  if (ShapedType::isDynamic(size) && !ShapedType::isDynamic(otherSize))
+    return {other, otherName, d};
+  return {preferred, preferredName, d};
+}
 
 /// Dims of the result of a gather: static where the result type is, otherwise
 /// taken from the operand dims in `sources`.
@@ -555,9 +583,9 @@ static SmallVector<DimSource> getResultSources(GatherNDOp op) {
   auto batchDims = static_cast<int64_t>(op.getBatchDims());
   SmallVector<DimSource> sources;
   for (int64_t d = 0, e = indicesShape.size() - 1; d < e; ++d) {
-    if (d < batchDims && ShapedType::isDynamic(indicesShape[d]) &&
-        !ShapedType::isDynamic(dataShape[d]))
-      sources.push_back({op.getData(), "data", d});
+    if (d < batchDims)
+      sources.push_back(getBatchDimSource(op.getIndices(), "indices",
+                                          op.getData(), "data", d));
     else
       sources.push_back({op.getIndices(), "indices", d});
   }
@@ -723,20 +751,10 @@ GatherOp::inferResultType(RankedTensorType dataType,
 
   ArrayRef<int64_t> dataShape = dataType.getShape();
   ArrayRef<int64_t> indicesShape = indicesType.getShape();
-  for (int64_t d = 0; d < batchDims; ++d) {
-    if (staticallyDiffer(dataShape[d], indicesShape[d]))
-      return emitError() << "operand 'indices' batch dim " << d
-                         << " must match operand 'data' dim " << d
-                         << ": expected " << dataShape[d] << ", got "
-                         << indicesShape[d];
-  }
+  if (failed(verifyBatchDims(emitError, dataShape, indicesShape, batchDims)))
+    return failure();
   SmallVector<int64_t> shape(dataShape.take_front(normalizedAxis));
-  // The batch dims of data and indices are equal: where data leaves one
-  // dynamic, the size in indices is the more precise answer.
-  for (int64_t d = 0; d < batchDims; ++d) {
-    if (ShapedType::isDynamic(shape[d]))
-      shape[d] = indicesShape[d];
-  }
+  refineBatchDims(shape, indicesShape, batchDims);
   llvm::append_range(shape, indicesShape.drop_front(batchDims));
   llvm::append_range(shape, dataShape.drop_front(normalizedAxis + 1));
   return RankedTensorType::get(shape, dataType.getElementType());
@@ -771,9 +789,9 @@ static SmallVector<DimSource> getResultSources(GatherOp op) {
   int64_t axis = op.getNormalizedAxis();
   SmallVector<DimSource> sources;
   for (int64_t d = 0; d < axis; ++d) {
-    if (d < batchDims && ShapedType::isDynamic(dataShape[d]) &&
-        !ShapedType::isDynamic(indicesShape[d]))
-      sources.push_back({op.getIndices(), "indices", d});
+    if (d < batchDims)
+      sources.push_back(getBatchDimSource(op.getData(), "data", op.getIndices(),
+                                          "indices", d));
     else
       sources.push_back({op.getData(), "data", d});
   }
