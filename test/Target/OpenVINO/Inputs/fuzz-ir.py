@@ -57,7 +57,7 @@ def corpus():
 def weights(rng):
     # Patterned bytes: small non-negative integers when read as i64/i32, so
     # that constant indices and axes are often valid.
-    size = rng.choice([0, 1, 7, 16, 24, 64, 256, 4096])
+    size = rng.choice([0, 1, 7, 16, 24, 64, 256] + [4096] * 13)
     pattern = bytes([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
                      2, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255,
                      255, 255])
@@ -68,7 +68,7 @@ def weights(rng):
 
 def mutate(data, rng):
     text = bytearray(data)
-    for _ in range(rng.choice([1, 1, 1, 2, 3, 5])):
+    for _ in range(rng.choice([0, 1, 1, 1, 1, 1, 2, 3])):
         kind = rng.randrange(9)
         if not text:
             break
