@@ -6,7 +6,9 @@ Takes every IR file of the tests (the `#--- name.xml` sections of
 test/Target/OpenVINO/**/*.test and Inputs/*.xml), mutates it (bytes, spans,
 lines, numbers, attribute values, the weights file) and imports the result
 with NDTRANSLATE --import-openvino, best a build with ASan and UBSan
-(-DLLVM_USE_SANITIZER="Address;Undefined"). Every run must either import
+(-DLLVM_USE_SANITIZER=Address -DCMAKE_CXX_FLAGS="-fsanitize=undefined
+-fno-sanitize=vptr -fno-sanitize-recover=all"
+-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=undefined). Every run must either import
 (exit 0) or be rejected with an "error:" diagnostic (exit 1); anything else
 (a signal, a sanitizer report, another exit status, a failure without a
 message) is a finding, saved under fuzz-findings/ with its weights file.
