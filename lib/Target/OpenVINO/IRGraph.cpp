@@ -15,7 +15,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,6 +24,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -145,8 +145,9 @@ private:
   llvm::StringRef xml;
   const SourceLocator &locator;
   Graph graph;
-  /// Layer id to index into `graph.layers`.
-  llvm::DenseMap<int64_t, unsigned> layerIndex;
+  /// Layer id to index into `graph.layers`. Not a DenseMap: ids come from
+  /// the file and may be any int64, including DenseMap's reserved keys.
+  std::unordered_map<int64_t, unsigned> layerIndex;
 };
 } // namespace
 
