@@ -37,7 +37,7 @@ packages=(
   cmake ninja-build "${compiler_packages[@]}"
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-numpy
-  libpugixml-dev
+  mpich libmpich-dev libpugixml-dev
 )
 
 missing=()

@@ -2,6 +2,7 @@
 # lit configuration of nd's regression tests (check-nd).
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -76,4 +77,21 @@ config.substitutions.append(
          "-DCMAKE_C_COMPILER='%s'" % config.cmake_c_compiler,
          "-DCMAKE_CXX_COMPILER='%s'" % config.cmake_cxx_compiler,
          "-DMLIR_DIR='%s'" % config.mlir_dir,
+     ])))
+
+# Sharded programs (test/Shard) run under MPICH's mpiexec with mlir-runner
+# loading libmpich.so (Debian's mpich and libmpich-dev). MLIR 22's MPI
+# lowering targets MPICH's ABI; OpenMPI's mpiexec would not do.
+mpiexec = shutil.which("mpiexec.mpich")
+libmpich = "/usr/lib/x86_64-linux-gnu/libmpich" + config.shlibext
+if mpiexec and os.path.exists(libmpich):
+    config.available_features.add("mpich")
+config.substitutions.append(("%mpiexec", mpiexec or "mpiexec.mpich"))
+# The -shared-libs of every run under MPI, in one place.
+config.substitutions.append(
+    ("%mpi_shared_libs",
+     ",".join([
+         os.path.join(config.llvm_lib_dir, "libmlir_runner_utils" + config.shlibext),
+         os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils" + config.shlibext),
+         libmpich,
      ])))

@@ -5,13 +5,18 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "nd/Conversion/Passes.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/Nd/Transforms/Passes.h"
 #include "nd/Pipelines/Pipelines.h"
 
 void mlir::nd::registerNdDialects(DialectRegistry &registry) {
   registry.insert<NdDialect>();
+  registerShardingInterfaceExternalModels(registry);
+  registerMPIMemoryEffectsExternalModels(registry);
 }
 
 void mlir::nd::registerNdPasses() {
   registerNdConversionPasses();
   registerNdPipelines();
+  registerNdShardPasses();
+  registerNdShardPipelines();
 }

@@ -13,11 +13,14 @@ class DialectRegistry;
 
 namespace nd {
 
-/// Adds the nd dialect to `registry`.
+/// Adds the nd dialect to `registry`, with the external models that let
+/// upstream's sharding and MPI passes handle nd programs (the nd ops'
+/// `ShardingInterface`, the MPI ops' memory effects).
 void registerNdDialects(DialectRegistry &registry);
 
-/// Registers every nd pass (those declared in nd/Conversion/Passes.td) and
-/// every nd pass pipeline (`nd-to-llvm`) with MLIR's global pass registry, so
+/// Registers every nd pass (those declared in nd/Conversion/Passes.td and
+/// nd/Dialect/Nd/Transforms/Passes.td) and every nd pass pipeline
+/// (`nd-to-llvm`, `nd-sharded-to-llvm`) with MLIR's global pass registry, so
 /// that they can be named in a textual pipeline (`--pass-pipeline`,
 /// parsePassPipeline) and, in mlir-opt-like tools, as flags. `nd-to-llvm`
 /// bufferizes and converts to LLVM through upstream's dialect extensions: the

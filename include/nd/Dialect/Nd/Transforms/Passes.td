@@ -1,0 +1,147 @@
+//===- Passes.td - nd passes for sharded programs ----------*- tablegen -*-===//
+//
+// The passes that take a program annotated with upstream `shard` shardings
+// to SPMD code on MPI, where MLIR 22's own passes stop short (see
+// docs/Rationale.md, "Sharded programs").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_DIALECT_ND_TRANSFORMS_PASSES_TD
+#define ND_DIALECT_ND_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NdPartition : Pass<"nd-partition", "ModuleOp"> {
+  let summary = "Propagate shardings and partition the functions that carry "
+                "them";
+  let description = [{
+    Runs upstream `sharding-propagation` and then `shard-partition` on every
+    `func.func` whose body holds a `shard.shard` annotation, and leaves every
+    other function as it is.
+
+    The upstream passes run on every function of a module and fail on code
+    that has nothing to do with sharding: `sharding-propagation` rejects any
+    op without a `ShardingInterface` (a `func.call`, `mpi.init`, a call that
+    prints) and any function declaration ("only one block is supported").
+    A program that runs under MPI needs both next to its sharded functions: a
+    `main` that initialises MPI, calls them and prints.
+
+    With `check-process-count` (the default), each partitioned function that
+    uses a grid first checks that the processes running it are as many as
+    the grid has: a `shard.all_reduce` sums a 1 from every process and a
+    `cf.assert` stops the program when the sum differs, before any data is
+    exchanged. Run with another process count, the partitioned code would
+    otherwise compute wrong results without an error (two processes taking
+    the same shard, or a shard taken by none).
+
+    A partitioned function takes and returns the shards of its sharded
+    arguments and results. When such a function is called from the module,
+    the pass fails with a message naming it and its caller: a sharded
+    function called from unsharded code must take and return replicated
+    tensors (annotate its arguments and results with `split_axes = [[]]`).
+
+    Before (`shard.grid @grid(shape = 2)`):
+
+    ```mlir
+    func.func @lookup(%table: tensor<8x4xf32>, %ids: tensor<3xi64>)
+        -> tensor<3x4xf32> {
+      %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+      %all = shard.sharding @grid split_axes = [[]] : !shard.sharding
+      %t = shard.shard %table to %all : tensor<8x4xf32>
+      %s = shard.shard %t to %rows annotate_for_users : tensor<8x4xf32>
+      %r = nd.gather %s[%ids] : tensor<8x4xf32>, tensor<3xi64> -> tensor<3x4xf32>
+      return %r : tensor<3x4xf32>
+    }
+    func.func @main() { ... call @lookup ... call @printMemrefF32 ... }
+    ```
+
+    After: `@lookup` gathers from its half of the table (`tensor<4x4xf32>`,
+    an `shard.all_slice` of the replicated table) and all-reduces; `@main`
+    is unchanged.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"checkProcessCount", "check-process-count", "bool",
+           /*default=*/"true",
+           "Check at the entry of each partitioned function that the "
+           "processes running it are as many as its grid has">
+  ];
+}
+
+def NdLowerShardCollectives : Pass<"nd-lower-shard-collectives", "ModuleOp"> {
+  let summary = "Lower the shard collectives that convert-shard-to-mpi of "
+                "MLIR 22 does not convert";
+  let description = [{
+    `convert-shard-to-mpi` of MLIR 22 converts `shard.all_reduce`, the
+    process index ops and halo updates, but not `shard.all_slice` and
+    `shard.all_gather`, which `shard-partition` inserts whenever a value
+    changes from replicated to split or back. This pass rewrites them into
+    ops that it does convert:
+
+    - `shard.all_slice` (replicated to split: no communication) becomes the
+      process's `tensor.extract_slice`, with upstream's own patterns
+      (`shard::populateAllSliceOpLoweringPatterns`);
+    - `shard.all_gather` (split to replicated) becomes a `shard.all_reduce`
+      with `bitwise_or` of a zero tensor of the gathered shape into which
+      each process has inserted its shard: every element is written by
+      exactly one process and or-ing zero bits leaves the others unchanged,
+      so the result has the bits of the shards (floats are reinterpreted as
+      integers of their width, `-0.0` and NaN payloads included). The
+      gathered shape must be static and the element type an integer of 8,
+      16, 32 or 64 bits or a float of 16, 32 or 64 bits (the types MLIR 22's
+      MPI lowering maps to MPI); the pass reports any other and fails.
+
+    The other collectives (`all_to_all`, `broadcast`, `gather`, `reduce`,
+    `reduce_scatter`, `scatter`, `send`, `recv`, `shift`) have no MPI
+    lowering in MLIR 22, and `convert-shard-to-mpi` leaves them in place
+    without failing: this pass reports them and fails.
+
+    Before:
+
+    ```mlir
+    %g = shard.all_gather %s on @grid grid_axes = [0] gather_axis = 0
+        : tensor<2x4xf32> -> tensor<4x4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %bits = linalg.generic ... arith.bitcast ... -> tensor<2x4xi32>
+    %zero = linalg.fill ins(%c0_i32 : i32) outs(%e : tensor<4x4xi32>) -> tensor<4x4xi32>
+    %in = tensor.insert_slice %bits into %zero[%offset, 0] [2, 4] [1, 1]
+    %or = shard.all_reduce %in on @grid grid_axes = [0] reduction = bitwise_or
+        : tensor<4x4xi32> -> tensor<4x4xi32>
+    %g = linalg.generic ... arith.bitcast ... -> tensor<4x4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def NdStripShardMetadata : Pass<"nd-strip-shard-metadata", "ModuleOp"> {
+  let summary = "Remove the grid declarations and the MPI implementation "
+                "entry once every shard and MPI op is lowered";
+  let description = [{
+    After `convert-shard-to-mpi` and the conversion to LLVM, a module still
+    holds its `shard.grid` declarations and the module attribute
+    `dlti.map = #dlti.map<"MPI:Implementation" = "MPICH">` that the MPI
+    lowering reads. `mlir-runner` registers neither dialect and cannot parse
+    the module. This pass erases every `shard.grid` that nothing refers to
+    any more (one still used is reported, and the pass fails) and the
+    `MPI:Implementation` entry of the module's `dlti.map` (the attribute
+    itself when that was its only entry).
+  }];
+}
+
+#endif // ND_DIALECT_ND_TRANSFORMS_PASSES_TD

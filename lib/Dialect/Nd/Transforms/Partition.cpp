@@ -1,0 +1,132 @@
+//===- Partition.cpp - propagate shardings and partition ------------------===//
+//
+// `--nd-partition`: upstream `sharding-propagation` and `shard-partition`,
+// run on the functions that carry sharding annotations only. The upstream
+// passes anchor on every function and fail on any op without a sharding
+// interface and on declarations; a program that runs under MPI has both (its
+// `main` initialises MPI, calls the sharded functions and prints).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Dialect/Nd/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::nd {
+#define GEN_PASS_DEF_NDPARTITION
+#include "nd/Dialect/Nd/Transforms/Passes.h.inc"
+} // namespace mlir::nd
+
+using namespace mlir;
+
+/// Whether `func` has a body with a sharding annotation.
+static bool isSharded(func::FuncOp func) {
+  if (func.isExternal())
+    return false;
+  WalkResult result =
+      func.walk([](shard::ShardOp) { return WalkResult::interrupt(); });
+  return result.wasInterrupted();
+}
+
+/// The grids `func` refers to, in order of first use.
+static SmallVector<shard::GridOp> gridsUsedBy(func::FuncOp func,
+                                              SymbolTableCollection &symbols) {
+  llvm::SetVector<Operation *> grids;
+  func.walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getAttrs()) {
+      auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
+      if (!ref)
+        continue;
+      if (auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(op, ref))
+        grids.insert(grid);
+    }
+  });
+  return llvm::map_to_vector(
+      grids, [](Operation *op) { return cast<shard::GridOp>(op); });
+}
+
+/// Inserts at the entry of `func` a check that the processes running it are
+/// as many as `grid` has: every process contributes a 1 to an all-reduce
+/// over the whole grid, and a `cf.assert` compares the sum.
+static void insertProcessCountCheck(func::FuncOp func, shard::GridOp grid) {
+  ArrayRef<int64_t> shape = grid.getShape();
+  if (ShapedType::isDynamicShape(shape))
+    return;
+  int64_t processes = ShapedType::getNumElements(shape);
+  auto builder = ImplicitLocOpBuilder::atBlockBegin(
+      func.getLoc(), &func.getFunctionBody().front());
+  auto type = RankedTensorType::get({1}, builder.getI32Type());
+  Value one = arith::ConstantOp::create(
+      builder, DenseElementsAttr::get(type, builder.getI32IntegerAttr(1)));
+  SmallVector<shard::GridAxis> axes = llvm::to_vector(
+      llvm::seq<shard::GridAxis>(0, static_cast<int16_t>(shape.size())));
+  Value count = shard::AllReduceOp::create(
+      builder, type, grid.getSymName(), axes, one, shard::ReductionKind::Sum);
+  Value zero = arith::ConstantIndexOp::create(builder, 0);
+  Value sum = tensor::ExtractOp::create(builder, count, zero);
+  Value expected =
+      arith::ConstantIntOp::create(builder, builder.getI32Type(), processes);
+  Value same =
+      arith::CmpIOp::create(builder, arith::CmpIPredicate::eq, sum, expected);
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << "@" << func.getSymName() << " is partitioned for the " << processes
+     << " processes of grid @" << grid.getSymName()
+     << ", but a different number runs it";
+  cf::AssertOp::create(builder, same, message);
+}
+
+namespace {
+struct NdPartitionPass : public nd::impl::NdPartitionBase<NdPartitionPass> {
+  using NdPartitionBase::NdPartitionBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> sharded;
+    for (func::FuncOp func : module.getOps<func::FuncOp>())
+      if (isSharded(func))
+        sharded.push_back(func);
+
+    OpPassManager pipeline(func::FuncOp::getOperationName());
+    pipeline.addPass(shard::createShardingPropagation());
+    pipeline.addPass(shard::createPartition());
+    for (func::FuncOp func : sharded) {
+      FunctionType before = func.getFunctionType();
+      if (failed(runPipeline(pipeline, func)))
+        return signalPassFailure();
+      if (checkProcessCount) {
+        SymbolTableCollection symbols;
+        for (shard::GridOp grid : gridsUsedBy(func, symbols))
+          insertProcessCountCheck(func, grid);
+      }
+      if (func.getFunctionType() == before)
+        continue;
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(func, module);
+      if (!uses || uses->empty())
+        continue;
+      InFlightDiagnostic diag = func.emitError()
+                                << "partitioning changed the type of @"
+                                << func.getSymName() << " from " << before
+                                << " to " << func.getFunctionType()
+                                << ", but it is called: a sharded function "
+                                   "called from unsharded code takes and "
+                                   "returns replicated tensors (annotate its "
+                                   "arguments and results with split_axes = "
+                                   "[[]])";
+      diag.attachNote(uses->begin()->getUser()->getLoc()) << "called here";
+      return signalPassFailure();
+    }
+  }
+};
+} // namespace
