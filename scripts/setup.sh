@@ -38,7 +38,13 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-numpy
   mpich libmpich-dev libpugixml-dev
+  python3-torch python3-onnx
 )
+# Node.js may come from elsewhere than Debian, with npm inside: only ask
+# Debian for it when there is no npm at all.
+if ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -53,6 +59,10 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# ONNX Runtime, which bench/bench.py compares nd with (its tiny mode runs in
+# check-nd), comes from npm.
+bash "$root/bench/install-onnxruntime.sh"
 
 # A build directory keeps the compiler it was configured with: refuse to mix.
 if [ -f "$build/CMakeCache.txt" ]; then
