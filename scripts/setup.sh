@@ -37,7 +37,7 @@ packages=(
   cmake ninja-build "${compiler_packages[@]}"
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libomp-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-numpy
-  mpich libmpich-dev
+  mpich libmpich-dev libpugixml-dev
   python3-torch python3-onnx
 )
 # Node.js may come from elsewhere than Debian, with npm inside: only ask

@@ -14,7 +14,7 @@ using namespace mlir::nd;
 
 Type mlir::nd::getMLIRElementType(DType dtype, MLIRContext *ctx) {
   switch (dtype) {
-#define ND_DTYPE(ENUM, NAME, BYTES, KIND, ONNX, ONNX_NAME, NPY, MLIR)          \
+#define ND_DTYPE(ENUM, NAME, BYTES, KIND, ONNX, ONNX_NAME, NPY, MLIR, ...)     \
   case DType::ENUM:                                                            \
     return MLIR;
 #include "nd/Runner/DTypes.def"

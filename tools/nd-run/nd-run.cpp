@@ -1,13 +1,15 @@
-//===- nd-run.cpp - run ONNX models and MLIR modules with nd ----*- C++ -*-===//
+//===- nd-run.cpp - run models and MLIR modules with nd ---------*- C++ -*-===//
 //
 //   nd-run MODEL [INPUT...] [--expect OUTPUT...] [--output-dir DIR] [--pb]
 //          [--bench N] [--no-check-bounds] [--entry NAME] [--quiet]
-//          [--threads N] [--donate I]...
+//          [--threads N] [--donate I]... [--weights FILE]
 //
-// MODEL is a .onnx model (imported with nd's ONNX importer) or a .mlir module
-// with a tensor function @main. It is lowered with nd-to-llvm, JIT-compiled
-// in process and called on the INPUT tensors (.npy or ONNX TensorProto .pb
-// files, in the order of @main's arguments).
+// MODEL is a .onnx model (imported with nd's ONNX importer), an OpenVINO IR
+// .xml model (imported with nd's OpenVINO importer, its weights from the .bin
+// file beside it or --weights) or a .mlir module with a tensor function
+// @main. It is lowered with nd-to-llvm, JIT-compiled in process and called on
+// the INPUT tensors (.npy or ONNX TensorProto .pb files, in the order of
+// @main's arguments).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "nd/Runner/TensorFile.h"
 #include "nd/Support/Version.h"
 #include "nd/Target/ONNX/ImportONNX.h"
+#include "nd/Target/OpenVINO/ImportOpenVINO.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -43,13 +46,14 @@ namespace cl = llvm::cl;
 static const char *const kOverview =
     R"(run a model compiled to native code by nd
 
-MODEL is an ONNX model (.onnx) or an MLIR module (.mlir) with a tensor
-function @main. It is lowered with nd-to-llvm, JIT-compiled in process and
-called on the INPUT tensors: NumPy .npy or ONNX TensorProto .pb files, in the
-order of the function's arguments. The files after --expect are the expected
-outputs, in the order of the results. Tensors of MLIR type index are read and
-written as int64. bf16 has no NumPy dtype: its results are written as .pb
-files only (--pb).
+MODEL is an ONNX model (.onnx), an OpenVINO IR model (.xml, with its weights
+in the .bin file beside it or --weights FILE) or an MLIR module (.mlir) with a
+tensor function @main. It is lowered with nd-to-llvm, JIT-compiled in process
+and called on the INPUT tensors: NumPy .npy or ONNX TensorProto .pb files, in
+the order of the function's arguments. The files after --expect are the
+expected outputs, in the order of the results. Tensors of MLIR type index are
+read and written as int64. bf16 has no NumPy dtype: its results are written as
+.pb files only (--pb).
 )";
 
 /// Frees the name of an option libLLVM registers for its own tools, so that
@@ -113,6 +117,11 @@ struct Options {
       cl::desc("Donate input I: the compiled code may update it in place "
                "(repeatable)"),
       cl::value_desc("I"), cl::cat(category)};
+  cl::opt<std::string> weights{
+      "weights",
+      cl::desc("The weights file of an OpenVINO IR model (default: the .bin "
+               "file beside the .xml file)"),
+      cl::value_desc("FILE"), cl::cat(category)};
 
   /// The positional files, split at the first --expect.
   std::string model;
@@ -147,6 +156,8 @@ std::optional<std::string> Options::finish() {
     return std::string("--bench needs a positive number of runs");
   if (writePb && outputDir.empty())
     return std::string("--pb needs --output-dir");
+  if (!weights.empty() && !llvm::StringRef(model).ends_with_insensitive(".xml"))
+    return std::string("--weights is for OpenVINO IR (.xml) models");
   return std::nullopt;
 }
 
@@ -160,7 +171,8 @@ static int fail(llvm::Error error) {
   return fail(message);
 }
 
-/// Reads MODEL into a module: an ONNX model by its extension, MLIR otherwise.
+/// Reads MODEL into a module: an ONNX or OpenVINO IR model by its extension,
+/// MLIR otherwise.
 static OwningOpRef<ModuleOp> loadModel(const Options &options,
                                        MLIRContext &context,
                                        llvm::SourceMgr &sourceMgr) {
@@ -171,9 +183,18 @@ static OwningOpRef<ModuleOp> loadModel(const Options &options,
     fail("cannot read model '" + options.model + "': " + errorMessage);
     return nullptr;
   }
-  if (llvm::StringRef(options.model).ends_with_insensitive(".onnx"))
+  llvm::StringRef model = options.model;
+  if (model.ends_with_insensitive(".onnx"))
     return importONNXModel(file->getBuffer(), &context, options.model);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // The source manager shows the lines that MLIR and OpenVINO IR
+  // diagnostics point at.
+  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  if (model.ends_with_insensitive(".xml")) {
+    OpenVINOImportOptions importOptions;
+    importOptions.weightsPath = options.weights;
+    return importOpenVINOModel(sourceMgr.getMemoryBuffer(id)->getBuffer(),
+                               options.model, &context, importOptions);
+  }
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }
 
@@ -219,6 +240,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   JitFunction::registerDialects(registry);
   registerONNXImportDialects(registry);
+  registerOpenVINOImportDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;

@@ -23,6 +23,7 @@
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "nd/Runner/ElementType.h"
 #include "nd/Runner/TensorProto.h"
+#include "nd/Target/VerifyOp.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -639,22 +640,10 @@ LogicalResult ONNXImporter::checkSameElementType(const NodeRef &node,
 }
 
 LogicalResult ONNXImporter::verifyNodeOp(const NodeRef &node, Operation *op) {
-  // The verifier reports at the op; collect its messages and report them as
-  // a problem of the node, which is what the user can find in the model.
+  // Reported as a problem of the node, which is what the user can find in
+  // the model.
   std::string messages;
-  LogicalResult result = success();
-  {
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() != DiagnosticSeverity::Error)
-        return success();
-      if (!messages.empty())
-        messages += "; ";
-      messages += diag.str();
-      return success();
-    });
-    result = mlir::verify(op);
-  }
-  if (succeeded(result))
+  if (succeeded(verifyCollectingErrors(op, messages)))
     return success();
   op->erase();
   return emitNodeError(node) << messages;
