@@ -4,8 +4,9 @@ Draws random cases (seeded) like fold_differential.py, runs each through
 `nd-run` on .npy inputs (so that no folding can happen: the operands are
 function arguments), and compares the results with the reference's bit for
 bit; a case with an index out of range under oob<error> must stop with the
-run-time error naming the value. By default only cases the lowering handles
-today are drawn (`--all` draws every op, attribute and mode).
+run-time error naming the value. Every oob mode, reduction and use_init_val
+is drawn; by default only the ops the lowering handles today (`--all` draws
+every op).
 
 Usage: python3 run_differential.py --nd-run PATH [--seed N] [--cases N]
                                    [--all]
@@ -30,7 +31,7 @@ def draw(rng, index, everything):
     """A random case; every fifth one with an index out of range."""
     while True:
         op = nd_cases.OPS[index % (6 if everything else 4)]
-        case = nd_cases.random_case(rng, op, None if everything else "error")
+        case = nd_cases.random_case(rng, op)
         if not everything and not nd_cases.is_lowered_today(case):
             continue
         if index % 5 == 4:

@@ -56,9 +56,19 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     `--convert-nd-runtime-to-llvm` lowers them to the OpenMP runtime and to
     the host's `nd_report_error`.
 
-    `nd.gather`, `nd.tensor_scatter`, `reduction<mean>`,
-    `use_init_val(false)` and `oob<skip|clamp>` are not lowered yet: the
-    pass reports each such op by name and fails.
+    Under `oob<skip>` an entry with an index component out of range is
+    dropped by a scatter (skipped entries are bucketed apart from every
+    owner) and reads zeros in a gather; under `oob<clamp>` each component
+    is clamped into its dim; neither mode has index checks or run-time
+    index errors (dynamic shapes are still checked). `scatter_elements`
+    under `reduction<mean>` or `use_init_val(false)` keeps a count per
+    destination element (and, for an integer mean, an exact sum at least
+    64 bits wider than the element) in scratch buffers; each element's
+    owner resets, applies and, for a mean, divides, so these stay
+    deterministic.
+
+    `nd.gather` and `nd.tensor_scatter` are not lowered yet: the pass
+    reports each such op by name and fails.
 
     Before:
 

@@ -124,9 +124,12 @@ Value lowering::clampIfBad(OpBuilder &b, Location loc, Value bad,
 bool lowering::isSupportedReduction(ReductionKind reduction, Type elementType) {
   if (reduction == ReductionKind::None)
     return true;
-  // `mean` needs a count per destination element: not lowered yet.
+  // `mean` divides: integers (not i1) and floats; the scatter keeps a count
+  // per element, `combine` never sees it.
   if (reduction == ReductionKind::Mean)
-    return false;
+    return isa<FloatType>(elementType) ||
+           (isa<IntegerType>(elementType) &&
+            elementType.getIntOrFloatBitWidth() > 1);
   if (isa<FloatType, IntegerType>(elementType))
     return true;
   if (isa<ComplexType>(elementType))
