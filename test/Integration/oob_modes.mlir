@@ -50,11 +50,14 @@ func.func @main() {
   %yd = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
   %yi = arith.constant dense<[4, -5, 1, 1]> : tensor<4xi32>
   %yu = arith.constant dense<[10, 20, 30, 40]> : tensor<4xi32>
-  call @run(%gd, %gi, %pd, %pi, %ed, %ei, %ed2, %ei2, %sd, %si, %su, %rd, %ri, %ru, %ru0, %xi, %xu, %yd, %yi, %yu) : (tensor<3x2xf32>, tensor<5x1xi64>, tensor<2x3xi32>, tensor<5x2xi32>, tensor<0x2xf32>, tensor<3x1xi64>, tensor<2x3xf32>, tensor<2x3xi64>, tensor<4xi32>, tensor<5x1xi64>, tensor<5xi32>, tensor<3x2xf32>, tensor<3x1xi32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<2x2xi64>, tensor<2x2xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> ()
+  %zd = arith.constant dense<> : tensor<0x2xf32>
+  %zi = arith.constant dense<[[0, 1], [-1, 5], [2, 0]]> : tensor<3x2xi64>
+  %zu = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  call @run(%gd, %gi, %pd, %pi, %ed, %ei, %ed2, %ei2, %sd, %si, %su, %rd, %ri, %ru, %ru0, %xi, %xu, %yd, %yi, %yu, %zd, %zi, %zu) : (tensor<3x2xf32>, tensor<5x1xi64>, tensor<2x3xi32>, tensor<5x2xi32>, tensor<0x2xf32>, tensor<3x1xi64>, tensor<2x3xf32>, tensor<2x3xi64>, tensor<4xi32>, tensor<5x1xi64>, tensor<5xi32>, tensor<3x2xf32>, tensor<3x1xi32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<2x2xi64>, tensor<2x2xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<0x2xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> ()
   return
 }
 
-func.func @run(%gd: tensor<3x2xf32>, %gi: tensor<5x1xi64>, %pd: tensor<2x3xi32>, %pi: tensor<5x2xi32>, %ed: tensor<0x2xf32>, %ei: tensor<3x1xi64>, %ed2: tensor<2x3xf32>, %ei2: tensor<2x3xi64>, %sd: tensor<4xi32>, %si: tensor<5x1xi64>, %su: tensor<5xi32>, %rd: tensor<3x2xf32>, %ri: tensor<3x1xi32>, %ru: tensor<3x2xf32>, %ru0: tensor<3x2xf32>, %xi: tensor<2x2xi64>, %xu: tensor<2x2xf32>, %yd: tensor<4xi32>, %yi: tensor<4xi32>, %yu: tensor<4xi32>) {
+func.func @run(%gd: tensor<3x2xf32>, %gi: tensor<5x1xi64>, %pd: tensor<2x3xi32>, %pi: tensor<5x2xi32>, %ed: tensor<0x2xf32>, %ei: tensor<3x1xi64>, %ed2: tensor<2x3xf32>, %ei2: tensor<2x3xi64>, %sd: tensor<4xi32>, %si: tensor<5x1xi64>, %su: tensor<5xi32>, %rd: tensor<3x2xf32>, %ri: tensor<3x1xi32>, %ru: tensor<3x2xf32>, %ru0: tensor<3x2xf32>, %xi: tensor<2x2xi64>, %xu: tensor<2x2xf32>, %yd: tensor<4xi32>, %yi: tensor<4xi32>, %yu: tensor<4xi32>, %zd: tensor<0x2xf32>, %zi: tensor<3x2xi64>, %zu: tensor<3x2xf32>) {
   //===--------------------------------------------------------------------===//
   // gather_nd
   //===--------------------------------------------------------------------===//
@@ -216,5 +219,14 @@ func.func @run(%gd: tensor<3x2xf32>, %gi: tensor<5x1xi64>, %pd: tensor<2x3xi32>,
   %y1 = nd.scatter_elements %ydd[%yid], %yud reduction<add> oob<clamp> : tensor<?xi32>, tensor<?xi32>, tensor<?xi32>
   %t1 = tensor.cast %y1 : tensor<?xi32> to tensor<*xi32>
   call @print_i32(%t1) : (tensor<*xi32>) -> ()
+  // A static empty axis: every update is skipped, under clamp as well.
+  // CHECK: sizes = [0, 2]
+  // CHECK: sizes = [0, 2]
+  %z0 = nd.scatter_elements %zd[%zi], %zu reduction<mean> oob<skip> : tensor<0x2xf32>, tensor<3x2xi64>, tensor<3x2xf32>
+  %w0 = tensor.cast %z0 : tensor<0x2xf32> to tensor<*xf32>
+  call @print(%w0) : (tensor<*xf32>) -> ()
+  %z1 = nd.scatter_elements %zd[%zi], %zu oob<clamp> : tensor<0x2xf32>, tensor<3x2xi64>, tensor<3x2xf32>
+  %w1 = tensor.cast %z1 : tensor<0x2xf32> to tensor<*xf32>
+  call @print(%w1) : (tensor<*xf32>) -> ()
   return
 }

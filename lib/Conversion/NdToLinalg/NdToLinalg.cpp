@@ -1753,6 +1753,29 @@ private:
     SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, r);
     Value count = product(b, loc, indexDims);
     Value size = dimValue(b, loc, data, axis);
+
+    // A dim of static size 0 leaves nothing to write (and no slice to give a
+    // partition); under oob<error> the indices are still checked: with an
+    // empty axis every one is out of range, with another empty dim there is
+    // none.
+    if (llvm::is_contained(dataType.getShape(), 0)) {
+      if (check) {
+        Value zero = constIndex(b, loc, 0);
+        Value bound = rangeBound(b, loc, size);
+        Value any = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                                  count, zero);
+        Value outside =
+            maxShifted(b, loc, indicesFlat, zero, count, size, bound);
+        Value bad = b.createOrFold<arith::AndIOp>(loc, any, outside);
+        reportUnless(b, loc, notBool(b, loc, bad),
+                     [&](OpBuilder &nb, Location nloc) {
+                       reportFirstBadElement(*state, nb, nloc, op, indicesFlat,
+                                             count, size, axis);
+                     });
+      }
+      return data;
+    }
+
     std::optional<ElementTally> tally;
     if (needsTally(op)) {
       Value numElements = product(b, loc, dimValues(b, loc, data, 0, r));
