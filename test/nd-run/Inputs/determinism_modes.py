@@ -20,6 +20,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Reference"))
 import nd_reference as ref  # noqa: E402
+import det_files  # noqa: E402
 
 out = sys.argv[1]
 rng = np.random.default_rng(11)
@@ -27,7 +28,7 @@ rng = np.random.default_rng(11)
 MLIR = {np.float32: "f32", np.float16: "f16", np.int32: "i32",
         np.int64: "i64"}
 
-inputs, arg_types, results, body = [], [], [], []
+inputs, arg_types, results, body, expected = [], [], [], [], []
 
 
 def values(shape, dtype):
@@ -47,10 +48,10 @@ def arg(array):
     return f"%a{len(inputs) - 1}", arg_types[-1]
 
 
-def op(text, expected):
-    results.append(ttype(expected.shape, expected.dtype.type))
+def op(text, reference):
+    results.append(ttype(reference.shape, reference.dtype.type))
     body.append(text.format(result=results[-1]))
-    np.save(os.path.join(out, f"expect_{len(results) - 1}.npy"), expected)
+    expected.append(reference)
 
 
 def scatter_nd(data, indices, reduction, oob):
@@ -136,18 +137,4 @@ scatter_elements(values((100,), np.float32), index(-130, 130, (100000,)), 0,
 scatter_elements(values((5000,), np.int32), index(-6000, 6000, (100000,)),
                  0, "min", False, "skip")
 
-with open(os.path.join(out, "det.mlir"), "w") as f:
-    signature = ", ".join(f"%a{n}: {t}" for n, t in enumerate(arg_types))
-    f.write(f"func.func @main({signature}) -> ({', '.join(results)}) {{\n")
-    for n, text in enumerate(body):
-        f.write(f"  %r{n} = {text}\n")
-    names = ", ".join(f"%r{n}" for n in range(len(body)))
-    f.write(f"  return {names} : {', '.join(results)}\n}}\n")
-for n, array in enumerate(inputs):
-    np.save(os.path.join(out, f"in_{n}.npy"), array)
-with open(os.path.join(out, "args"), "w") as f:
-    f.write(" ".join(os.path.join(out, f"in_{n}.npy")
-                     for n in range(len(inputs))))
-with open(os.path.join(out, "expected"), "w") as f:
-    f.write(" ".join(os.path.join(out, f"expect_{n}.npy")
-                     for n in range(len(results))))
+det_files.write(out, arg_types, list(zip(body, results)), inputs, expected)
