@@ -9,8 +9,8 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
   let summary = "Lower the nd ops to parallel loops over buffers";
   let description = [{
     Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements` and
-    `nd.gather_elements` (under `oob<error>`, with every reduction but
-    `mean`) into upstream dialects. Each op becomes a call of a private
+    `nd.gather_elements` (every `oob` mode, every reduction,
+    `use_init_val`) into upstream dialects. Each op becomes a call of a private
     function of its own (`@__nd_scatter_nd`, ...; a scatter also passes the
     base pointer of its `data`), which holds its lowering; value semantics
     stay at the tensor level and the data moves in memref loops:
