@@ -128,6 +128,19 @@ func.func @run(%gd: tensor<3x2xf32>, %gi: tensor<5x1xi64>, %pd: tensor<2x3xi32>,
   %g6 = nd.gather_elements %ed2d[%ei2d] axis(1) oob<clamp> : tensor<?x?xf32>, tensor<?x?xi64> -> tensor<?x?xf32>
   %p6 = tensor.cast %g6 : tensor<?x?xf32> to tensor<*xf32>
   call @print(%p6) : (tensor<*xf32>) -> ()
+  // The same with the other shapes: skip dynamic, clamp static.
+  // CHECK: sizes = [2, 3]
+  // CHECK-NEXT: {{\[\[}}1, 0, 3],
+  // CHECK-NEXT: [0, 6, 4]]
+  %g7 = nd.gather_elements %ed2d[%ei2d] axis(1) oob<skip> : tensor<?x?xf32>, tensor<?x?xi64> -> tensor<?x?xf32>
+  %p7 = tensor.cast %g7 : tensor<?x?xf32> to tensor<*xf32>
+  call @print(%p7) : (tensor<*xf32>) -> ()
+  // CHECK: sizes = [2, 3]
+  // CHECK-NEXT: {{\[\[}}1, 3, 3],
+  // CHECK-NEXT: [4, 6, 4]]
+  %g8 = nd.gather_elements %ed2[%ei2] axis(1) oob<clamp> : tensor<2x3xf32>, tensor<2x3xi64> -> tensor<2x3xf32>
+  %p8 = tensor.cast %g8 : tensor<2x3xf32> to tensor<*xf32>
+  call @print(%p8) : (tensor<*xf32>) -> ()
 
   //===--------------------------------------------------------------------===//
   // scatter_nd
@@ -203,6 +216,19 @@ func.func @run(%gd: tensor<3x2xf32>, %gi: tensor<5x1xi64>, %pd: tensor<2x3xi32>,
   %x1 = nd.scatter_elements %ed2d[%xid], %xud axis(1) oob<clamp> : tensor<?x?xf32>, tensor<?x?xi64>, tensor<?x?xf32>
   %r1 = tensor.cast %x1 : tensor<?x?xf32> to tensor<*xf32>
   call @print(%r1) : (tensor<*xf32>) -> ()
+  // The same with the other shapes: skip dynamic, clamp static.
+  // CHECK: sizes = [2, 3]
+  // CHECK-NEXT: {{\[\[}}20, 2, 3],
+  // CHECK-NEXT: [4, 5, 40]]
+  %x2 = nd.scatter_elements %ed2d[%xid], %xud axis(1) oob<skip> : tensor<?x?xf32>, tensor<?x?xi64>, tensor<?x?xf32>
+  %r2 = tensor.cast %x2 : tensor<?x?xf32> to tensor<*xf32>
+  call @print(%r2) : (tensor<*xf32>) -> ()
+  // CHECK: sizes = [2, 3]
+  // CHECK-NEXT: {{\[\[}}20, 2, 10],
+  // CHECK-NEXT: [30, 5, 40]]
+  %x3 = nd.scatter_elements %ed2[%xi], %xu axis(1) oob<clamp> : tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x2xf32>
+  %r3 = tensor.cast %x3 : tensor<2x3xf32> to tensor<*xf32>
+  call @print(%r3) : (tensor<*xf32>) -> ()
 
   // Rank 1: data [1, 2, 3, 4], indices [4, -5, 1, 1], updates [10, 20, 30,
   // 40], add.
