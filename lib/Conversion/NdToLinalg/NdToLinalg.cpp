@@ -894,7 +894,18 @@ static ElementTally allocateTally(OpBuilder &b, Location loc,
   ElementTally tally;
   tally.reduction = op.getReduction();
   tally.useInit = op.getUseInitVal();
-  tally.counts = allocScratch(b, loc, b.getIndexType(), numElements);
+  // Without a mean, a count only tells a written element: one byte. A mean
+  // counts in i32 where the updates are statically fewer than 2^31 (the
+  // size of the scratch buffers is most of the cost of a tally), in index
+  // otherwise.
+  Type countType = b.getI8Type();
+  if (tally.reduction == ReductionKind::Mean) {
+    auto indicesType = op.getIndices().getType();
+    bool few = indicesType.hasStaticShape() &&
+               indicesType.getNumElements() < (int64_t(1) << 31);
+    countType = few ? Type(b.getI32Type()) : Type(b.getIndexType());
+  }
+  tally.counts = allocScratch(b, loc, countType, numElements);
   Type elementType = op.getData().getType().getElementType();
   if (tally.reduction == ReductionKind::Mean && isa<IntegerType>(elementType))
     tally.sums =
@@ -902,9 +913,16 @@ static ElementTally allocateTally(OpBuilder &b, Location loc,
   return tally;
 }
 
+/// The count `value` in the element type of `tally.counts`.
+static Value countValue(OpBuilder &b, Location loc, const ElementTally &tally,
+                        int64_t value) {
+  Type type = cast<MemRefType>(tally.counts.getType()).getElementType();
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
 static void resetTally(OpBuilder &b, Location loc, const ElementTally &tally,
                        Value flat) {
-  Value zero = constIndex(b, loc, 0);
+  Value zero = countValue(b, loc, tally, 0);
   memref::StoreOp::create(b, loc, zero, tally.counts, ValueRange{flat});
 }
 
@@ -912,8 +930,8 @@ static void resetTally(OpBuilder &b, Location loc, const ElementTally &tally,
 /// in data).
 static void applyTallied(OpBuilder &b, Location loc, const ElementTally &tally,
                          Value dst, ValueRange at, Value flat, Value update) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
+  Value zero = countValue(b, loc, tally, 0);
+  Value one = countValue(b, loc, tally, 1);
   Value count = memref::LoadOp::create(b, loc, tally.counts, flat);
   Value first =
       b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, count, zero);
@@ -961,7 +979,7 @@ static void finishTally(OpBuilder &b, Location loc, const ElementTally &tally,
                         Value dst, ValueRange at, Value flat) {
   if (tally.reduction != ReductionKind::Mean)
     return;
-  Value zero = constIndex(b, loc, 0);
+  Value zero = countValue(b, loc, tally, 0);
   Value count = memref::LoadOp::create(b, loc, tally.counts, flat);
   Value taken =
       b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, count, zero);
@@ -969,7 +987,10 @@ static void finishTally(OpBuilder &b, Location loc, const ElementTally &tally,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   Type elementType = cast<MemRefType>(dst.getType()).getElementType();
-  Value count64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count);
+  Value count64 =
+      count.getType().isIndex()
+          ? Value(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count))
+          : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), count));
   Value mean;
   if (tally.sums) {
     auto intType = cast<IntegerType>(elementType);

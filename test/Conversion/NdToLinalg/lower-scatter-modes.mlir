@@ -38,10 +38,10 @@ func.func @scatter_nd_clamp(%data: tensor<8xf32>, %indices: tensor<4x1xi64>, %up
 
 // -----
 
-// An integer mean keeps a count and an exact i128 sum per element of data,
-// and divides once, rounding down.
+// An integer mean keeps a count (i32: there are fewer than 2^31 updates)
+// and an exact i128 sum per element of data, and divides once, rounding down.
 // CHECK-LABEL: func.func private @__nd_scatter_elements
-//   CHECK-DAG:   %[[COUNTS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<24xindex>
+//   CHECK-DAG:   %[[COUNTS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<24xi32>
 //   CHECK-DAG:   %[[SUMS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<24xi128>
 //       CHECK:   arith.extsi %{{.*}} : i32 to i128
 //       CHECK:   arith.addi %{{.*}} : i128
@@ -53,6 +53,17 @@ func.func @scatter_nd_clamp(%data: tensor<8xf32>, %indices: tensor<4x1xi64>, %up
 func.func @scatter_elements_mean_i32(%data: tensor<4x6xi32>, %indices: tensor<4x3xi64>, %updates: tensor<4x3xi32>) -> tensor<4x6xi32> {
   %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<mean> : tensor<4x6xi32>, tensor<4x3xi64>, tensor<4x3xi32>
   return %0 : tensor<4x6xi32>
+}
+
+// -----
+
+// With a dynamic number of updates the counts are index values.
+// CHECK-LABEL: func.func private @__nd_scatter_elements
+//       CHECK:   memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
+//       CHECK:   memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi128>
+func.func @scatter_elements_mean_dynamic(%data: tensor<?x6xi64>, %indices: tensor<?x3xi64>, %updates: tensor<?x3xi64>) -> tensor<?x6xi64> {
+  %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<mean> : tensor<?x6xi64>, tensor<?x3xi64>, tensor<?x3xi64>
+  return %0 : tensor<?x6xi64>
 }
 
 // -----
@@ -73,7 +84,7 @@ func.func @scatter_elements_mean_f32(%data: tensor<16xf32>, %indices: tensor<8xi
 // use_init_val(false): the first update of an element (count 0) is taken as
 // is, the others combined.
 // CHECK-LABEL: func.func private @__nd_scatter_elements
-//       CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+//       CHECK:   %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0_i8 : i8
 //       CHECK:   %[[MAX:.*]] = arith.maximumf %[[CUR:.*]], %[[UPD:.*]] : f32
 //       CHECK:   arith.select %[[FIRST]], %[[UPD]], %[[MAX]] : f32
 //   CHECK-NOT:   arith.divf
