@@ -237,7 +237,12 @@ static Value skippedIndex(OpBuilder &b, Location loc, Value position,
                           Value size, OobMode oob) {
   if (oob == OobMode::Error)
     return Value();
-  return isOutOfRange(b, loc, position, size);
+  if (oob == OobMode::Skip)
+    return isOutOfRange(b, loc, position, size);
+  // Clamped: outside only in an empty dim, a test loops can hoist.
+  Value zero = constIndex(b, loc, 0);
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size,
+                                       zero);
 }
 
 /// `tensor.collapse_shape` by `groups`, or `tensor` itself when every group
