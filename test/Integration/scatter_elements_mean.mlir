@@ -1,5 +1,6 @@
 // RUN: nd-opt %s --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 // RUN: nd-opt %s --nd-to-llvm=grain=1 | env OMP_NUM_THREADS=3 mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
+// RUN: nd-opt %s --nd-to-llvm=check-bounds=false | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
 // nd.scatter_elements with reduction<mean> and use_init_val(false)
 // (OpenVINO ScatterElementsUpdate-12), values worked by hand from the
@@ -17,7 +18,7 @@
 // the calculated mean is rounded down"). The 2-D cases run through the
 // partitions over rows (axis 1) and columns (axis 0); the rank-1 ones
 // through row owners. The second run partitions even these small tensors
-// (grain=1) on 3 threads.
+// (grain=1) on 3 threads; the third has no bounds checks.
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
 func.func private @printMemrefI32(memref<*xi32>) attributes { llvm.emit_c_interface }
