@@ -1,0 +1,292 @@
+//===- TensorScatter.cpp - lower nd.tensor_scatter ---------------*- C++
+//-*-===//
+//
+// Lowers nd.tensor_scatter (ONNX TensorScatter-24, the KV-cache update) as a
+// slice scatter, under both modes and every oob mode, into a private function
+// of its own (see LoweringSupport.h).
+//
+// With `a` the axis, `past_cache` is seen as `[P, S * inner]` (P =
+// prod(shape[:a]), S = max_sequence_length, inner = prod(shape[a+1:])) and
+// `update` as `[P, L * inner]` (L = sequence_length). Row `p` of the update
+// (batch entry `p / (P / shape[0])`, write index `w`) lands at columns
+// `[w * inner, (w + L) * inner)` of row `p` of the cache: one contiguous copy
+// in linear mode, two in circular mode (up to the end of the row, then from
+// its start). Writes never collide, so partitions own ranges of rows (an
+// `scf.forall` over the destination, see buildPartitionedUpdate) and every
+// split gives the same result. Only the update's elements are touched: with
+// a writable (donated) cache the update is in place and costs O(update).
+//
+// Preconditions: the op verifies. Dynamic dims the verifier could not
+// compare and, under oob<error>, every write index are checked at run time
+// before anything is written (there are only `batch` write indices), so a
+// failed check leaves the cache untouched even when it is updated in place.
+// Under oob<skip> a batch entry with a write index out of range writes
+// nothing; under oob<clamp> its index is clamped into `[0, S - L]` (linear)
+// or up to 0 (circular).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+namespace {
+/// The sizes the lowering works with, as index values.
+struct CacheSpace {
+  Value maxSeq, seqLen, inner, perBatch, lastStart;
+  bool circular;
+  OobMode oob;
+};
+} // namespace
+
+/// Whether write index `w` is out of range: negative, or (linear) past the
+/// last start `S - L`.
+static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
+                        Value w) {
+  Value zero = constIndex(b, loc, 0);
+  Value bad =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, w, zero);
+  if (c.circular)
+    return bad;
+  Value past = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, w,
+                                             c.lastStart);
+  return orBool(b, loc, bad, past);
+}
+
+/// The message of a write index out of range (two `%lld`: the value, and the
+/// last start in linear mode or the sequence dim's size in circular mode).
+static std::string writeIndexMessage(int64_t axis, bool circular) {
+  std::string where =
+      "dim " + std::to_string(axis) + " of operand 'past_cache'";
+  if (circular)
+    return "write index %lld in operand 'write_indices' is negative (" + where +
+           ", size %lld, circular mode)";
+  return "write index %lld in operand 'write_indices' is out of range for " +
+         where + ": the update fits from positions 0 to %lld (linear mode)";
+}
+
+namespace {
+struct TensorScatterLowering : public OpConversionPattern<TensorScatterOp> {
+  TensorScatterLowering(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
+      : OpConversionPattern<TensorScatterOp>(ctx), state(std::move(state)) {}
+
+  LogicalResult
+  matchAndRewrite(TensorScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto cacheType = op.getPastCache().getType();
+    int64_t axis = op.getNormalizedAxis();
+    int64_t r = cacheType.getRank();
+    bool hasWrites = static_cast<bool>(adaptor.getWriteIndices());
+    // The caller's cache buffer, to tell an in-place update from a copy.
+    Value dataPointer =
+        basePointer(rewriter, op.getLoc(), adaptor.getPastCache());
+    SmallVector<Value> operands = {adaptor.getPastCache(), adaptor.getUpdate()};
+    if (hasWrites)
+      operands.push_back(adaptor.getWriteIndices());
+    operands.push_back(dataPointer);
+    state->outline(
+        rewriter, op, operands,
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value cache = args[0], update = args[1];
+          Value writes = hasWrites ? args[2] : Value();
+          Value pointer = args.back();
+          LoweringState::CheckChain chain(*state, b, loc, op);
+          for (int64_t d = 0; d < r; ++d)
+            state->checkDims(chain, update, "update", d, cache, "past_cache", d,
+                             /*atMost=*/d == axis);
+          if (writes)
+            state->checkDims(chain, writes, "write_indices", 0, cache,
+                             "past_cache", 0);
+
+          CacheSpace c;
+          c.circular = op.getMode() == TensorScatterMode::Circular;
+          c.oob = op.getOob();
+          c.maxSeq = dimValue(b, loc, cache, axis);
+          c.seqLen = dimValue(b, loc, update, axis);
+          c.inner = product(b, loc, dimValues(b, loc, cache, axis + 1, r));
+          c.perBatch = product(b, loc, dimValues(b, loc, cache, 1, axis));
+          c.lastStart = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, c.seqLen);
+          Value ok = chain.ok();
+          if (writes && c.oob == OobMode::Error && state->checksEnabled()) {
+            // Only once the dims are known to be right: the last start is
+            // not negative then.
+            ok = buildIf(
+                b, loc, ok, b.getI1Type(),
+                [&](OpBuilder &nb, Location nloc) {
+                  return checkWrites(nb, nloc, op, writes, c);
+                },
+                [&](OpBuilder &nb, Location nloc) {
+                  return constBool(nb, nloc, false);
+                });
+          }
+          // A static 0 dim leaves nothing to write (and no slice of the
+          // cache survives canonicalization); the checks above still run.
+          if (llvm::is_contained(cacheType.getShape(), 0) ||
+              llvm::is_contained(op.getUpdate().getType().getShape(), 0))
+            return cache;
+          return buildIf(
+              b, loc, ok, cacheType,
+              [&](OpBuilder &nb, Location nloc) {
+                return scatter(nb, nloc, op, cache, update, writes, pointer, c);
+              },
+              [&](OpBuilder &, Location) { return cache; });
+        });
+    return success();
+  }
+
+private:
+  /// Checks every write index in order, reports the first bad one, and
+  /// returns whether all are good.
+  Value checkWrites(OpBuilder &b, Location loc, TensorScatterOp op,
+                    Value writes, const CacheSpace &c) const {
+    Value flat = flatReadBuffer(b, loc, writes);
+    Value count = dimValue(b, loc, writes, 0);
+    Value zero = constIndex(b, loc, 0);
+    Value one = constIndex(b, loc, 1);
+    Value yes = constBool(b, loc, true);
+    std::string message = writeIndexMessage(op.getNormalizedAxis(), c.circular);
+    Value limit = c.circular ? c.maxSeq : c.lastStart;
+    auto loop = scf::ForOp::create(
+        b, loc, zero, count, one, ValueRange{yes},
+        [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
+          Value w = loadIndex(lb, lloc, flat, e);
+          Value bad = isBadWrite(lb, lloc, c, w);
+          Value fire = lb.createOrFold<arith::AndIOp>(lloc, acc[0], bad);
+          auto ifOp = scf::IfOp::create(lb, lloc, fire, false);
+          {
+            OpBuilder::InsertionGuard guard(lb);
+            lb.setInsertionPointToStart(ifOp.thenBlock());
+            state->report(lb, lloc, op, message, w, limit);
+          }
+          Value good = notBool(lb, lloc, bad);
+          Value still = lb.createOrFold<arith::AndIOp>(lloc, acc[0], good);
+          scf::YieldOp::create(lb, lloc, still);
+        });
+    return loop.getResult(0);
+  }
+
+  Value scatter(OpBuilder &b, Location loc, TensorScatterOp op, Value cache,
+                Value update, Value writes, Value dataPointer,
+                const CacheSpace &c) const {
+    auto cacheType = op.getPastCache().getType();
+    int64_t axis = op.getNormalizedAxis();
+    int64_t r = cacheType.getRank();
+    // The cache as [P, S * inner].
+    SmallVector<ReassociationIndices> groups(2);
+    for (int64_t d = 0; d < axis; ++d)
+      groups[0].push_back(d);
+    for (int64_t d = axis; d < r; ++d)
+      groups[1].push_back(d);
+    Value dest = collapse(b, loc, cache, groups);
+    Value numRows = product(b, loc, dimValues(b, loc, cache, 0, axis));
+    Value rowLen = b.createOrFold<arith::MulIOp>(loc, c.maxSeq, c.inner);
+    Value chunk = b.createOrFold<arith::MulIOp>(loc, c.seqLen, c.inner);
+    Value work = b.createOrFold<arith::MulIOp>(loc, numRows, chunk);
+    Value parts = state->numPartitions(b, loc, op, work, numRows);
+    MemRefType sliceType =
+        sliceMemRefType(cacheType.getElementType(),
+                        {ShapedType::kDynamic, ShapedType::kDynamic},
+                        /*contiguousRows=*/true);
+    Value updated = buildPartitionedUpdate(
+        b, loc, dest, dataPointer, parts, sliceType,
+        [&](OpBuilder &nb, Location nloc, Value p) {
+          std::pair<Value, Value> rows = partRange(nb, nloc, numRows, parts, p);
+          Value count =
+              nb.createOrFold<arith::SubIOp>(nloc, rows.second, rows.first);
+          SliceRegion region;
+          region.offsets = {rows.first, nb.getIndexAttr(0)};
+          region.sizes = {count, rowLen};
+          return region;
+        },
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
+          Value updates = flatReadBuffer(nb, nloc, update);
+          Value writesFlat =
+              writes ? flatReadBuffer(nb, nloc, writes) : Value();
+          std::pair<Value, Value> rows = partRange(nb, nloc, numRows, parts, p);
+          Value one = constIndex(nb, nloc, 1);
+          scf::ForOp::create(
+              nb, nloc, rows.first, rows.second, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value row, ValueRange) {
+                Value local =
+                    lb.createOrFold<arith::SubIOp>(lloc, row, rows.first);
+                Value srcOffset =
+                    lb.createOrFold<arith::MulIOp>(lloc, row, chunk);
+                Value w = constIndex(lb, lloc, 0);
+                if (writesFlat) {
+                  // Rows exist, so perBatch is not 0 here.
+                  Value batch =
+                      lb.createOrFold<arith::DivUIOp>(lloc, row, c.perBatch);
+                  w = loadIndex(lb, lloc, writesFlat, batch);
+                }
+                auto write = [&](OpBuilder &wb, Location wloc, Value start) {
+                  writeRow(wb, wloc, c, slice, local, start, updates, srcOffset,
+                           chunk);
+                };
+                if (!writesFlat || c.oob == OobMode::Error) {
+                  write(lb, lloc, w);
+                } else if (c.oob == OobMode::Clamp) {
+                  Value zero = constIndex(lb, lloc, 0);
+                  Value start = lb.createOrFold<arith::MaxSIOp>(lloc, w, zero);
+                  if (!c.circular)
+                    start = lb.createOrFold<arith::MinSIOp>(lloc, start,
+                                                            c.lastStart);
+                  write(lb, lloc, start);
+                } else {
+                  Value bad = isBadWrite(lb, lloc, c, w);
+                  Value good = notBool(lb, lloc, bad);
+                  auto ifOp = scf::IfOp::create(lb, lloc, good, false);
+                  OpBuilder::InsertionGuard guard(lb);
+                  lb.setInsertionPointToStart(ifOp.thenBlock());
+                  write(lb, lloc, w);
+                }
+                scf::YieldOp::create(lb, lloc);
+              });
+        });
+    return expandLike(b, loc, updated, cache, groups);
+  }
+
+  /// Copies update row `srcOffset` (`chunk` elements) into row `local` of
+  /// `slice` from position `w` along the axis; in circular mode the part
+  /// past the end of the row wraps to its start.
+  static void writeRow(OpBuilder &b, Location loc, const CacheSpace &c,
+                       Value slice, Value local, Value w, Value updates,
+                       Value srcOffset, Value chunk) {
+    if (!c.circular) {
+      Value column = b.createOrFold<arith::MulIOp>(loc, w, c.inner);
+      emitRowUpdate(b, loc, ReductionKind::None, slice,
+                    ValueRange{local, column}, updates, srcOffset, chunk);
+      return;
+    }
+    // The cache has elements here, so S is not 0.
+    Value start = b.createOrFold<arith::RemUIOp>(loc, w, c.maxSeq);
+    Value room = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, start);
+    Value first = minIndex(b, loc, c.seqLen, room);
+    Value rest = b.createOrFold<arith::SubIOp>(loc, c.seqLen, first);
+    Value column = b.createOrFold<arith::MulIOp>(loc, start, c.inner);
+    Value firstLen = b.createOrFold<arith::MulIOp>(loc, first, c.inner);
+    emitRowUpdate(b, loc, ReductionKind::None, slice, ValueRange{local, column},
+                  updates, srcOffset, firstLen);
+    Value zero = constIndex(b, loc, 0);
+    Value restOffset = b.createOrFold<arith::AddIOp>(loc, srcOffset, firstLen);
+    Value restLen = b.createOrFold<arith::MulIOp>(loc, rest, c.inner);
+    emitRowUpdate(b, loc, ReductionKind::None, slice, ValueRange{local, zero},
+                  updates, restOffset, restLen);
+  }
+
+  std::shared_ptr<LoweringState> state;
+};
+} // namespace
+
+void mlir::nd::lowering::populateTensorScatterPatterns(
+    RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
+  patterns.add<TensorScatterLowering>(patterns.getContext(), std::move(state));
+}
