@@ -27,12 +27,12 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
       contiguous copy of the dims after the axis); under `oob<skip>` (and
       `oob<clamp>` along an empty axis) a row read through an index out of
       range is zeros;
-    - `nd.tensor_scatter` is a slice scatter: with the cache seen as
-      `[prod(shape[:axis]), max_seq * inner]`, each row receives its
-      update as one contiguous copy (two in circular mode, wrapping at the
-      end of the row), in an `scf.forall` over ranges of rows as below; it
-      touches only the update's elements, so a donated cache costs
-      O(update). Its write indices are checked (under `oob<error>`) before
+    - `nd.tensor_scatter` is a slice scatter: each position before the
+      axis is a contiguous row of `max_seq * inner` elements that receives
+      its update as one copy (two in circular mode, wrapping at the end of
+      the row), in an `scf.forall` over ranges of the dim before the axis
+      (as below); it touches only the update's elements, so a donated cache
+      costs O(update). Its write indices are checked (under `oob<error>`) before
       anything is written;
     - `nd.scatter_nd` and `nd.scatter_elements` update `data` inside an
       `scf.forall` whose `shared_outs` is `data`: each iteration owns a

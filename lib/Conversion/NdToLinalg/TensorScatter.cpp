@@ -5,16 +5,18 @@
 // slice scatter, under both modes and every oob mode, into a private function
 // of its own (see LoweringSupport.h).
 //
-// With `a` the axis, `past_cache` is seen as `[P, S * inner]` (P =
-// prod(shape[:a]), S = max_sequence_length, inner = prod(shape[a+1:])) and
-// `update` as `[P, L * inner]` (L = sequence_length). Row `p` of the update
-// (batch entry `p / (P / shape[0])`, write index `w`) lands at columns
-// `[w * inner, (w + L) * inner)` of row `p` of the cache: one contiguous copy
-// in linear mode, two in circular mode (up to the end of the row, then from
-// its start). Writes never collide, so partitions own ranges of rows (an
-// `scf.forall` over the destination, see buildPartitionedUpdate) and every
-// split gives the same result. Only the update's elements are touched: with
-// a writable (donated) cache the update is in place and costs O(update).
+// With `a` the axis, S = max_sequence_length, L = sequence_length and inner =
+// prod(shape[a+1:]), every position `p` of the dims before the axis is a row
+// of `S * inner` contiguous elements; the update's row `p` (batch entry
+// `p[0]`, write index `w`) lands at columns `[w * inner, (w + L) * inner)` of
+// it: one contiguous copy in linear mode, two in circular mode (up to the end
+// of the row, then from its start). Writes never collide, so partitions own
+// ranges of dim `a - 1` (an `scf.forall` over the cache, see
+// buildPartitionedUpdate) and every split gives the same result. Only the
+// update's elements are touched: with a writable (donated) cache the update
+// is in place and costs O(update). The cache keeps its shape throughout (a
+// collapse and re-expansion of dynamic dims would make bufferization copy a
+// donated cache on return).
 //
 // Preconditions: the op verifies. Dynamic dims the verifier could not
 // compare and, under oob<error>, every write index are checked at run time
@@ -180,47 +182,75 @@ private:
     auto cacheType = op.getPastCache().getType();
     int64_t axis = op.getNormalizedAxis();
     int64_t r = cacheType.getRank();
-    // The cache as [P, S * inner].
-    SmallVector<ReassociationIndices> groups(2);
-    for (int64_t d = 0; d < axis; ++d)
-      groups[0].push_back(d);
-    for (int64_t d = axis; d < r; ++d)
-      groups[1].push_back(d);
-    Value dest = collapse(b, loc, cache, groups);
-    Value numRows = product(b, loc, dimValues(b, loc, cache, 0, axis));
+    // Partitions own ranges of the dim just before the axis (the heads of
+    // a [batch, heads, seq, dim] cache, the batch of [batch, seq, dim]) and
+    // whole rows of everything from the axis on.
+    int64_t split = axis - 1;
+    Value splitSize = dimValue(b, loc, cache, split);
+    Value outerRows = product(b, loc, dimValues(b, loc, cache, 0, split));
+    Value numRows = b.createOrFold<arith::MulIOp>(loc, outerRows, splitSize);
     Value rowLen = b.createOrFold<arith::MulIOp>(loc, c.maxSeq, c.inner);
     Value chunk = b.createOrFold<arith::MulIOp>(loc, c.seqLen, c.inner);
     Value work = b.createOrFold<arith::MulIOp>(loc, numRows, chunk);
-    Value parts = state->numPartitions(b, loc, op, work, numRows);
+    Value parts = state->numPartitions(b, loc, op, work, splitSize);
+    SmallVector<int64_t> dynamicShape(r, ShapedType::kDynamic);
     MemRefType sliceType =
-        sliceMemRefType(cacheType.getElementType(),
-                        {ShapedType::kDynamic, ShapedType::kDynamic},
+        sliceMemRefType(cacheType.getElementType(), dynamicShape,
                         /*contiguousRows=*/true);
-    Value updated = buildPartitionedUpdate(
-        b, loc, dest, dataPointer, parts, sliceType,
+    SmallVector<OpFoldResult> cacheSizes = tensor::getMixedSizes(b, loc, cache);
+    SmallVector<Value> outerDims = dimValues(b, loc, cache, 0, split);
+    // The cache keeps its shape: collapsing and expanding dynamic dims would
+    // go through a reshape that bufferization does not see as the same
+    // buffer, and a donated cache would be copied on return.
+    return buildPartitionedUpdate(
+        b, loc, cache, dataPointer, parts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
-          std::pair<Value, Value> rows = partRange(nb, nloc, numRows, parts, p);
+          std::pair<Value, Value> range =
+              partRange(nb, nloc, splitSize, parts, p);
           Value count =
-              nb.createOrFold<arith::SubIOp>(nloc, rows.second, rows.first);
+              nb.createOrFold<arith::SubIOp>(nloc, range.second, range.first);
           SliceRegion region;
-          region.offsets = {rows.first, nb.getIndexAttr(0)};
-          region.sizes = {count, rowLen};
+          region.offsets.assign(r, nb.getIndexAttr(0));
+          region.offsets[split] = range.first;
+          region.sizes = cacheSizes;
+          region.sizes[split] = count;
           return region;
         },
         [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
           Value updates = flatReadBuffer(nb, nloc, update);
           Value writesFlat =
               writes ? flatReadBuffer(nb, nloc, writes) : Value();
-          std::pair<Value, Value> rows = partRange(nb, nloc, numRows, parts, p);
+          std::pair<Value, Value> range =
+              partRange(nb, nloc, splitSize, parts, p);
+          Value count =
+              nb.createOrFold<arith::SubIOp>(nloc, range.second, range.first);
+          Value rows = rowView(nb, nloc, slice, split, rowLen);
+          Value zero = constIndex(nb, nloc, 0);
           Value one = constIndex(nb, nloc, 1);
+          Value total = nb.createOrFold<arith::MulIOp>(nloc, outerRows, count);
           scf::ForOp::create(
-              nb, nloc, rows.first, rows.second, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value row, ValueRange) {
-                Value local =
-                    lb.createOrFold<arith::SubIOp>(lloc, row, rows.first);
+              nb, nloc, zero, total, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
+                // t = outer * count + j: the row's coordinates in the slice.
+                Value j = lb.createOrFold<arith::RemUIOp>(lloc, t, count);
+                Value outer = lb.createOrFold<arith::DivUIOp>(lloc, t, count);
+                SmallVector<Value> at(split + 1);
+                at[split] = j;
+                Value rest = outer;
+                for (int64_t d = split - 1; d >= 0; --d) {
+                  at[d] =
+                      lb.createOrFold<arith::RemUIOp>(lloc, rest, outerDims[d]);
+                  rest =
+                      lb.createOrFold<arith::DivUIOp>(lloc, rest, outerDims[d]);
+                }
+                Value first =
+                    lb.createOrFold<arith::MulIOp>(lloc, outer, splitSize);
+                Value shifted =
+                    lb.createOrFold<arith::AddIOp>(lloc, first, range.first);
+                Value row = lb.createOrFold<arith::AddIOp>(lloc, shifted, j);
                 Value srcOffset =
                     lb.createOrFold<arith::MulIOp>(lloc, row, chunk);
-                Value w = constIndex(lb, lloc, 0);
+                Value w = zero;
                 if (writesFlat) {
                   // Rows exist, so perBatch is not 0 here.
                   Value batch =
@@ -228,13 +258,12 @@ private:
                   w = loadIndex(lb, lloc, writesFlat, batch);
                 }
                 auto write = [&](OpBuilder &wb, Location wloc, Value start) {
-                  writeRow(wb, wloc, c, slice, local, start, updates, srcOffset,
+                  writeRow(wb, wloc, c, rows, at, start, updates, srcOffset,
                            chunk);
                 };
                 if (!writesFlat || c.oob == OobMode::Error) {
                   write(lb, lloc, w);
                 } else if (c.oob == OobMode::Clamp) {
-                  Value zero = constIndex(lb, lloc, 0);
                   Value start = lb.createOrFold<arith::MaxSIOp>(lloc, w, zero);
                   if (!c.circular)
                     start = lb.createOrFold<arith::MinSIOp>(lloc, start,
@@ -251,19 +280,44 @@ private:
                 scf::YieldOp::create(lb, lloc);
               });
         });
-    return expandLike(b, loc, updated, cache, groups);
   }
 
-  /// Copies update row `srcOffset` (`chunk` elements) into row `local` of
-  /// `slice` from position `w` along the axis; in circular mode the part
-  /// past the end of the row wraps to its start.
+  /// `slice` (rank r, dims from `split + 1` on whole and contiguous) seen as
+  /// `[dims[:split+1]..., rowLen]`, one row per position before the axis.
+  static Value rowView(OpBuilder &b, Location loc, Value slice, int64_t split,
+                       Value rowLen) {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, slice);
+    SmallVector<OpFoldResult> sizes, strides;
+    for (int64_t d = 0; d <= split; ++d) {
+      sizes.push_back(meta.getSizes()[d]);
+      strides.push_back(meta.getStrides()[d]);
+    }
+    sizes.push_back(rowLen);
+    strides.push_back(b.getIndexAttr(1));
+    auto elementType = cast<MemRefType>(slice.getType()).getElementType();
+    SmallVector<int64_t> shape(split + 2, ShapedType::kDynamic);
+    MemRefType type = sliceMemRefType(elementType, shape,
+                                      /*contiguousRows=*/true);
+    OpFoldResult offset = meta.getOffset();
+    return memref::ReinterpretCastOp::create(b, loc, type, meta.getBaseBuffer(),
+                                             offset, sizes, strides);
+  }
+
+  /// Copies update row `srcOffset` (`chunk` elements) into the row at
+  /// `prefix` of `rows` from position `w` along the axis; in circular mode
+  /// the part past the end of the row wraps to its start.
   static void writeRow(OpBuilder &b, Location loc, const CacheSpace &c,
-                       Value slice, Value local, Value w, Value updates,
-                       Value srcOffset, Value chunk) {
+                       Value rows, ArrayRef<Value> prefix, Value w,
+                       Value updates, Value srcOffset, Value chunk) {
+    auto at = [&](Value column) {
+      SmallVector<Value> position(prefix);
+      position.push_back(column);
+      return position;
+    };
     if (!c.circular) {
       Value column = b.createOrFold<arith::MulIOp>(loc, w, c.inner);
-      emitRowUpdate(b, loc, ReductionKind::None, slice,
-                    ValueRange{local, column}, updates, srcOffset, chunk);
+      emitRowUpdate(b, loc, ReductionKind::None, rows, at(column), updates,
+                    srcOffset, chunk);
       return;
     }
     // The cache has elements here, so S is not 0.
@@ -273,13 +327,13 @@ private:
     Value rest = b.createOrFold<arith::SubIOp>(loc, c.seqLen, first);
     Value column = b.createOrFold<arith::MulIOp>(loc, start, c.inner);
     Value firstLen = b.createOrFold<arith::MulIOp>(loc, first, c.inner);
-    emitRowUpdate(b, loc, ReductionKind::None, slice, ValueRange{local, column},
-                  updates, srcOffset, firstLen);
+    emitRowUpdate(b, loc, ReductionKind::None, rows, at(column), updates,
+                  srcOffset, firstLen);
     Value zero = constIndex(b, loc, 0);
     Value restOffset = b.createOrFold<arith::AddIOp>(loc, srcOffset, firstLen);
     Value restLen = b.createOrFold<arith::MulIOp>(loc, rest, c.inner);
-    emitRowUpdate(b, loc, ReductionKind::None, slice, ValueRange{local, zero},
-                  updates, restOffset, restLen);
+    emitRowUpdate(b, loc, ReductionKind::None, rows, at(zero), updates,
+                  restOffset, restLen);
   }
 
   std::shared_ptr<LoweringState> state;
