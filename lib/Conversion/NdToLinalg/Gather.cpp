@@ -65,9 +65,8 @@ static Resolved resolveIndex(OpBuilder &b, Location loc, OobMode oob, Value raw,
 namespace {
 /// result[p..., i..., s...] = data[p..., resolve(indices[p[:b]..., i...]),
 /// s...]: partitions of the result rows, one row copy each.
-struct GatherLowering : public OpConversionPattern<GatherOp> {
-  GatherLowering(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
-      : OpConversionPattern<GatherOp>(ctx), state(std::move(state)) {}
+struct GatherLowering : public NdLoweringPattern<GatherOp> {
+  using NdLoweringPattern::NdLoweringPattern;
 
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
@@ -242,8 +241,6 @@ private:
     });
     return result.tensor;
   }
-
-  std::shared_ptr<LoweringState> state;
 };
 } // namespace
 

@@ -576,21 +576,25 @@ void lowering::emitRowFill(OpBuilder &b, Location loc, Value dst,
                            ValueRange dstPos, Value value, Value len) {
   Type elementType = cast<MemRefType>(dst.getType()).getElementType();
   Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  auto scalarFill = [&](Value from) {
-    scf::ForOp::create(b, loc, from, len, one, ValueRange{},
+  // Stores `stored` at columns [from, to) in steps of `step`.
+  auto fill = [&](Value from, Value to, Value step, Value stored) {
+    scf::ForOp::create(b, loc, from, to, step, ValueRange{},
                        [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
                          SmallVector<Value> at(dstPos);
                          at.back() =
                              nb.createOrFold<arith::AddIOp>(nloc, at.back(), j);
-                         memref::StoreOp::create(nb, nloc, value, dst, at);
+                         if (isa<VectorType>(stored.getType()))
+                           vector::StoreOp::create(nb, nloc, stored, dst, at);
+                         else
+                           memref::StoreOp::create(nb, nloc, stored, dst, at);
                          scf::YieldOp::create(nb, nloc);
                        });
   };
+  Value one = constIndex(b, loc, 1);
   std::optional<int64_t> staticLen = getConstantIntValue(len);
   int64_t vl = isVectorizable(elementType) ? vectorLength(elementType) : 0;
   if (vl == 0 || (staticLen && *staticLen < vl)) {
-    scalarFill(zero);
+    fill(zero, len, one, value);
     return;
   }
   Value vlValue = constIndex(b, loc, vl);
@@ -598,17 +602,10 @@ void lowering::emitRowFill(OpBuilder &b, Location loc, Value dst,
   Value vectorEnd = b.createOrFold<arith::SubIOp>(loc, len, rem);
   auto vectorType = VectorType::get({vl}, elementType);
   Value splat = vector::BroadcastOp::create(b, loc, vectorType, value);
-  scf::ForOp::create(b, loc, zero, vectorEnd, vlValue, ValueRange{},
-                     [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-                       SmallVector<Value> at(dstPos);
-                       at.back() =
-                           nb.createOrFold<arith::AddIOp>(nloc, at.back(), j);
-                       vector::StoreOp::create(nb, nloc, splat, dst, at);
-                       scf::YieldOp::create(nb, nloc);
-                     });
+  fill(zero, vectorEnd, vlValue, splat);
   if (staticLen && *staticLen % vl == 0)
     return;
-  scalarFill(vectorEnd);
+  fill(vectorEnd, len, one, value);
 }
 
 //===----------------------------------------------------------------------===//

@@ -356,6 +356,17 @@ private:
   llvm::DenseMap<Operation *, std::unique_ptr<SymbolTable>> tables;
 };
 
+/// A conversion pattern of an nd op sharing the pass run's LoweringState.
+template <typename OpTy>
+class NdLoweringPattern : public OpConversionPattern<OpTy> {
+public:
+  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
+      : OpConversionPattern<OpTy>(ctx), state(std::move(state)) {}
+
+protected:
+  std::shared_ptr<LoweringState> state;
+};
+
 /// The patterns of the ops lowered in files of their own (Gather.cpp,
 /// TensorScatter.cpp), sharing `state` with the others.
 void populateGatherPatterns(RewritePatternSet &patterns,

@@ -229,15 +229,6 @@ static std::optional<std::string> unloweredFeature(Operation *op) {
 }
 
 namespace {
-template <typename OpTy>
-class NdLoweringPattern : public OpConversionPattern<OpTy> {
-public:
-  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
-      : OpConversionPattern<OpTy>(ctx), state(std::move(state)) {}
-
-protected:
-  std::shared_ptr<LoweringState> state;
-};
 
 //===----------------------------------------------------------------------===//
 // gather_nd

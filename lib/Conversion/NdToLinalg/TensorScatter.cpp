@@ -77,9 +77,8 @@ static std::string writeIndexMessage(int64_t axis, bool circular) {
 }
 
 namespace {
-struct TensorScatterLowering : public OpConversionPattern<TensorScatterOp> {
-  TensorScatterLowering(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
-      : OpConversionPattern<TensorScatterOp>(ctx), state(std::move(state)) {}
+struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
+  using NdLoweringPattern::NdLoweringPattern;
 
   LogicalResult
   matchAndRewrite(TensorScatterOp op, OpAdaptor adaptor,
@@ -335,8 +334,6 @@ private:
     emitRowUpdate(b, loc, ReductionKind::None, rows, at(zero), updates,
                   restOffset, restLen);
   }
-
-  std::shared_ptr<LoweringState> state;
 };
 } // namespace
 
