@@ -182,16 +182,34 @@ private:
     int64_t axis = op.getNormalizedAxis();
     int64_t r = cacheType.getRank();
     // Partitions own ranges of the dim just before the axis (the heads of
-    // a [batch, heads, seq, dim] cache, the batch of [batch, seq, dim]) and
-    // whole rows of everything from the axis on.
+    // a [batch, heads, seq, dim] cache, the batch of [batch, seq, dim]) and,
+    // where that dim has fewer entries than there are partitions, ranges of
+    // the positions along the axis too; everything after the axis is whole.
     int64_t split = axis - 1;
     Value splitSize = dimValue(b, loc, cache, split);
     Value outerRows = product(b, loc, dimValues(b, loc, cache, 0, split));
     Value numRows = b.createOrFold<arith::MulIOp>(loc, outerRows, splitSize);
-    Value rowLen = b.createOrFold<arith::MulIOp>(loc, c.maxSeq, c.inner);
     Value chunk = b.createOrFold<arith::MulIOp>(loc, c.seqLen, c.inner);
     Value work = b.createOrFold<arith::MulIOp>(loc, numRows, chunk);
-    Value parts = state->numPartitions(b, loc, op, work, splitSize);
+    Value units = b.createOrFold<arith::MulIOp>(loc, splitSize, c.maxSeq);
+    Value parts = state->numPartitions(b, loc, op, work, units);
+    // A grid of splitParts x seqParts partitions (seqParts is 1 unless the
+    // split dim is short).
+    Value one = constIndex(b, loc, 1);
+    Value splitParts =
+        minIndex(b, loc, parts, maxIndex(b, loc, splitSize, one));
+    Value seqParts = b.createOrFold<arith::DivUIOp>(loc, parts, splitParts);
+    Value gridParts = b.createOrFold<arith::MulIOp>(loc, splitParts, seqParts);
+    // Partition p's ranges of the split dim and of the positions.
+    auto ranges = [&](OpBuilder &nb, Location nloc, Value p) {
+      Value si = nb.createOrFold<arith::DivUIOp>(nloc, p, seqParts);
+      Value ai = nb.createOrFold<arith::RemUIOp>(nloc, p, seqParts);
+      std::pair<Value, Value> splitRange =
+          partRange(nb, nloc, splitSize, splitParts, si);
+      std::pair<Value, Value> seqRange =
+          partRange(nb, nloc, c.maxSeq, seqParts, ai);
+      return std::make_pair(splitRange, seqRange);
+    };
     SmallVector<int64_t> dynamicShape(r, ShapedType::kDynamic);
     MemRefType sliceType =
         sliceMemRefType(cacheType.getElementType(), dynamicShape,
@@ -202,28 +220,36 @@ private:
     // go through a reshape that bufferization does not see as the same
     // buffer, and a donated cache would be copied on return.
     return buildPartitionedUpdate(
-        b, loc, cache, dataPointer, parts, sliceType,
+        b, loc, cache, dataPointer, gridParts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
-          std::pair<Value, Value> range =
-              partRange(nb, nloc, splitSize, parts, p);
+          auto both = ranges(nb, nloc, p);
+          std::pair<Value, Value> range = both.first, seqRange = both.second;
           Value count =
               nb.createOrFold<arith::SubIOp>(nloc, range.second, range.first);
+          Value seqCount = nb.createOrFold<arith::SubIOp>(nloc, seqRange.second,
+                                                          seqRange.first);
           SliceRegion region;
           region.offsets.assign(r, nb.getIndexAttr(0));
           region.offsets[split] = range.first;
+          region.offsets[axis] = seqRange.first;
           region.sizes = cacheSizes;
           region.sizes[split] = count;
+          region.sizes[axis] = seqCount;
           return region;
         },
         [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
           Value updates = flatReadBuffer(nb, nloc, update);
           Value writesFlat =
               writes ? flatReadBuffer(nb, nloc, writes) : Value();
-          std::pair<Value, Value> range =
-              partRange(nb, nloc, splitSize, parts, p);
+          auto both = ranges(nb, nloc, p);
+          std::pair<Value, Value> range = both.first, seqRange = both.second;
           Value count =
               nb.createOrFold<arith::SubIOp>(nloc, range.second, range.first);
-          Value rows = rowView(nb, nloc, slice, split, rowLen);
+          Value seqCount = nb.createOrFold<arith::SubIOp>(nloc, seqRange.second,
+                                                          seqRange.first);
+          Value sliceRowLen =
+              nb.createOrFold<arith::MulIOp>(nloc, seqCount, c.inner);
+          Value rows = rowView(nb, nloc, slice, split, sliceRowLen);
           Value zero = constIndex(nb, nloc, 0);
           Value one = constIndex(nb, nloc, 1);
           Value total = nb.createOrFold<arith::MulIOp>(nloc, outerRows, count);
@@ -257,8 +283,8 @@ private:
                   w = loadIndex(lb, lloc, writesFlat, batch);
                 }
                 auto write = [&](OpBuilder &wb, Location wloc, Value start) {
-                  writeRow(wb, wloc, c, rows, at, start, updates, srcOffset,
-                           chunk);
+                  writeRow(wb, wloc, c, rows, at, seqRange, start, updates,
+                           srcOffset);
                 };
                 if (!writesFlat || c.oob == OobMode::Error) {
                   write(lb, lloc, w);
@@ -281,8 +307,9 @@ private:
         });
   }
 
-  /// `slice` (rank r, dims from `split + 1` on whole and contiguous) seen as
-  /// `[dims[:split+1]..., rowLen]`, one row per position before the axis.
+  /// `slice` (rank r, its dims after the axis whole, so that its part of
+  /// each row is contiguous) seen as `[dims[:split+1]..., rowLen]`, one row
+  /// per position before the axis.
   static Value rowView(OpBuilder &b, Location loc, Value slice, int64_t split,
                        Value rowLen) {
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, slice);
@@ -302,21 +329,37 @@ private:
                                              offset, sizes, strides);
   }
 
-  /// Copies update row `srcOffset` (`chunk` elements) into the row at
-  /// `prefix` of `rows` from position `w` along the axis; in circular mode
-  /// the part past the end of the row wraps to its start.
+  /// Copies the part of update row `srcOffset` that lands in the positions
+  /// `seqRange` (the slice's part of the axis) into the row at `prefix` of
+  /// `rows`, the update starting at position `w`: one piece in linear mode,
+  /// two in circular mode (up to the end of the axis, then from its start).
   static void writeRow(OpBuilder &b, Location loc, const CacheSpace &c,
-                       Value rows, ArrayRef<Value> prefix, Value w,
-                       Value updates, Value srcOffset, Value chunk) {
-    auto at = [&](Value column) {
-      SmallVector<Value> position(prefix);
-      position.push_back(column);
-      return position;
+                       Value rows, ArrayRef<Value> prefix,
+                       std::pair<Value, Value> seqRange, Value w, Value updates,
+                       Value srcOffset) {
+    // Copies update positions [from, from + len) to positions
+    // [start, start + len), clipped to seqRange.
+    auto piece = [&](Value start, Value from, Value len) {
+      Value end = b.createOrFold<arith::AddIOp>(loc, start, len);
+      Value lo = maxIndex(b, loc, start, seqRange.first);
+      Value hi = minIndex(b, loc, end, seqRange.second);
+      hi = maxIndex(b, loc, hi, lo);
+      Value count = b.createOrFold<arith::SubIOp>(loc, hi, lo);
+      Value skipped = b.createOrFold<arith::SubIOp>(loc, lo, start);
+      Value first = b.createOrFold<arith::AddIOp>(loc, from, skipped);
+      Value srcShift = b.createOrFold<arith::MulIOp>(loc, first, c.inner);
+      Value src = b.createOrFold<arith::AddIOp>(loc, srcOffset, srcShift);
+      Value local = b.createOrFold<arith::SubIOp>(loc, lo, seqRange.first);
+      Value column = b.createOrFold<arith::MulIOp>(loc, local, c.inner);
+      Value elements = b.createOrFold<arith::MulIOp>(loc, count, c.inner);
+      SmallVector<Value> at(prefix);
+      at.push_back(column);
+      emitRowUpdate(b, loc, ReductionKind::None, rows, at, updates, src,
+                    elements);
     };
+    Value zero = constIndex(b, loc, 0);
     if (!c.circular) {
-      Value column = b.createOrFold<arith::MulIOp>(loc, w, c.inner);
-      emitRowUpdate(b, loc, ReductionKind::None, rows, at(column), updates,
-                    srcOffset, chunk);
+      piece(w, zero, c.seqLen);
       return;
     }
     // The cache has elements here, so S is not 0.
@@ -324,15 +367,8 @@ private:
     Value room = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, start);
     Value first = minIndex(b, loc, c.seqLen, room);
     Value rest = b.createOrFold<arith::SubIOp>(loc, c.seqLen, first);
-    Value column = b.createOrFold<arith::MulIOp>(loc, start, c.inner);
-    Value firstLen = b.createOrFold<arith::MulIOp>(loc, first, c.inner);
-    emitRowUpdate(b, loc, ReductionKind::None, rows, at(column), updates,
-                  srcOffset, firstLen);
-    Value zero = constIndex(b, loc, 0);
-    Value restOffset = b.createOrFold<arith::AddIOp>(loc, srcOffset, firstLen);
-    Value restLen = b.createOrFold<arith::MulIOp>(loc, rest, c.inner);
-    emitRowUpdate(b, loc, ReductionKind::None, rows, at(zero), updates,
-                  restOffset, restLen);
+    piece(start, zero, first);
+    piece(zero, first, rest);
   }
 };
 } // namespace

@@ -82,9 +82,10 @@ func.func @gather_clamp(%d: tensor<7x3xi32>, %i: tensor<2x2xi64>) -> tensor<7x2x
 // -----
 
 // The write indices are checked first, in order; then an scf.forall over
-// ranges of the heads (the dim before the axis) updates the cache: each
-// partition views its slice as rows of max_seq * inner = 512 elements and
-// copies each row's update (1 x 128) with vector stores.
+// a grid of ranges of the heads (the dim before the axis) and of the
+// positions along the axis updates the cache: each partition views its
+// slice as rows (its positions times 128 contiguous elements) and copies the
+// part of each row's update that lands there with vector stores.
 // CHECK-LABEL: func.func @kv_update
 //  CHECK-SAME:   (%[[CACHE:.*]]: tensor<2x8x4x128xf16>, %[[UPD:.*]]: tensor<2x8x1x128xf16>, %[[W:.*]]: tensor<2xi64>)
 //       CHECK:   %[[PTR:.*]] = memref.extract_aligned_pointer_as_index
@@ -95,12 +96,12 @@ func.func @gather_clamp(%d: tensor<7x3xi32>, %i: tensor<2x2xi64>) -> tensor<7x2x
 //       CHECK:     func.call @__nd_report_error({{.*}}) {nd.message = "{{.*}}: nd.tensor_scatter: write index %lld in operand 'write_indices' is out of range for dim 2 of operand 'past_cache': the update fits from positions 0 to %lld (linear mode)"}
 //       CHECK:   scf.if %[[OK]]
 //       CHECK:     scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[DATA]])
-//       CHECK:       %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][0, %{{.*}}, 0, 0] [2, %{{.*}}, 4, 128] [1, 1, 1, 1]
+//       CHECK:       %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][0, %{{.*}}, %{{.*}}, 0] [2, %{{.*}}, %{{.*}}, 128] [1, 1, 1, 1]
 //       CHECK:       %[[BUF:.*]] = bufferization.to_buffer %[[SLICE]]
-//       CHECK:       memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [2, %{{.*}}, 512], strides: [%{{.*}}, %{{.*}}, 1]
+//       CHECK:       memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [2, %{{.*}}, %{{.*}}], strides: [%{{.*}}, %{{.*}}, 1]
 //       CHECK:       scf.for
 //       CHECK:         vector.store {{.*}} vector<32xf16>
-//       CHECK:       tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %{{.*}}, 0, 0] [2, %{{.*}}, 4, 128] [1, 1, 1, 1]
+//       CHECK:       tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %{{.*}}, %{{.*}}, 0] [2, %{{.*}}, %{{.*}}, 128] [1, 1, 1, 1]
 //       CHECK:   } else {
 //       CHECK:     scf.yield %[[DATA]]
 func.func @kv_update(%cache: tensor<2x8x4x128xf16>, %update: tensor<2x8x1x128xf16>, %w: tensor<2xi64>) -> tensor<2x8x4x128xf16> {
