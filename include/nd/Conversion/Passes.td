@@ -30,10 +30,10 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     - `nd.tensor_scatter` is a slice scatter: each position before the
       axis is a contiguous row of `max_seq * inner` elements that receives
       its update as one copy (two in circular mode, wrapping at the end of
-      the row), in an `scf.forall` over ranges of the dim before the axis
-      (as below); it touches only the update's elements, so a donated cache
-      costs O(update). Its write indices are checked (under `oob<error>`) before
-      anything is written;
+      the row), in an `scf.forall` (as below) over a grid of ranges of the
+      dim before the axis and of the positions along it; it touches only
+      the update's elements, so a donated cache costs O(update). Its write
+      indices are checked (under `oob<error>`) before anything is written;
     - `nd.scatter_nd` and `nd.scatter_elements` update `data` inside an
       `scf.forall` whose `shared_outs` is `data`: each iteration owns a
       disjoint slice of the destination and hands it back with
