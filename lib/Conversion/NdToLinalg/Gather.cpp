@@ -10,8 +10,9 @@
 // and the result as `[B, M, I, inner]`: result row `u = (bb * M + m) * I + i`
 // is data row `(bb * M + m) * s + resolve(indices[bb, i])`. Partitions split
 // the result rows; each row is one contiguous copy of `inner` elements, with
-// vector loads and stores where the element type allows. The result is
-// written once, so every split gives the same result.
+// vector loads and stores where the element type allows (rows of one
+// element along a static non-empty axis move without a branch). The result
+// is written once, so every split gives the same result.
 //
 // Preconditions: the op verifies. Dynamic dims the verifier could not
 // compare are checked at run time when bounds checking is on. Index values:
@@ -149,6 +150,13 @@ private:
     Value parts = state->numPartitions(b, loc, op, work, rows);
     Type elementType = resultType.getElementType();
 
+    // Rows of one element along an axis known to be non-empty move without
+    // a branch.
+    auto dataType = op.getData().getType();
+    bool pointRows = llvm::all_of(dataType.getShape().drop_front(axis + 1),
+                                  [](int64_t d) { return d == 1; }) &&
+                     !dataType.isDynamicDim(axis) &&
+                     dataType.getDimSize(axis) > 0;
     Value flags;
     if (check)
       flags = allocScratch(b, loc, b.getI1Type(), parts);
@@ -158,55 +166,89 @@ private:
       Value no = constBool(pb, ploc, false);
       Value zero =
           oob == OobMode::Error ? Value() : zeroValue(pb, ploc, elementType);
+      // The partition's rows [lo, hi) as (outer row, index value) pairs:
+      // the outer rows' loop does the divisions, the inner loop none.
+      Value lo = bounds.first, hi = bounds.second;
+      Value firstOuter = pb.createOrFold<arith::DivUIOp>(ploc, lo, perBatch);
+      Value lastOuter = ceilDiv(pb, ploc, hi, perBatch);
       auto loop = scf::ForOp::create(
-          pb, ploc, bounds.first, bounds.second, step, ValueRange{no},
-          [&](OpBuilder &lb, Location lloc, Value u, ValueRange acc) {
+          pb, ploc, firstOuter, lastOuter, step, ValueRange{no},
+          [&](OpBuilder &ob, Location oloc, Value outerRow, ValueRange outAcc) {
             // Rows exist, so perBatch and middle are not 0 here.
-            Value i = lb.createOrFold<arith::RemUIOp>(lloc, u, perBatch);
-            Value outerRow = lb.createOrFold<arith::DivUIOp>(lloc, u, perBatch);
-            Value position = i;
+            Value rowStart =
+                ob.createOrFold<arith::MulIOp>(oloc, outerRow, perBatch);
+            Value from = ob.createOrFold<arith::SubIOp>(
+                oloc, maxIndex(ob, oloc, lo, rowStart), rowStart);
+            Value rowEnd =
+                ob.createOrFold<arith::AddIOp>(oloc, rowStart, perBatch);
+            Value to = ob.createOrFold<arith::SubIOp>(
+                oloc, minIndex(ob, oloc, hi, rowEnd), rowStart);
+            Value indexStart = constIndex(ob, oloc, 0);
             if (bDims > 0) {
               Value bb =
-                  lb.createOrFold<arith::DivUIOp>(lloc, outerRow, middle);
-              Value start = lb.createOrFold<arith::MulIOp>(lloc, bb, perBatch);
-              position = lb.createOrFold<arith::AddIOp>(lloc, start, i);
+                  ob.createOrFold<arith::DivUIOp>(oloc, outerRow, middle);
+              indexStart = ob.createOrFold<arith::MulIOp>(oloc, bb, perBatch);
             }
-            Value raw = loadIndex(lb, lloc, indicesFlat, position);
-            Resolved index = resolveIndex(lb, lloc, oob, raw, axisSize);
             Value base =
-                lb.createOrFold<arith::MulIOp>(lloc, outerRow, axisSize);
-            Value srcRow =
-                lb.createOrFold<arith::AddIOp>(lloc, base, index.position);
-            Value srcOffset =
-                lb.createOrFold<arith::MulIOp>(lloc, srcRow, inner);
-            Value dstOffset = lb.createOrFold<arith::MulIOp>(lloc, u, inner);
-            auto copyRow = [&](OpBuilder &cb, Location cloc) {
-              emitRowUpdate(cb, cloc, ReductionKind::None, result.flat,
-                            ValueRange{dstOffset}, dataFlat, srcOffset, inner);
-            };
-            Value bad = acc[0];
-            if (oob == OobMode::Error && !check) {
-              // Trusted indices: no check at all.
-              copyRow(lb, lloc);
-            } else {
-              Value good = notBool(lb, lloc, index.bad);
-              bool fill = oob != OobMode::Error;
-              auto ifOp = scf::IfOp::create(lb, lloc, good,
-                                            /*withElseRegion=*/fill);
-              {
-                OpBuilder::InsertionGuard guard(lb);
-                lb.setInsertionPointToStart(ifOp.thenBlock());
-                copyRow(lb, lloc);
-                if (fill) {
-                  lb.setInsertionPointToStart(ifOp.elseBlock());
-                  emitRowFill(lb, lloc, result.flat, ValueRange{dstOffset},
-                              zero, inner);
-                }
-              }
-              if (check)
-                bad = orBool(lb, lloc, bad, index.bad);
-            }
-            scf::YieldOp::create(lb, lloc, bad);
+                ob.createOrFold<arith::MulIOp>(oloc, outerRow, axisSize);
+            auto indexLoop = scf::ForOp::create(
+                ob, oloc, from, to, step, outAcc,
+                [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
+                  Value position =
+                      lb.createOrFold<arith::AddIOp>(lloc, indexStart, i);
+                  Value raw = loadIndex(lb, lloc, indicesFlat, position);
+                  Resolved index = resolveIndex(lb, lloc, oob, raw, axisSize);
+                  Value srcRow = lb.createOrFold<arith::AddIOp>(lloc, base,
+                                                                index.position);
+                  Value srcOffset =
+                      lb.createOrFold<arith::MulIOp>(lloc, srcRow, inner);
+                  Value u = lb.createOrFold<arith::AddIOp>(lloc, rowStart, i);
+                  Value dstOffset =
+                      lb.createOrFold<arith::MulIOp>(lloc, u, inner);
+                  auto copyRow = [&](OpBuilder &cb, Location cloc) {
+                    emitRowUpdate(cb, cloc, ReductionKind::None, result.flat,
+                                  ValueRange{dstOffset}, dataFlat, srcOffset,
+                                  inner);
+                  };
+                  Value bad = acc[0];
+                  if (pointRows) {
+                    // One element per row along a non-empty axis: a bad
+                    // index reads a safe element, dropped or replaced by
+                    // zero without a branch.
+                    Value safe = clampIfBad(lb, lloc, index.bad, srcOffset);
+                    Value value =
+                        memref::LoadOp::create(lb, lloc, dataFlat, safe);
+                    if (oob == OobMode::Skip)
+                      value = arith::SelectOp::create(lb, lloc, index.bad, zero,
+                                                      value);
+                    memref::StoreOp::create(lb, lloc, value, result.flat,
+                                            dstOffset);
+                    if (check)
+                      bad = orBool(lb, lloc, bad, index.bad);
+                  } else if (oob == OobMode::Error && !check) {
+                    // Trusted indices: no check at all.
+                    copyRow(lb, lloc);
+                  } else {
+                    Value good = notBool(lb, lloc, index.bad);
+                    bool fill = oob != OobMode::Error;
+                    auto ifOp = scf::IfOp::create(lb, lloc, good,
+                                                  /*withElseRegion=*/fill);
+                    {
+                      OpBuilder::InsertionGuard guard(lb);
+                      lb.setInsertionPointToStart(ifOp.thenBlock());
+                      copyRow(lb, lloc);
+                      if (fill) {
+                        lb.setInsertionPointToStart(ifOp.elseBlock());
+                        emitRowFill(lb, lloc, result.flat,
+                                    ValueRange{dstOffset}, zero, inner);
+                      }
+                    }
+                    if (check)
+                      bad = orBool(lb, lloc, bad, index.bad);
+                  }
+                  scf::YieldOp::create(lb, lloc, bad);
+                });
+            scf::YieldOp::create(ob, oloc, indexLoop.getResults());
           });
       if (check)
         memref::StoreOp::create(pb, ploc, loop.getResult(0), flags, p);

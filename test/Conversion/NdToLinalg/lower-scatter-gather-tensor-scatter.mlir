@@ -75,6 +75,28 @@ func.func @gather_clamp(%d: tensor<7x3xi32>, %i: tensor<2x2xi64>) -> tensor<7x2x
   return %r : tensor<7x2x2xi32>
 }
 
+// -----
+
+// Rows of one element along a static, non-empty axis move without a branch:
+// a bad index reads element 0, and oob<skip> selects zero instead. The
+// partition's rows are walked as (outer row, index value) pairs, the
+// divisions in the outer loop only.
+// CHECK-LABEL: func.func private @__nd_gather
+//   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+//       CHECK:   scf.parallel
+//       CHECK:     scf.for
+//       CHECK:       scf.for
+//   CHECK-NOT:         scf.if
+//       CHECK:         %[[BAD:.*]] = arith.cmpi uge
+//       CHECK:         %[[SAFE:.*]] = arith.select %[[BAD]], %c0, %{{.*}} : index
+//       CHECK:         %[[V:.*]] = memref.load %{{.*}}[%[[SAFE]]] : memref<24xf32>
+//       CHECK:         %[[OUT:.*]] = arith.select %[[BAD]], %[[ZERO]], %[[V]] : f32
+//       CHECK:         memref.store %[[OUT]], %{{.*}}[%{{.*}}] : memref<20xf32>
+func.func @gather_points(%d: tensor<4x6xf32>, %i: tensor<4x5xi64>) -> tensor<4x5xf32> {
+  %r = nd.gather %d[%i] axis(1) batch_dims(1) oob<skip> : tensor<4x6xf32>, tensor<4x5xi64> -> tensor<4x5xf32>
+  return %r : tensor<4x5xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // nd.tensor_scatter
 //===----------------------------------------------------------------------===//
