@@ -48,6 +48,13 @@ struct CacheSpace {
   bool circular;
   OobMode oob;
 };
+
+/// A partition's block of the cache: a range of the dim before the axis and
+/// a range of the positions along the axis.
+struct CacheBlock {
+  Value splitStart, splitCount, seqCount;
+  std::pair<Value, Value> seqRange;
+};
 } // namespace
 
 /// Whether write index `w` is out of range: negative, or (linear) past the
@@ -208,7 +215,14 @@ private:
           partRange(nb, nloc, splitSize, splitParts, si);
       std::pair<Value, Value> seqRange =
           partRange(nb, nloc, c.maxSeq, seqParts, ai);
-      return std::make_pair(splitRange, seqRange);
+      CacheBlock block;
+      block.splitStart = splitRange.first;
+      block.splitCount = nb.createOrFold<arith::SubIOp>(nloc, splitRange.second,
+                                                        splitRange.first);
+      block.seqRange = seqRange;
+      block.seqCount =
+          nb.createOrFold<arith::SubIOp>(nloc, seqRange.second, seqRange.first);
+      return block;
     };
     SmallVector<int64_t> dynamicShape(r, ShapedType::kDynamic);
     MemRefType sliceType =
@@ -222,33 +236,25 @@ private:
     return buildPartitionedUpdate(
         b, loc, cache, dataPointer, gridParts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
-          auto both = ranges(nb, nloc, p);
-          std::pair<Value, Value> range = both.first, seqRange = both.second;
-          Value count =
-              nb.createOrFold<arith::SubIOp>(nloc, range.second, range.first);
-          Value seqCount = nb.createOrFold<arith::SubIOp>(nloc, seqRange.second,
-                                                          seqRange.first);
+          CacheBlock block = ranges(nb, nloc, p);
           SliceRegion region;
           region.offsets.assign(r, nb.getIndexAttr(0));
-          region.offsets[split] = range.first;
-          region.offsets[axis] = seqRange.first;
+          region.offsets[split] = block.splitStart;
+          region.offsets[axis] = block.seqRange.first;
           region.sizes = cacheSizes;
-          region.sizes[split] = count;
-          region.sizes[axis] = seqCount;
+          region.sizes[split] = block.splitCount;
+          region.sizes[axis] = block.seqCount;
           return region;
         },
         [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
           Value updates = flatReadBuffer(nb, nloc, update);
           Value writesFlat =
               writes ? flatReadBuffer(nb, nloc, writes) : Value();
-          auto both = ranges(nb, nloc, p);
-          std::pair<Value, Value> range = both.first, seqRange = both.second;
-          Value count =
-              nb.createOrFold<arith::SubIOp>(nloc, range.second, range.first);
-          Value seqCount = nb.createOrFold<arith::SubIOp>(nloc, seqRange.second,
-                                                          seqRange.first);
+          CacheBlock block = ranges(nb, nloc, p);
+          Value count = block.splitCount;
+          std::pair<Value, Value> seqRange = block.seqRange;
           Value sliceRowLen =
-              nb.createOrFold<arith::MulIOp>(nloc, seqCount, c.inner);
+              nb.createOrFold<arith::MulIOp>(nloc, block.seqCount, c.inner);
           Value rows = rowView(nb, nloc, slice, split, sliceRowLen);
           Value zero = constIndex(nb, nloc, 0);
           Value one = constIndex(nb, nloc, 1);
@@ -270,8 +276,8 @@ private:
                 }
                 Value first =
                     lb.createOrFold<arith::MulIOp>(lloc, outer, splitSize);
-                Value shifted =
-                    lb.createOrFold<arith::AddIOp>(lloc, first, range.first);
+                Value shifted = lb.createOrFold<arith::AddIOp>(
+                    lloc, first, block.splitStart);
                 Value row = lb.createOrFold<arith::AddIOp>(lloc, shifted, j);
                 Value srcOffset =
                     lb.createOrFold<arith::MulIOp>(lloc, row, chunk);
