@@ -235,12 +235,6 @@ def _reduction(rng, op, dtype):
     return str(rng.choice(allowed))
 
 
-def is_lowered_today(case):
-    """Whether `--lower-scatter` handles the case: the four original ops,
-    with every reduction, use_init_val and oob mode."""
-    return case.op in OPS[:4]
-
-
 def random_case(rng, op=None, oob=None, dtype=None):
     """A random valid case of `op` (random if None) under `oob`."""
     op = op or str(rng.choice(OPS))

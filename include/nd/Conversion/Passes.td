@@ -8,12 +8,13 @@ include "mlir/Pass/PassBase.td"
 def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
   let summary = "Lower the nd ops to parallel loops over buffers";
   let description = [{
-    Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements` and
-    `nd.gather_elements` (every `oob` mode, every reduction,
-    `use_init_val`) into upstream dialects. Each op becomes a call of a private
-    function of its own (`@__nd_scatter_nd`, ...; a scatter also passes the
-    base pointer of its `data`), which holds its lowering; value semantics
-    stay at the tensor level and the data moves in memref loops:
+    Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements`,
+    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` (every `oob`
+    mode, every reduction, `use_init_val`) into upstream dialects. Each op
+    becomes a call of a private function of its own (`@__nd_scatter_nd`,
+    ...; a scatter also passes the base pointer of its `data`), which holds
+    its lowering; value semantics stay at the tensor level and the data
+    moves in memref loops:
 
     - read-only operands are read through `bufferization.to_buffer
       read_only` as 1-D row-major buffers;
@@ -21,7 +22,18 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
       (`memref.alloc`, returned through `bufferization.to_tensor restrict
       writable`) and fill it from an `scf.parallel` over partitions of the
       index tuples (positions); each tuple is read and checked once and a
-      slice moves as a row of vector loads and stores;
+      slice moves as a row of vector loads and stores; `nd.gather` splits
+      its result rows (one row per index value and outer position, a
+      contiguous copy of the dims after the axis); under `oob<skip>` (and
+      `oob<clamp>` along an empty axis) a row read through an index out of
+      range is zeros;
+    - `nd.tensor_scatter` is a slice scatter: each position before the
+      axis is a contiguous row of `max_seq * inner` elements that receives
+      its update as one copy (two in circular mode, wrapping at the end of
+      the row), in an `scf.forall` (as below) over a grid of ranges of the
+      dim before the axis and of the positions along it; it touches only
+      the update's elements, so a donated cache costs O(update). Its write
+      indices are checked (under `oob<error>`) before anything is written;
     - `nd.scatter_nd` and `nd.scatter_elements` update `data` inside an
       `scf.forall` whose `shared_outs` is `data`: each iteration owns a
       disjoint slice of the destination and hands it back with
@@ -66,9 +78,6 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     64 bits wider than the element) in scratch buffers; each element's
     owner resets, applies and, for a mean, divides, so these stay
     deterministic.
-
-    `nd.gather` and `nd.tensor_scatter` are not lowered yet: the pass
-    reports each such op by name and fails.
 
     Before:
 

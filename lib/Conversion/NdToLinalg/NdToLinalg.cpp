@@ -3,8 +3,8 @@
 // Lowers scatter_nd, gather_nd, scatter_elements and gather_elements (every
 // oob mode, every reduction, use_init_val) to tensor, bufferization, memref,
 // scf, vector, arith and complex ops, each op into a private function of its
-// own (see LoweringSupport.h for the overall shape). What the dialect accepts
-// but this lowering does not implement yet is reported by name.
+// own (see LoweringSupport.h for the overall shape); nd.gather and
+// nd.tensor_scatter lower in Gather.cpp and TensorScatter.cpp.
 //
 // Preconditions: the ops verify. Dimensions the verifier could not compare
 // (dynamic ones, a dynamic index depth) and, under oob<error>, every index
@@ -75,123 +75,15 @@ using namespace mlir::nd::lowering;
 static constexpr int64_t kMinSplitColumns = 64;
 
 //===----------------------------------------------------------------------===//
-// Shared pieces
+// Index values under an oob mode
 //===----------------------------------------------------------------------===//
-
-/// The dims `[from, to)` of `shaped` as index values.
-static SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value shaped,
-                                    int64_t from, int64_t to) {
-  SmallVector<Value> dims;
-  for (int64_t d = from; d < to; ++d)
-    dims.push_back(dimValue(b, loc, shaped, d));
-  return dims;
-}
-
-/// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
-static SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
-                                          ArrayRef<Value> dims) {
-  SmallVector<Value> strides(dims.size());
-  Value stride = constIndex(b, loc, 1);
-  for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
-    strides[j] = stride;
-    stride = b.createOrFold<arith::MulIOp>(loc, stride, dims[j]);
-  }
-  return strides;
-}
-
-/// `a | b` on i1.
-static Value orBool(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::OrIOp>(loc, x, y);
-}
-
-static Value notBool(OpBuilder &b, Location loc, Value x) {
-  Value yes = constBool(b, loc, true);
-  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
-}
-
-/// A scratch buffer of `size` elements of `type`.
-static Value allocScratch(OpBuilder &b, Location loc, Type type, Value size) {
-  auto memrefType = MemRefType::get({ShapedType::kDynamic}, type);
-  return memref::AllocOp::create(b, loc, memrefType, ValueRange{size},
-                                 b.getI64IntegerAttr(64));
-}
-
-/// The serial OR of `flags[0..count)`.
-static Value anyFlag(OpBuilder &b, Location loc, Value flags, Value count) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  Value no = constBool(b, loc, false);
-  auto loop = scf::ForOp::create(
-      b, loc, zero, count, one, ValueRange{no},
-      [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
-        Value flag = memref::LoadOp::create(nb, nloc, flags, ValueRange{i});
-        Value any = orBool(nb, nloc, acc[0], flag);
-        scf::YieldOp::create(nb, nloc, any);
-      });
-  return loop.getResult(0);
-}
-
-/// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
-/// when `cond` is the constant true.
-static Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
-                     function_ref<Value(OpBuilder &, Location)> then,
-                     function_ref<Value(OpBuilder &, Location)> otherwise) {
-  if (std::optional<int64_t> known = getConstantIntValue(cond);
-      known && *known != 0)
-    return then(b, loc);
-  // The result type is that of the yielded values.
-  auto ifOp = scf::IfOp::create(
-      b, loc, cond,
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, then(nb, nloc));
-      },
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, otherwise(nb, nloc));
-      });
-  assert(ifOp.getResult(0).getType() == type && "branches yield other types");
-  return ifOp.getResult(0);
-}
-
-/// Emits `if (!ok) report()`.
-static void reportUnless(OpBuilder &b, Location loc, Value ok,
-                         function_ref<void(OpBuilder &, Location)> report) {
-  Value failed = notBool(b, loc, ok);
-  auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  report(b, loc);
-}
-
-/// The zero of `type` (signless, unsigned, float or complex).
-static Value zeroValue(OpBuilder &b, Location loc, Type type) {
-  if (auto complexType = dyn_cast<ComplexType>(type)) {
-    Attribute part = b.getZeroAttr(complexType.getElementType());
-    return complex::ConstantOp::create(b, loc, complexType,
-                                       b.getArrayAttr({part, part}));
-  }
-  if (auto intType = dyn_cast<IntegerType>(type);
-      intType && !intType.isSignless()) {
-    Type signless = b.getIntegerType(intType.getWidth());
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(signless));
-    return UnrealizedConversionCastOp::create(b, loc, type, zero).getResult(0);
-  }
-  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
-}
 
 /// `flat[offset, offset + len) = 0`.
 static void fillZeros(OpBuilder &b, Location loc, Value flat, Value offset,
                       Value len) {
   Type elementType = cast<MemRefType>(flat.getType()).getElementType();
   Value zero = zeroValue(b, loc, elementType);
-  Value from = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  scf::ForOp::create(
-      b, loc, from, len, one, ValueRange{},
-      [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-        Value at = nb.createOrFold<arith::AddIOp>(nloc, offset, j);
-        memref::StoreOp::create(nb, nloc, zero, flat, ValueRange{at});
-        scf::YieldOp::create(nb, nloc);
-      });
+  emitRowFill(b, loc, flat, ValueRange{offset}, zero, len);
 }
 
 /// `if (!skip) body()`, or just `body()` when `skip` is null (oob<error>).
@@ -207,10 +99,6 @@ static void unlessSkipped(OpBuilder &b, Location loc, Value skip,
   b.setInsertionPointToStart(ifOp.thenBlock());
   body(b, loc);
 }
-
-//===----------------------------------------------------------------------===//
-// Index values under an oob mode
-//===----------------------------------------------------------------------===//
 
 /// The position a raw index addresses in a dim of `size` under `oob`:
 /// normalized (`i + size` for negative `i`); under clamp, the raw value is
@@ -243,44 +131,6 @@ static Value skippedIndex(OpBuilder &b, Location loc, Value position,
   Value zero = constIndex(b, loc, 0);
   return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size,
                                        zero);
-}
-
-/// `tensor.collapse_shape` by `groups`, or `tensor` itself when every group
-/// is one dim.
-static Value collapse(OpBuilder &b, Location loc, Value tensor,
-                      ArrayRef<ReassociationIndices> groups) {
-  if (llvm::all_of(groups,
-                   [](const ReassociationIndices &g) { return g.size() == 1; }))
-    return tensor;
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto collapsedType = RankedTensorType::get(
-      collapsedShape(type.getShape(), groups), type.getElementType());
-  return tensor::CollapseShapeOp::create(b, loc, collapsedType, tensor, groups);
-}
-
-/// The inverse of `collapse`, back to the type and dims of `like`. A group
-/// that expands a dynamic dim into several becomes a `tensor.reshape` (a
-/// `memref.reshape` view once bufferized): expand-strided-metadata of MLIR 22
-/// crashes on such a `memref.expand_shape`.
-static Value expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
-                        ArrayRef<ReassociationIndices> groups) {
-  if (tensor.getType() == like.getType())
-    return tensor;
-  auto likeType = cast<RankedTensorType>(like.getType());
-  bool dynamicGroup = llvm::any_of(groups, [&](const ReassociationIndices &g) {
-    return g.size() > 1 &&
-           llvm::any_of(g, [&](int64_t d) { return likeType.isDynamicDim(d); });
-  });
-  if (!dynamicGroup) {
-    SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
-    return tensor::ExpandShapeOp::create(b, loc, likeType, tensor, groups,
-                                         shape);
-  }
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < likeType.getRank(); ++d)
-    dims.push_back(dimValue(b, loc, like, d));
-  Value shape = tensor::FromElementsOp::create(b, loc, dims);
-  return tensor::ReshapeOp::create(b, loc, likeType, tensor, shape);
 }
 
 //===----------------------------------------------------------------------===//
@@ -335,24 +185,6 @@ static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
   return tuple;
 }
 
-/// `2 * size`: a raw index `i` is in `[-size, size)` iff `i + size` is
-/// below it as an unsigned number, so that checking many indices is one
-/// unsigned max reduction (which vectorises) and one compare.
-static Value rangeBound(OpBuilder &b, Location loc, Value size) {
-  Value two = constIndex(b, loc, 2);
-  return b.createOrFold<arith::MulIOp>(loc, size, two);
-}
-
-/// Whether the unsigned maximum `shiftedMax` of `index + size` over some
-/// indices shows one out of range.
-static Value anyOutOfRange(OpBuilder &b, Location loc, Value shiftedMax,
-                           Value bound) {
-  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                       shiftedMax, bound);
-}
-
-/// After a failed parallel check: finds the first tuple in row-major order
-/// with a component out of range and reports it.
 static void reportFirstBadTuple(LoweringState &state, OpBuilder &b,
                                 Location loc, Operation *op, Value indices,
                                 Value numTuples, const TupleSpace &space) {
@@ -437,73 +269,11 @@ static SmallVector<Value> walkPositions(
   return SmallVector<Value>(rows.getResults());
 }
 
-/// After a failed parallel check: finds the first position of `indices` in
-/// row-major order whose value is out of range for dim `axis` and reports
-/// it.
-static void reportFirstBadElement(LoweringState &state, OpBuilder &b,
-                                  Location loc, Operation *op, Value indices,
-                                  Value count, Value size, int64_t axis) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  Value no = constBool(b, loc, false);
-  scf::ForOp::create(
-      b, loc, zero, count, one, ValueRange{no},
-      [&](OpBuilder &nb, Location nloc, Value q, ValueRange found) {
-        Value raw = loadIndex(nb, nloc, indices, q);
-        Value normalized = normalizeIndex(nb, nloc, raw, size);
-        Value bad = isOutOfRange(nb, nloc, normalized, size);
-        Value fire = nb.createOrFold<arith::AndIOp>(
-            nloc, notBool(nb, nloc, found[0]), bad);
-        auto ifOp = scf::IfOp::create(nb, nloc, fire, false);
-        {
-          OpBuilder::InsertionGuard guard(nb);
-          nb.setInsertionPointToStart(ifOp.thenBlock());
-          state.report(nb, nloc, op, LoweringState::indexMessage(axis), raw,
-                       size);
-        }
-        Value done = orBool(nb, nloc, found[0], bad);
-        scf::YieldOp::create(nb, nloc, done);
-      });
-}
-
-/// Whether a value of `indices[lo, hi)` is out of range for a dim of
-/// `size`: one unsigned max of `index + size` (see rangeBound).
-static Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
-                        Value hi, Value size, Value bound) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  auto loop = scf::ForOp::create(
-      b, loc, lo, hi, one, ValueRange{zero},
-      [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
-        Value raw = loadIndex(lb, lloc, indices, q);
-        Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
-        scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
-      });
-  return anyOutOfRange(b, loc, loop.getResult(0), bound);
-}
-
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// What the lowering does not implement yet in `op`, as the end of an
-/// error message; nothing when it lowers `op`.
-static std::optional<std::string> unloweredFeature(Operation *op) {
-  if (isa<GatherOp, TensorScatterOp>(op))
-    return std::string("is not lowered yet");
-  return std::nullopt;
-}
-
 namespace {
-template <typename OpTy>
-class NdLoweringPattern : public OpConversionPattern<OpTy> {
-public:
-  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
-      : OpConversionPattern<OpTy>(ctx), state(std::move(state)) {}
-
-protected:
-  std::shared_ptr<LoweringState> state;
-};
 
 //===----------------------------------------------------------------------===//
 // gather_nd
@@ -518,8 +288,6 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
   LogicalResult
   matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t k = op.getIndexDepth();
@@ -706,8 +474,6 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
   LogicalResult
   matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t axis = op.getNormalizedAxis();
     int64_t rank = resultType.getRank();
@@ -1617,8 +1383,6 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto dataType = op.getData().getType();
     auto updatesType = op.getUpdates().getType();
     int64_t r = dataType.getRank();
@@ -1732,8 +1496,6 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto dataType = op.getData().getType();
     int64_t axis = op.getNormalizedAxis();
     int64_t r = dataType.getRank();
@@ -2050,6 +1812,8 @@ void mlir::nd::populateNdToLinalgPatterns(RewritePatternSet &patterns,
                                                options.parallelGrain);
   patterns.add<GatherNDLowering, GatherElementsLowering, ScatterNDLowering,
                ScatterElementsLowering>(patterns.getContext(), state);
+  populateGatherPatterns(patterns, state);
+  populateTensorScatterPatterns(patterns, state);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2068,20 +1832,6 @@ struct LowerScatterPass
     options.checkBounds = checkBounds;
     options.parallelGrain = grain;
     populateNdToLinalgPatterns(patterns, options);
-
-    // What the patterns do not lower is reported by name, not as a failure
-    // to legalize.
-    bool unlowered = false;
-    getOperation()->walk([&](Operation *op) {
-      if (op->getDialect() != op->getContext()->getLoadedDialect<NdDialect>())
-        return;
-      if (std::optional<std::string> feature = unloweredFeature(op)) {
-        op->emitOpError(*feature);
-        unlowered = true;
-      }
-    });
-    if (unlowered)
-      return signalPassFailure();
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NdDialect>();

@@ -4,15 +4,17 @@
 // clamp no index value is an error: with bounds checking on, ops with static
 // shapes get no check and no report at all.
 
-// A skipped tuple's slice is filled with zeros, the others are copied.
+// A skipped tuple's slice is filled with zero vectors, the others are
+// copied.
 // CHECK-LABEL: func.func private @__nd_gather_nd
+//   CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 //   CHECK-NOT:   call @__nd_report_error
 //       CHECK:   scf.parallel
 //       CHECK:     scf.for
 //       CHECK:       %[[BAD:.*]] = arith.cmpi uge
 //       CHECK:       scf.if %[[BAD]] {
 //       CHECK:         scf.for
-//       CHECK:           memref.store %{{.*}} : memref<96xf32>
+//       CHECK:           vector.store %[[ZERO]], %{{.*}} : memref<96xf32>, vector<16xf32>
 //       CHECK:       } else {
 //       CHECK:         vector.load
 //       CHECK:         vector.store
