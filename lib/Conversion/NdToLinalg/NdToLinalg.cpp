@@ -100,37 +100,15 @@ static void unlessSkipped(OpBuilder &b, Location loc, Value skip,
   body(b, loc);
 }
 
-/// The position a raw index addresses in a dim of `size` under `oob`:
-/// normalized (`i + size` for negative `i`); under clamp, the raw value is
-/// first clamped into `[-size, size - 1]`, so that values in range keep
-/// their meaning. Under error and skip a value out of range stays outside
-/// `[0, size)`; under clamp only an empty dim leaves it outside.
-static Value resolveIndex(OpBuilder &b, Location loc, Value raw, Value size,
-                          OobMode oob) {
-  if (oob == OobMode::Clamp) {
-    Value one = constIndex(b, loc, 1);
-    Value zero = constIndex(b, loc, 0);
-    Value last = b.createOrFold<arith::SubIOp>(loc, size, one);
-    Value first = b.createOrFold<arith::SubIOp>(loc, zero, size);
-    Value below = b.createOrFold<arith::MinSIOp>(loc, raw, last);
-    raw = b.createOrFold<arith::MaxSIOp>(loc, below, first);
-  }
-  return normalizeIndex(b, loc, raw, size);
-}
-
-/// Under skip and clamp, whether a resolved position is skipped (out of
-/// range, or in an empty dim); null under error, where a bad value is a
-/// run-time check's business.
-static Value skippedIndex(OpBuilder &b, Location loc, Value position,
-                          Value size, OobMode oob) {
+/// The position `raw` addresses in a dim of `size` under `oob` (see
+/// resolveIndex) and, under skip and clamp, whether its entry is skipped;
+/// null under error, where a bad value is a run-time check's business.
+static std::pair<Value, Value>
+resolveOrSkip(OpBuilder &b, Location loc, OobMode oob, Value raw, Value size) {
   if (oob == OobMode::Error)
-    return Value();
-  if (oob == OobMode::Skip)
-    return isOutOfRange(b, loc, position, size);
-  // Clamped: outside only in an empty dim, a test loops can hoist.
-  Value zero = constIndex(b, loc, 0);
-  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size,
-                                       zero);
+    return {normalizeIndex(b, loc, raw, size), Value()};
+  ResolvedIndex index = resolveIndex(b, loc, oob, raw, size);
+  return {index.position, index.bad};
 }
 
 //===----------------------------------------------------------------------===//
@@ -169,9 +147,9 @@ static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
     Value jValue = constIndex(b, loc, j);
     Value at = b.createOrFold<arith::AddIOp>(loc, base, jValue);
     Value raw = loadIndex(b, loc, indices, at);
-    Value normalized = resolveIndex(b, loc, raw, space.sizes[j], space.oob);
-    if (Value skip =
-            skippedIndex(b, loc, normalized, space.sizes[j], space.oob))
+    auto [normalized, skip] =
+        resolveOrSkip(b, loc, space.oob, raw, space.sizes[j]);
+    if (skip)
       tuple.skip = tuple.skip ? orBool(b, loc, tuple.skip, skip) : skip;
     tuple.raw.push_back(raw);
     tuple.normalized.push_back(normalized);
@@ -560,14 +538,14 @@ private:
                     [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
                         Value pos, ValueRange acc) -> SmallVector<Value> {
                       Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-                      Value normalized = resolveIndex(eb, eloc, raw, size, oob);
+                      auto [normalized, skip] =
+                          resolveOrSkip(eb, eloc, oob, raw, size);
                       Value isBad = constBool(eb, eloc, false);
                       // Under clamp, in a non-empty axis, nothing is skipped.
-                      Value skip;
-                      if (oob == OobMode::Skip) {
-                        skip = isOutOfRange(eb, eloc, normalized, size);
+                      if (oob != OobMode::Skip)
+                        skip = Value();
+                      if (skip)
                         normalized = clampIfBad(eb, eloc, skip, normalized);
-                      }
                       if (check) {
                         isBad = isOutOfRange(eb, eloc, normalized, size);
                         normalized = clampIfBad(eb, eloc, isBad, normalized);
@@ -1676,8 +1654,8 @@ private:
                 [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
                     Value pos, ValueRange acc) -> SmallVector<Value> {
                   Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-                  Value normalized = resolveIndex(eb, eloc, raw, size, oob);
-                  Value skip = skippedIndex(eb, eloc, normalized, size, oob);
+                  auto [normalized, skip] =
+                      resolveOrSkip(eb, eloc, oob, raw, size);
                   Value isBad = constBool(eb, eloc, false);
                   if (fused) {
                     isBad = isOutOfRange(eb, eloc, normalized, size);
@@ -1786,8 +1764,7 @@ private:
     s.readEntry = [size, oob](OpBuilder &nb, Location nloc, Value flat,
                               Value e) -> EntryRow {
       Value raw = loadIndex(nb, nloc, flat, e);
-      Value row = resolveIndex(nb, nloc, raw, size, oob);
-      Value skip = skippedIndex(nb, nloc, row, size, oob);
+      auto [row, skip] = resolveOrSkip(nb, nloc, oob, raw, size);
       if (skip)
         row = clampIfBad(nb, nloc, skip, row);
       Value shifted = nb.createOrFold<arith::AddIOp>(nloc, raw, size);

@@ -26,12 +26,13 @@ func.func @gather_nd_skip(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -
 
 // -----
 
-// Clamping: min with d - 1, max with -d, then the usual normalisation; the
-// write is never skipped in a non-empty dim, and there is no report.
+// Clamping: the usual normalisation, then min with d - 1 and max with 0
+// (a value below -d is still negative); the write is never skipped in a
+// non-empty dim, and there is no report.
 // CHECK-LABEL: func.func private @__nd_scatter_nd
 //   CHECK-NOT:   call @__nd_report_error
 //       CHECK:   arith.minsi %{{.*}}, %c7
-//       CHECK:   arith.maxsi %{{.*}}, %c-8
+//       CHECK:   arith.maxsi %{{.*}}, %c0
 //   CHECK-NOT:   call @__nd_report_error
 func.func @scatter_nd_clamp(%data: tensor<8xf32>, %indices: tensor<4x1xi64>, %updates: tensor<4xf32>) -> tensor<8xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates reduction<add> oob<clamp> : tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>
