@@ -6,6 +6,8 @@
 // RUN: FileCheck %s --check-prefix=LARGE < %t.large.err
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e too_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.negative.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=NEGATIVE < %t.negative.err
+// RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e empty_axis -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.empty.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: FileCheck %s --check-prefix=EMPTY < %t.empty.err
 
 // OUT-NOT: Unranked
 // OUT-NOT: [
@@ -40,6 +42,19 @@ func.func @too_negative() {
   // NEGATIVE: error: {{.*}}out_of_range_scatter_elements.mlir:[[@LINE+1]]:{{[0-9]+}}: nd.scatter_elements: index -4 in operand 'indices' is out of range for dim 0 of operand 'data' (size 3)
   %r = nd.scatter_elements %data[%indices], %updates reduction<mul> : tensor<3x2xf32>, tensor<1x2xi64>, tensor<1x2xf32>
   %u = tensor.cast %r : tensor<3x2xf32> to tensor<*xf32>
+  call @print(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+// Axis 0 of static size 0: every index is out of range, 0 included.
+func.func @empty_axis() {
+  %data = arith.constant dense<> : tensor<0x2xf32>
+  %constant = arith.constant dense<[[0, 0]]> : tensor<1x2xi64>
+  %indices = call @opaque_1x2xi64(%constant) : (tensor<1x2xi64>) -> tensor<1x2xi64>
+  %updates = arith.constant dense<1.0> : tensor<1x2xf32>
+  // EMPTY: error: {{.*}}out_of_range_scatter_elements.mlir:[[@LINE+1]]:{{[0-9]+}}: nd.scatter_elements: index 0 in operand 'indices' is out of range for dim 0 of operand 'data' (size 0)
+  %r = nd.scatter_elements %data[%indices], %updates : tensor<0x2xf32>, tensor<1x2xi64>, tensor<1x2xf32>
+  %u = tensor.cast %r : tensor<0x2xf32> to tensor<*xf32>
   call @print(%u) : (tensor<*xf32>) -> ()
   return
 }

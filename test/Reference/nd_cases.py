@@ -235,19 +235,6 @@ def _reduction(rng, op, dtype):
     return str(rng.choice(allowed))
 
 
-def is_lowered_today(case):
-    """Whether `--lower-scatter` handles the case: the four original ops with
-    oob<error>, the ONNX reductions and use_init_val true; gather and
-    tensor_scatter under every oob mode."""
-    a = case.attrs
-    if case.op in ("gather", "tensor_scatter"):
-        return True
-    return (case.op in OPS[:4] and a["oob"] == "error"
-            and a.get("reduction", "none") in ("none", "add", "mul", "max",
-                                                "min")
-            and a.get("use_init_val", True))
-
-
 def random_case(rng, op=None, oob=None, dtype=None):
     """A random valid case of `op` (random if None) under `oob`."""
     op = op or str(rng.choice(OPS))

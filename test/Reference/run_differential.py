@@ -4,11 +4,10 @@ Draws random cases (seeded) like fold_differential.py, runs each through
 `nd-run` on .npy inputs (so that no folding can happen: the operands are
 function arguments), and compares the results with the reference's bit for
 bit; a case with an index out of range under oob<error> must stop with the
-run-time error naming the value. By default only cases the lowering handles
-today are drawn (`--all` draws every op, attribute and mode).
+run-time error naming the value. Every op, oob mode, reduction and
+use_init_val is drawn.
 
 Usage: python3 run_differential.py --nd-run PATH [--seed N] [--cases N]
-                                   [--all]
 """
 
 import argparse
@@ -26,15 +25,11 @@ import nd_cases  # noqa: E402
 import nd_reference as ref  # noqa: E402
 
 
-def draw(rng, index, everything):
+def draw(rng, index):
     """A random case; every fifth one with an index out of range."""
     while True:
         op = nd_cases.OPS[index % len(nd_cases.OPS)]
-        # gather and tensor_scatter are lowered under every oob mode.
-        every_mode = everything or op in ("gather", "tensor_scatter")
-        case = nd_cases.random_case(rng, op, None if every_mode else "error")
-        if not everything and not nd_cases.is_lowered_today(case):
-            continue
+        case = nd_cases.random_case(rng, op)
         if index % 5 == 4:
             name = "write_indices" if op == "tensor_scatter" else "indices"
             indices = case.array(name)
@@ -71,11 +66,10 @@ def main():
     parser.add_argument("--nd-run", required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=40)
-    parser.add_argument("--all", action="store_true")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     failures = []
-    cases = [draw(rng, i, args.all) for i in range(args.cases)]
+    cases = [draw(rng, i) for i in range(args.cases)]
     with tempfile.TemporaryDirectory() as directory:
         for case in cases:
             failure = run_case(args.nd_run, case, directory)

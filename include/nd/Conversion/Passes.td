@@ -8,13 +8,13 @@ include "mlir/Pass/PassBase.td"
 def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
   let summary = "Lower the nd ops to parallel loops over buffers";
   let description = [{
-    Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements` and
-    `nd.gather_elements` (under `oob<error>`, with every reduction but
-    `mean`), `nd.gather` and `nd.tensor_scatter` (under every `oob` mode)
-    into upstream dialects. Each op becomes a call of a private
-    function of its own (`@__nd_scatter_nd`, ...; a scatter also passes the
-    base pointer of its `data`), which holds its lowering; value semantics
-    stay at the tensor level and the data moves in memref loops:
+    Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements`,
+    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` (every `oob`
+    mode, every reduction, `use_init_val`) into upstream dialects. Each op
+    becomes a call of a private function of its own (`@__nd_scatter_nd`,
+    ...; a scatter also passes the base pointer of its `data`), which holds
+    its lowering; value semantics stay at the tensor level and the data
+    moves in memref loops:
 
     - read-only operands are read through `bufferization.to_buffer
       read_only` as 1-D row-major buffers;
@@ -68,9 +68,16 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     `--convert-nd-runtime-to-llvm` lowers them to the OpenMP runtime and to
     the host's `nd_report_error`.
 
-    `reduction<mean>`, `use_init_val(false)` and `oob<skip|clamp>` of the
-    four original ops are not lowered yet: the pass reports each such op by
-    name and fails.
+    Under `oob<skip>` an entry with an index component out of range is
+    dropped by a scatter (skipped entries are bucketed apart from every
+    owner) and reads zeros in a gather; under `oob<clamp>` each component
+    is clamped into its dim; neither mode has index checks or run-time
+    index errors (dynamic shapes are still checked). `scatter_elements`
+    under `reduction<mean>` or `use_init_val(false)` keeps a count per
+    destination element (and, for an integer mean, an exact sum at least
+    64 bits wider than the element) in scratch buffers; each element's
+    owner resets, applies and, for a mean, divides, so these stay
+    deterministic.
 
     Before:
 

@@ -39,31 +39,6 @@ using namespace mlir::nd;
 using namespace mlir::nd::lowering;
 
 namespace {
-/// A resolved index value: the position along the axis it reads, and
-/// whether it reads nothing (out of range, or an empty axis under clamp).
-struct Resolved {
-  Value position;
-  Value bad;
-};
-} // namespace
-
-/// Resolves the raw index value `raw` for an axis of `size` under `oob`.
-static Resolved resolveIndex(OpBuilder &b, Location loc, OobMode oob, Value raw,
-                             Value size) {
-  Value normalized = normalizeIndex(b, loc, raw, size);
-  if (oob != OobMode::Clamp)
-    return {normalized, isOutOfRange(b, loc, normalized, size)};
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  Value last = b.createOrFold<arith::SubIOp>(loc, size, one);
-  Value below = b.createOrFold<arith::MinSIOp>(loc, normalized, last);
-  Value clamped = b.createOrFold<arith::MaxSIOp>(loc, below, zero);
-  Value empty =
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, zero);
-  return {clamped, empty};
-}
-
-namespace {
 /// result[p..., i..., s...] = data[p..., resolve(indices[p[:b]..., i...]),
 /// s...]: partitions of the result rows, one row copy each.
 struct GatherLowering : public NdLoweringPattern<GatherOp> {
@@ -197,7 +172,8 @@ private:
                   Value position =
                       lb.createOrFold<arith::AddIOp>(lloc, indexStart, i);
                   Value raw = loadIndex(lb, lloc, indicesFlat, position);
-                  Resolved index = resolveIndex(lb, lloc, oob, raw, axisSize);
+                  ResolvedIndex index =
+                      resolveIndex(lb, lloc, oob, raw, axisSize);
                   Value srcRow = lb.createOrFold<arith::AddIOp>(lloc, base,
                                                                 index.position);
                   Value srcOffset =

@@ -117,6 +117,23 @@ Value lowering::clampIfBad(OpBuilder &b, Location loc, Value bad,
   return b.createOrFold<arith::SelectOp>(loc, bad, zero, normalized);
 }
 
+ResolvedIndex lowering::resolveIndex(OpBuilder &b, Location loc, OobMode oob,
+                                     Value raw, Value size) {
+  Value normalized = normalizeIndex(b, loc, raw, size);
+  if (oob != OobMode::Clamp)
+    return {normalized, isOutOfRange(b, loc, normalized, size)};
+  // Below -size, the normalized value is still negative: 0.
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value last = b.createOrFold<arith::SubIOp>(loc, size, one);
+  Value below = b.createOrFold<arith::MinSIOp>(loc, normalized, last);
+  Value clamped = b.createOrFold<arith::MaxSIOp>(loc, below, zero);
+  // A test loops can hoist.
+  Value empty =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, zero);
+  return {clamped, empty};
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -124,9 +141,12 @@ Value lowering::clampIfBad(OpBuilder &b, Location loc, Value bad,
 bool lowering::isSupportedReduction(ReductionKind reduction, Type elementType) {
   if (reduction == ReductionKind::None)
     return true;
-  // `mean` needs a count per destination element: not lowered yet.
+  // `mean` divides: integers (not i1) and floats; the scatter keeps a count
+  // per element, `combine` never sees it.
   if (reduction == ReductionKind::Mean)
-    return false;
+    return isa<FloatType>(elementType) ||
+           (isa<IntegerType>(elementType) &&
+            elementType.getIntOrFloatBitWidth() > 1);
   if (isa<FloatType, IntegerType>(elementType))
     return true;
   if (isa<ComplexType>(elementType))

@@ -75,6 +75,18 @@ Value isOutOfRange(OpBuilder &b, Location loc, Value normalized, Value size);
 /// `bad ? 0 : normalized`: an address that is safe to touch.
 Value clampIfBad(OpBuilder &b, Location loc, Value bad, Value normalized);
 
+/// An index value resolved under an oob mode: the position it addresses
+/// and whether it addresses nothing (`bad`: out of range under error and
+/// skip, an empty dim under clamp, where values are clamped into
+/// `[0, size - 1]` after negative values in range are normalized). `bad`
+/// leaves `position` unchecked.
+struct ResolvedIndex {
+  Value position;
+  Value bad;
+};
+ResolvedIndex resolveIndex(OpBuilder &b, Location loc, OobMode oob, Value raw,
+                           Value size);
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

@@ -1,14 +1,15 @@
 //===- NdToLinalg.cpp - lower nd ops to upstream dialects -------*- C++ -*-===//
 //
-// Lowers scatter_nd, gather_nd, scatter_elements and gather_elements (under
-// oob<error>, every reduction but mean) to tensor, bufferization, memref,
+// Lowers scatter_nd, gather_nd, scatter_elements and gather_elements (every
+// oob mode, every reduction, use_init_val) to tensor, bufferization, memref,
 // scf, vector, arith and complex ops, each op into a private function of its
-// own (see LoweringSupport.h for the overall shape). What the dialect accepts
-// but this lowering does not implement yet is reported by name.
+// own (see LoweringSupport.h for the overall shape); nd.gather and
+// nd.tensor_scatter lower in Gather.cpp and TensorScatter.cpp.
 //
 // Preconditions: the ops verify. Dimensions the verifier could not compare
-// (dynamic ones, a dynamic index depth) and every index value are checked at
-// run time when bounds checking is on. A failed check calls
+// (dynamic ones, a dynamic index depth) and, under oob<error>, every index
+// value are checked at run time when bounds checking is on (under skip and
+// clamp every index value has a meaning: no check). A failed check calls
 // `__nd_report_error` with a message naming the op, its location, the
 // operand, the value and the dimension; the op then writes nothing into
 // `data` (a scatter) and returns. A scatter that updates data's own buffer
@@ -57,7 +58,6 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
 
@@ -75,6 +75,43 @@ using namespace mlir::nd::lowering;
 static constexpr int64_t kMinSplitColumns = 64;
 
 //===----------------------------------------------------------------------===//
+// Index values under an oob mode
+//===----------------------------------------------------------------------===//
+
+/// `flat[offset, offset + len) = 0`.
+static void fillZeros(OpBuilder &b, Location loc, Value flat, Value offset,
+                      Value len) {
+  Type elementType = cast<MemRefType>(flat.getType()).getElementType();
+  Value zero = zeroValue(b, loc, elementType);
+  emitRowFill(b, loc, flat, ValueRange{offset}, zero, len);
+}
+
+/// `if (!skip) body()`, or just `body()` when `skip` is null (oob<error>).
+static void unlessSkipped(OpBuilder &b, Location loc, Value skip,
+                          function_ref<void(OpBuilder &, Location)> body) {
+  if (!skip) {
+    body(b, loc);
+    return;
+  }
+  Value keep = notBool(b, loc, skip);
+  auto ifOp = scf::IfOp::create(b, loc, keep, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body(b, loc);
+}
+
+/// The position `raw` addresses in a dim of `size` under `oob` (see
+/// resolveIndex) and, under skip and clamp, whether its entry is skipped;
+/// null under error, where a bad value is a run-time check's business.
+static std::pair<Value, Value>
+resolveOrSkip(OpBuilder &b, Location loc, OobMode oob, Value raw, Value size) {
+  if (oob == OobMode::Error)
+    return {normalizeIndex(b, loc, raw, size), Value()};
+  ResolvedIndex index = resolveIndex(b, loc, oob, raw, size);
+  return {index.position, index.bad};
+}
+
+//===----------------------------------------------------------------------===//
 // Index tuples of the ND ops
 //===----------------------------------------------------------------------===//
 
@@ -84,14 +121,17 @@ namespace {
 struct TupleSpace {
   SmallVector<Value> sizes, strides;
   int64_t firstDataDim = 0;
+  OobMode oob = OobMode::Error;
 };
 
-/// One tuple as read: raw and normalized components, the linear row it
-/// addresses (unchecked) and, per component, `raw + size`, which is below
-/// `2 * size` (unsigned) exactly when the component is in range.
+/// One tuple as read: raw and resolved components, the linear row it
+/// addresses (unchecked under oob<error>) and, per component, `raw + size`,
+/// which is below `2 * size` (unsigned) exactly when the component is in
+/// range. Under skip and clamp, `skip` says whether the tuple is skipped, and
+/// `row` is then 0.
 struct Tuple {
   SmallVector<Value> raw, normalized, shifted;
-  Value row;
+  Value row, skip;
 };
 } // namespace
 
@@ -107,7 +147,10 @@ static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
     Value jValue = constIndex(b, loc, j);
     Value at = b.createOrFold<arith::AddIOp>(loc, base, jValue);
     Value raw = loadIndex(b, loc, indices, at);
-    Value normalized = normalizeIndex(b, loc, raw, space.sizes[j]);
+    auto [normalized, skip] =
+        resolveOrSkip(b, loc, space.oob, raw, space.sizes[j]);
+    if (skip)
+      tuple.skip = tuple.skip ? orBool(b, loc, tuple.skip, skip) : skip;
     tuple.raw.push_back(raw);
     tuple.normalized.push_back(normalized);
     tuple.shifted.push_back(
@@ -116,7 +159,7 @@ static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
         b.createOrFold<arith::MulIOp>(loc, normalized, space.strides[j]);
     row = b.createOrFold<arith::AddIOp>(loc, row, term);
   }
-  tuple.row = row;
+  tuple.row = tuple.skip ? clampIfBad(b, loc, tuple.skip, row) : row;
   return tuple;
 }
 
@@ -208,26 +251,6 @@ static SmallVector<Value> walkPositions(
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// What the lowering does not implement yet in `op`, as the end of an
-/// error message; nothing when it lowers `op`.
-static std::optional<std::string> unloweredFeature(Operation *op) {
-  std::optional<OobMode> oob =
-      llvm::TypeSwitch<Operation *, std::optional<OobMode>>(op)
-          .Case<ScatterNDOp, GatherNDOp, ScatterElementsOp, GatherElementsOp>(
-              [](auto ndOp) { return ndOp.getOob(); })
-          .Default([](Operation *) { return std::nullopt; });
-  if (oob && *oob != OobMode::Error)
-    return ("oob<" + stringifyOobMode(*oob) + "> is not lowered yet").str();
-  if (auto scatter = dyn_cast<ScatterElementsOp>(op)) {
-    if (scatter.getReduction() == ReductionKind::Mean)
-      return std::string("reduction<mean> is not lowered yet");
-    if (!scatter.getUseInitVal() &&
-        scatter.getReduction() != ReductionKind::None)
-      return std::string("use_init_val(false) is not lowered yet");
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -243,8 +266,6 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
   LogicalResult
   matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t k = op.getIndexDepth();
@@ -292,7 +313,8 @@ private:
   Value gather(OpBuilder &b, Location loc, GatherNDOp op, Value data,
                Value indices, ValueRange resultSizes, int64_t bDims, int64_t k,
                int64_t q, int64_t r) const {
-    bool check = state->checksEnabled();
+    OobMode oob = op.getOob();
+    bool check = state->checksEnabled() && oob == OobMode::Error;
     auto resultType = cast<RankedTensorType>(op.getType());
     Value dataFlat = flatReadBuffer(b, loc, data);
     Value indicesFlat = flatReadBuffer(b, loc, indices);
@@ -300,6 +322,7 @@ private:
 
     TupleSpace space;
     space.firstDataDim = bDims;
+    space.oob = oob;
     space.sizes = dimValues(b, loc, data, bDims, bDims + k);
     space.strides = rowMajorStrides(b, loc, space.sizes);
     Value rowsPerBatch = product(b, loc, space.sizes);
@@ -318,13 +341,20 @@ private:
     for (Value size : space.sizes)
       rangeBounds.push_back(rangeBound(b, loc, size));
     // Every tuple is out of range when an indexed dim is empty: nothing may
-    // be read then.
+    // be read then (under skip and clamp, every slice is zeros).
     Value zero = constIndex(b, loc, 0);
     Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                                 rowsPerBatch, zero);
     auto gatherIf = scf::IfOp::create(
         b, loc, empty,
         [&](OpBuilder &nb, Location nloc) {
+          if (oob != OobMode::Error) {
+            Value total =
+                nb.createOrFold<arith::MulIOp>(nloc, numTuples, sliceSize);
+            fillZeros(nb, nloc, result.flat, zero, total);
+            scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
+            return;
+          }
           Value none = nb.createOrFold<arith::CmpIOp>(
               nloc, arith::CmpIPredicate::eq, numTuples, zero);
           scf::YieldOp::create(nb, nloc, none);
@@ -365,9 +395,28 @@ private:
                           lb.createOrFold<arith::MulIOp>(lloc, row, sliceSize);
                       Value dstOffset =
                           lb.createOrFold<arith::MulIOp>(lloc, t, sliceSize);
-                      emitRowUpdate(lb, lloc, ReductionKind::None, result.flat,
-                                    ValueRange{dstOffset}, dataFlat, srcOffset,
-                                    sliceSize);
+                      // Under clamp only an empty dim skips: handled above.
+                      Value skip = oob == OobMode::Skip ? tuple.skip : Value();
+                      if (!skip) {
+                        emitRowUpdate(lb, lloc, ReductionKind::None,
+                                      result.flat, ValueRange{dstOffset},
+                                      dataFlat, srcOffset, sliceSize);
+                      } else {
+                        // A skipped tuple's slice reads zeros.
+                        scf::IfOp::create(
+                            lb, lloc, skip,
+                            [&](OpBuilder &zb, Location zloc) {
+                              fillZeros(zb, zloc, result.flat, dstOffset,
+                                        sliceSize);
+                              scf::YieldOp::create(zb, zloc);
+                            },
+                            [&](OpBuilder &cb, Location cloc) {
+                              emitRowUpdate(cb, cloc, ReductionKind::None,
+                                            result.flat, ValueRange{dstOffset},
+                                            dataFlat, srcOffset, sliceSize);
+                              scf::YieldOp::create(cb, cloc);
+                            });
+                      }
                       scf::YieldOp::create(lb, lloc,
                                            orBool(lb, lloc, acc[0], bad));
                     });
@@ -403,8 +452,6 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
   LogicalResult
   matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t axis = op.getNormalizedAxis();
     int64_t rank = resultType.getRank();
@@ -443,7 +490,8 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
 private:
   Value gather(OpBuilder &b, Location loc, GatherElementsOp op, Value data,
                Value indices, ValueRange resultSizes, int64_t axis) const {
-    bool check = state->checksEnabled();
+    OobMode oob = op.getOob();
+    bool check = state->checksEnabled() && oob == OobMode::Error;
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t rank = resultType.getRank();
     Value dataFlat = flatReadBuffer(b, loc, data);
@@ -459,12 +507,17 @@ private:
 
     Value parts = state->numPartitions(b, loc, op, count, count);
     // Every index is out of range when the axis is empty: nothing may be
-    // read then.
+    // read then (under skip and clamp, every value is a zero).
     Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                                 size, zero);
     auto gatherIf = scf::IfOp::create(
         b, loc, empty,
         [&](OpBuilder &nb, Location nloc) {
+          if (oob != OobMode::Error) {
+            fillZeros(nb, nloc, result.flat, zero, count);
+            scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
+            return;
+          }
           Value none = nb.createOrFold<arith::CmpIOp>(
               nloc, arith::CmpIPredicate::eq, count, zero);
           scf::YieldOp::create(nb, nloc, none);
@@ -485,8 +538,14 @@ private:
                     [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
                         Value pos, ValueRange acc) -> SmallVector<Value> {
                       Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-                      Value normalized = normalizeIndex(eb, eloc, raw, size);
+                      auto [normalized, skip] =
+                          resolveOrSkip(eb, eloc, oob, raw, size);
                       Value isBad = constBool(eb, eloc, false);
+                      // Under clamp, in a non-empty axis, nothing is skipped.
+                      if (oob != OobMode::Skip)
+                        skip = Value();
+                      if (skip)
+                        normalized = clampIfBad(eb, eloc, skip, normalized);
                       if (check) {
                         isBad = isOutOfRange(eb, eloc, normalized, size);
                         normalized = clampIfBad(eb, eloc, isBad, normalized);
@@ -501,6 +560,12 @@ private:
                       }
                       Value value = memref::LoadOp::create(eb, eloc, dataFlat,
                                                            ValueRange{offset});
+                      if (skip) {
+                        Value zeroElement =
+                            zeroValue(eb, eloc, value.getType());
+                        value = arith::SelectOp::create(eb, eloc, skip,
+                                                        zeroElement, value);
+                      }
                       memref::StoreOp::create(eb, eloc, value, result.flat,
                                               ValueRange{pos});
                       return {orBool(eb, eloc, acc[0], isBad)};
@@ -525,15 +590,205 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
+// Per-element tallies (scatter_elements: mean, use_init_val(false))
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What a scatter_elements under `mean` or `use_init_val(false)` keeps per
+/// destination element beside its value, in scratch buffers indexed by the
+/// flat position in data: `counts` (the updates it has taken, plus one for
+/// data's value under `use_init_val`) and, for an integer mean, `sums`, the
+/// exact sum in an integer at least 64 bits wider than the element. An
+/// element's owner (one partition) resets the tally of its elements, applies
+/// their updates in order, then finishes them (a mean divides), so the result
+/// does not depend on the partitions.
+struct ElementTally {
+  ReductionKind reduction;
+  bool useInit;
+  Value counts, sums;
+};
+} // namespace
+
+/// Whether `op` needs a tally.
+static bool needsTally(ScatterElementsOp op) {
+  ReductionKind reduction = op.getReduction();
+  return reduction == ReductionKind::Mean ||
+         (!op.getUseInitVal() && reduction != ReductionKind::None);
+}
+
+/// A signless integer type at least `extra` bits wider than the integer
+/// `type`, of a power-of-two width: the memref lowering sizes buffers of
+/// other widths differently from LLVM's layout of their elements.
+static IntegerType widerInteger(Type type, unsigned extra) {
+  unsigned width = cast<IntegerType>(type).getWidth() + extra;
+  return IntegerType::get(type.getContext(), llvm::PowerOf2Ceil(width));
+}
+
+/// `value` (of the integer element type `type`, signed or unsigned) as an
+/// integer of type `wide`.
+static Value extendInteger(OpBuilder &b, Location loc, Value value,
+                           IntegerType wide) {
+  auto type = cast<IntegerType>(value.getType());
+  Type signless = b.getIntegerType(type.getWidth());
+  if (!type.isSignless())
+    value = UnrealizedConversionCastOp::create(b, loc, signless, value)
+                .getResult(0);
+  if (type.isUnsigned())
+    return arith::ExtUIOp::create(b, loc, wide, value);
+  return arith::ExtSIOp::create(b, loc, wide, value);
+}
+
+static ElementTally allocateTally(OpBuilder &b, Location loc,
+                                  ScatterElementsOp op, Value numElements) {
+  ElementTally tally;
+  tally.reduction = op.getReduction();
+  tally.useInit = op.getUseInitVal();
+  // Without a mean, a count only tells a written element: one byte. A mean
+  // counts in i32 where the updates are statically fewer than 2^31 (the
+  // size of the scratch buffers is most of the cost of a tally), in index
+  // otherwise.
+  Type countType = b.getI8Type();
+  if (tally.reduction == ReductionKind::Mean) {
+    auto indicesType = op.getIndices().getType();
+    bool few = indicesType.hasStaticShape() &&
+               indicesType.getNumElements() < (int64_t(1) << 31);
+    countType = few ? Type(b.getI32Type()) : Type(b.getIndexType());
+  }
+  tally.counts = allocScratch(b, loc, countType, numElements);
+  Type elementType = op.getData().getType().getElementType();
+  if (tally.reduction == ReductionKind::Mean && isa<IntegerType>(elementType))
+    tally.sums =
+        allocScratch(b, loc, widerInteger(elementType, 64), numElements);
+  return tally;
+}
+
+/// The count `value` in the element type of `tally.counts`.
+static Value countValue(OpBuilder &b, Location loc, const ElementTally &tally,
+                        int64_t value) {
+  Type type = cast<MemRefType>(tally.counts.getType()).getElementType();
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+static void resetTally(OpBuilder &b, Location loc, const ElementTally &tally,
+                       Value flat) {
+  Value zero = countValue(b, loc, tally, 0);
+  memref::StoreOp::create(b, loc, zero, tally.counts, ValueRange{flat});
+}
+
+/// Applies `update` to the element at `at` of `dst` (flat position `flat`
+/// in data).
+static void applyTallied(OpBuilder &b, Location loc, const ElementTally &tally,
+                         Value dst, ValueRange at, Value flat, Value update) {
+  Value zero = countValue(b, loc, tally, 0);
+  Value one = countValue(b, loc, tally, 1);
+  Value count = memref::LoadOp::create(b, loc, tally.counts, flat);
+  Value first =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, count, zero);
+  Value current = memref::LoadOp::create(b, loc, dst, at);
+  if (tally.reduction != ReductionKind::Mean) {
+    // use_init_val(false): the first update is taken as is.
+    Value combined = combine(b, loc, tally.reduction, current, update);
+    Value value = arith::SelectOp::create(b, loc, first, update, combined);
+    memref::StoreOp::create(b, loc, value, dst, at);
+    memref::StoreOp::create(b, loc, one, tally.counts, flat);
+    return;
+  }
+  // The count before this update: data's value counts once under
+  // use_init_val.
+  Value before = count;
+  if (tally.useInit)
+    before = arith::SelectOp::create(b, loc, first, one, count);
+  Value after = b.createOrFold<arith::AddIOp>(loc, before, one);
+  memref::StoreOp::create(b, loc, after, tally.counts, flat);
+  if (tally.sums) {
+    auto wide = cast<IntegerType>(
+        cast<MemRefType>(tally.sums.getType()).getElementType());
+    Value running = memref::LoadOp::create(b, loc, tally.sums, flat);
+    Value start = arith::ConstantOp::create(b, loc, b.getZeroAttr(wide));
+    if (tally.useInit)
+      start = extendInteger(b, loc, current, wide);
+    Value base = arith::SelectOp::create(b, loc, first, start, running);
+    Value term = extendInteger(b, loc, update, wide);
+    Value sum = arith::AddIOp::create(b, loc, base, term);
+    memref::StoreOp::create(b, loc, sum, tally.sums, flat);
+    return;
+  }
+  // Floats sum in their own type, in place, data's value first.
+  Value sum = arith::AddFOp::create(b, loc, current, update);
+  Value value = sum;
+  if (!tally.useInit)
+    value = arith::SelectOp::create(b, loc, first, update, sum);
+  memref::StoreOp::create(b, loc, value, dst, at);
+}
+
+/// Under mean, divides the element at `at` of `dst` (flat position `flat`)
+/// by its count if it took an update, and clears the count (an element
+/// addressed several times is finished once).
+static void finishTally(OpBuilder &b, Location loc, const ElementTally &tally,
+                        Value dst, ValueRange at, Value flat) {
+  if (tally.reduction != ReductionKind::Mean)
+    return;
+  Value zero = countValue(b, loc, tally, 0);
+  Value count = memref::LoadOp::create(b, loc, tally.counts, flat);
+  Value taken =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, count, zero);
+  auto ifOp = scf::IfOp::create(b, loc, taken, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Type elementType = cast<MemRefType>(dst.getType()).getElementType();
+  Value count64 =
+      count.getType().isIndex()
+          ? Value(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count))
+          : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), count));
+  Value mean;
+  if (tally.sums) {
+    auto intType = cast<IntegerType>(elementType);
+    auto wide = cast<IntegerType>(
+        cast<MemRefType>(tally.sums.getType()).getElementType());
+    Value sum = memref::LoadOp::create(b, loc, tally.sums, flat);
+    Value divisor = arith::ExtUIOp::create(b, loc, wide, count64);
+    // Rounded towards negative infinity (the divisor is positive); the mean
+    // fits the element type.
+    Value quotient;
+    if (intType.isUnsigned()) {
+      quotient = arith::DivUIOp::create(b, loc, sum, divisor);
+    } else {
+      Value truncated = arith::DivSIOp::create(b, loc, sum, divisor);
+      Value product = arith::MulIOp::create(b, loc, truncated, divisor);
+      Value rest = arith::SubIOp::create(b, loc, sum, product);
+      Value wideZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(wide));
+      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          rest, wideZero);
+      Value borrow = arith::ExtUIOp::create(b, loc, wide, below);
+      quotient = arith::SubIOp::create(b, loc, truncated, borrow);
+    }
+    Type signless = b.getIntegerType(intType.getWidth());
+    mean = arith::TruncIOp::create(b, loc, signless, quotient);
+    if (!intType.isSignless())
+      mean = UnrealizedConversionCastOp::create(b, loc, elementType, mean)
+                 .getResult(0);
+  } else {
+    Value sum = memref::LoadOp::create(b, loc, dst, at);
+    Value divisor = arith::UIToFPOp::create(b, loc, elementType, count64);
+    mean = arith::DivFOp::create(b, loc, sum, divisor);
+  }
+  memref::StoreOp::create(b, loc, mean, dst, at);
+  memref::StoreOp::create(b, loc, zero, tally.counts, flat);
+}
+
+//===----------------------------------------------------------------------===//
 // Row scatters (scatter_nd; scatter_elements along its only non-unit dim)
 //===----------------------------------------------------------------------===//
 
 namespace {
 /// One entry of a row scatter as read from the indices: the destination row
-/// (unchecked) and, per index component, `index + size` (see rangeBound).
+/// (unchecked under oob<error>), per index component `index + size` (see
+/// rangeBound), and under skip and clamp whether the entry is skipped (its
+/// row is then 0).
 struct EntryRow {
   Value row;
   SmallVector<Value> shifted;
+  Value skip;
 };
 
 /// A scatter seen as entries that each update one row of a 2-D destination
@@ -546,6 +801,10 @@ struct RowScatter {
   /// and `updates` may be `data` itself.
   Value updates;
   ReductionKind reduction;
+  OobMode oob;
+  /// scatter_elements under mean or use_init_val(false) (`oneD` only): the
+  /// destination rows are the flat positions of data.
+  const ElementTally *tally = nullptr;
   bool oneD;
   /// Reads entry `e` from the indices buffer `indices`.
   std::function<EntryRow(OpBuilder &, Location, Value indices, Value e)>
@@ -566,6 +825,12 @@ static Value anyComponentBad(OpBuilder &b, Location loc, const RowScatter &s,
   for (auto [max, bound] : llvm::zip_equal(maxima, s.bounds))
     bad = orBool(b, loc, bad, anyOutOfRange(b, loc, max, bound));
   return bad;
+}
+
+/// Whether the index checks of a row scatter run: with bounds checking, under
+/// oob<error> (no index value is an error under skip and clamp).
+static bool checksIndices(LoweringState &state, const RowScatter &s) {
+  return state.checksEnabled() && s.oob == OobMode::Error;
 }
 
 /// A parallel pass over chunks of the entries: `prologue(c)` once per chunk,
@@ -616,6 +881,11 @@ static void applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
                        Value dst, Value updates, Value e, Value row,
                        Value rowLo, Value colLo, Value width) {
   Value local = b.createOrFold<arith::SubIOp>(loc, row, rowLo);
+  if (s.tally) {
+    Value value = memref::LoadOp::create(b, loc, updates, e);
+    applyTallied(b, loc, *s.tally, dst, ValueRange{local}, row, value);
+    return;
+  }
   Value base = b.createOrFold<arith::MulIOp>(loc, e, s.rowSize);
   Value srcOffset = b.createOrFold<arith::AddIOp>(loc, base, colLo);
   SmallVector<Value> dstPos = {local};
@@ -663,7 +933,9 @@ applyEntries(OpBuilder &b, Location loc, const RowScatter &s, Value indices,
           bad = anyComponentBad(lb, lloc, s, entry.shifted);
           row = clampIfBad(lb, lloc, bad, row);
         }
-        applyRow(lb, lloc, e, row);
+        unlessSkipped(lb, lloc, entry.skip, [&](OpBuilder &ab, Location aloc) {
+          applyRow(ab, aloc, e, row);
+        });
         scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
       });
   return loop.getResult(0);
@@ -803,7 +1075,7 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
                                 const RowScatter &s, Value dest,
                                 Value dataPointer, Value ownerParts,
                                 Value chunks) {
-  bool check = state.checksEnabled();
+  bool check = checksIndices(state, s);
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   Value rowsPerOwner =
@@ -816,19 +1088,25 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
   auto sized = [&](Value n) -> Value {
     return b.createOrFold<arith::SelectOp>(loc, bucketed, n, zero);
   };
+  // Under skip, skipped entries go to one more owner, after the others, whose
+  // bucket is never applied: their row is `owners << shift`.
+  Value countOwners = owners;
+  if (s.oob == OobMode::Skip)
+    countOwners = b.createOrFold<arith::AddIOp>(loc, owners, one);
+  Value skippedRow = b.createOrFold<arith::ShLIOp>(loc, owners, shift);
 
-  // rows[e]: the row of entry e; counts[c * owners + t]: entries of chunk c
-  // owned by t, then the next bucket slot of each; starts[t]: first bucket
-  // slot of owner t; bucket: the entries, owner by owner, in order.
-  Value countSize = b.createOrFold<arith::MulIOp>(loc, chunks, owners);
-  Value ownersPlusOne = b.createOrFold<arith::AddIOp>(loc, owners, one);
+  // rows[e]: the row of entry e; counts[c * countOwners + t]: entries of
+  // chunk c owned by t, then the next bucket slot of each; starts[t]: first
+  // bucket slot of owner t; bucket: the entries, owner by owner, in order.
+  Value countSize = b.createOrFold<arith::MulIOp>(loc, chunks, countOwners);
+  Value ownersPlusOne = b.createOrFold<arith::AddIOp>(loc, countOwners, one);
   Value rows = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
   Value counts = allocScratch(b, loc, b.getIndexType(), sized(countSize));
   Value starts = allocScratch(b, loc, b.getIndexType(), sized(ownersPlusOne));
   Value bucket = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
 
   auto countRow = [&](OpBuilder &nb, Location nloc, Value c) -> Value {
-    return nb.createOrFold<arith::MulIOp>(nloc, c, owners);
+    return nb.createOrFold<arith::MulIOp>(nloc, c, countOwners);
   };
   auto checked = scf::IfOp::create(
       b, loc, bucketed,
@@ -839,7 +1117,7 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
             [&](OpBuilder &pb, Location ploc, Value c) {
               Value base = countRow(pb, ploc, c);
               scf::ForOp::create(
-                  pb, ploc, zero, owners, one, ValueRange{},
+                  pb, ploc, zero, countOwners, one, ValueRange{},
                   [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
                     Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
                     memref::StoreOp::create(lb, lloc, zero, counts, at);
@@ -853,6 +1131,9 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
               Value row = minIndex(
                   lb, lloc, entry.row,
                   lb.createOrFold<arith::SubIOp>(lloc, s.numRows, one));
+              if (s.oob == OobMode::Skip)
+                row = lb.createOrFold<arith::SelectOp>(lloc, entry.skip,
+                                                       skippedRow, row);
               memref::StoreOp::create(lb, lloc, row, rows, e);
               Value owner = lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
               Value base = countRow(lb, lloc, c);
@@ -881,10 +1162,10 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
       auto scratch = MemRefType::get({ShapedType::kDynamic}, index);
       auto type = ab.getFunctionType(
           {scratch, scratch, scratch, scratch, index, index, index, index}, {});
-      state.callShared(
-          ab, aloc, op, kBucketEntriesFn, type,
-          {rows, counts, starts, bucket, s.numEntries, chunks, owners, shift},
-          buildBucketEntries);
+      state.callShared(ab, aloc, op, kBucketEntriesFn, type,
+                       {rows, counts, starts, bucket, s.numEntries, chunks,
+                        countOwners, shift},
+                       buildBucketEntries);
     }
     Value updated = buildPartitionedUpdate(
         ab, aloc, dest, dataPointer, owners, rowSliceType(s, dest),
@@ -906,6 +1187,27 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
           Value updates = flatReadBuffer(nb, nloc, s.updates);
           Value rowLo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
           Value colLo = constIndex(nb, nloc, 0);
+          // With a tally: reset those of the owner's rows before, finish
+          // them after.
+          auto forOwnRows =
+              [&](function_ref<void(OpBuilder &, Location, Value, Value)>
+                      body) {
+                Value end = nb.createOrFold<arith::AddIOp>(nloc, rowLo, span);
+                Value hi = minIndex(nb, nloc, end, s.numRows);
+                Value lo = minIndex(nb, nloc, rowLo, hi);
+                scf::ForOp::create(
+                    nb, nloc, lo, hi, one, ValueRange{},
+                    [&](OpBuilder &lb, Location lloc, Value row, ValueRange) {
+                      Value local =
+                          lb.createOrFold<arith::SubIOp>(lloc, row, lo);
+                      body(lb, lloc, row, local);
+                      scf::YieldOp::create(lb, lloc);
+                    });
+              };
+          if (s.tally)
+            forOwnRows([&](OpBuilder &lb, Location lloc, Value row, Value) {
+              resetTally(lb, lloc, *s.tally, row);
+            });
           auto applyRow = [&](OpBuilder &lb, Location lloc, Value e,
                               Value row) {
             applyEntry(lb, lloc, s, slice, updates, e, row, rowLo, colLo,
@@ -934,6 +1236,12 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
           nb.setInsertionPointToStart(ifOp.elseBlock());
           applyAllEntriesChecked(nb, nloc, s, check, inPlace, flags, t,
                                  applyRow);
+          nb.setInsertionPointAfter(ifOp);
+          if (s.tally)
+            forOwnRows([&](OpBuilder &lb, Location lloc, Value row,
+                           Value local) {
+              finishTally(lb, lloc, *s.tally, slice, ValueRange{local}, row);
+            });
         });
     return updated;
   };
@@ -963,7 +1271,7 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
 static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
                               const RowScatter &s, Value dest,
                               Value dataPointer, Value parts) {
-  bool check = state.checksEnabled();
+  bool check = checksIndices(state, s);
   auto destType = cast<RankedTensorType>(dest.getType());
   Type elementType = destType.getElementType();
   Value one = constIndex(b, loc, 1);
@@ -1053,8 +1361,6 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto dataType = op.getData().getType();
     auto updatesType = op.getUpdates().getType();
     int64_t r = dataType.getRank();
@@ -1098,6 +1404,7 @@ private:
                 Value indices, Value updates, Value dataPointer, int64_t r,
                 int64_t q, int64_t k) const {
     auto space = std::make_shared<TupleSpace>();
+    space->oob = op.getOob();
     space->sizes = dimValues(b, loc, data, 0, k);
     space->strides = rowMajorStrides(b, loc, space->sizes);
 
@@ -1108,13 +1415,14 @@ private:
     s.updates = updates;
     s.indices = indices;
     s.reduction = op.getReduction();
+    s.oob = op.getOob();
     s.oneD = k == r;
     for (Value size : space->sizes)
       s.bounds.push_back(rangeBound(b, loc, size));
     s.readEntry = [space](OpBuilder &nb, Location nloc, Value flat,
                           Value e) -> EntryRow {
       Tuple tuple = readTuple(nb, nloc, flat, e, *space);
-      return {tuple.row, tuple.shifted};
+      return {tuple.row, tuple.shifted, tuple.skip};
     };
     Value numEntries = s.numEntries;
     LoweringState *state = this->state.get();
@@ -1124,8 +1432,10 @@ private:
     };
 
     // A dim of static size 0 leaves nothing to write; the indices are still
-    // checked.
+    // checked (under oob<error>).
     if (llvm::is_contained(op.getData().getType().getShape(), 0)) {
+      if (!checksIndices(*state, s))
+        return data;
       Value chunks = state->numPartitions(b, loc, op, s.numEntries);
       Value ok = forEachEntryChecked(
           b, loc, s, chunks, state->checksEnabled(),
@@ -1164,8 +1474,6 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<std::string> feature = unloweredFeature(op))
-      return rewriter.notifyMatchFailure(op, *feature);
     auto dataType = op.getData().getType();
     int64_t axis = op.getNormalizedAxis();
     int64_t r = dataType.getRank();
@@ -1204,7 +1512,7 @@ private:
   Value scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
                 Value indices, Value updates, Value dataPointer,
                 int64_t axis) const {
-    bool check = state->checksEnabled();
+    bool check = state->checksEnabled() && op.getOob() == OobMode::Error;
     auto dataType = cast<RankedTensorType>(data.getType());
     int64_t r = dataType.getRank();
     Value indicesFlat = flatReadBuffer(b, loc, indices);
@@ -1212,18 +1520,47 @@ private:
     Value count = product(b, loc, indexDims);
     Value size = dimValue(b, loc, data, axis);
 
+    // A dim of static size 0 leaves nothing to write (and no slice to give a
+    // partition); under oob<error> the indices are still checked: with an
+    // empty axis every one is out of range, with another empty dim there is
+    // none.
+    if (llvm::is_contained(dataType.getShape(), 0)) {
+      if (check) {
+        Value zero = constIndex(b, loc, 0);
+        Value bound = rangeBound(b, loc, size);
+        Value any = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                                  count, zero);
+        Value outside =
+            maxShifted(b, loc, indicesFlat, zero, count, size, bound);
+        Value bad = b.createOrFold<arith::AndIOp>(loc, any, outside);
+        reportUnless(b, loc, notBool(b, loc, bad),
+                     [&](OpBuilder &nb, Location nloc) {
+                       reportFirstBadElement(*state, nb, nloc, op, indicesFlat,
+                                             count, size, axis);
+                     });
+      }
+      return data;
+    }
+
+    std::optional<ElementTally> tally;
+    if (needsTally(op)) {
+      Value numElements = product(b, loc, dimValues(b, loc, data, 0, r));
+      tally = allocateTally(b, loc, op, numElements);
+    }
+    const ElementTally *tallyPtr = tally ? &*tally : nullptr;
+
     // Off-axis dims all statically 1: the positions are the axis.
     bool alongAxis = llvm::all_of(llvm::seq<int64_t>(0, r), [&](int64_t d) {
       return d == axis || dataType.getDimSize(d) == 1;
     });
     if (alongAxis)
       return scatterAlongAxis(b, loc, op, data, indices, updates, dataPointer,
-                              count, size);
+                              count, size, tallyPtr);
 
     Value flags, parts;
     Value result =
         applyByFibers(b, loc, op, data, indices, updates, dataPointer,
-                      indexDims, count, size, axis, flags, parts);
+                      indexDims, count, size, axis, tallyPtr, flags, parts);
     if (check) {
       Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
       reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
@@ -1240,9 +1577,10 @@ private:
   Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
                       Value data, Value indices, Value updates,
                       Value dataPointer, ArrayRef<Value> indexDims, Value count,
-                      Value size, int64_t axis, Value &flags,
-                      Value &parts) const {
-    bool check = state->checksEnabled();
+                      Value size, int64_t axis, const ElementTally *tally,
+                      Value &flags, Value &parts) const {
+    OobMode oob = op.getOob();
+    bool check = state->checksEnabled() && oob == OobMode::Error;
     auto dataType = cast<RankedTensorType>(data.getType());
     int64_t r = dataType.getRank();
     ReductionKind reduction = op.getReduction();
@@ -1257,6 +1595,9 @@ private:
     Value bound = rangeBound(b, loc, size);
     if (check)
       flags = allocScratch(b, loc, b.getI1Type(), parts);
+    SmallVector<Value> dataStrides;
+    if (tally)
+      dataStrides = rowMajorStrides(b, loc, dimValues(b, loc, data, 0, r));
     MemRefType sliceType =
         sliceMemRefType(dataType.getElementType(),
                         SmallVector<int64_t>(r, ShapedType::kDynamic),
@@ -1297,8 +1638,15 @@ private:
             colLo = lo;
             colHi = hi;
           }
-          // The partition's positions, checked as they go with `fused`.
-          auto walk = [&](OpBuilder &wb, Location wloc, bool fused) -> Value {
+          // One walk over the partition's positions, checked as they go
+          // with `fused`: `visit(pos, at, flat)` for each that is not
+          // skipped, with `at` its coordinates in the slice and `flat` its
+          // flat position in data (with a tally). Returns whether one was
+          // bad.
+          using Visit = function_ref<void(OpBuilder &, Location, Value,
+                                          ArrayRef<Value>, Value)>;
+          auto walkWith = [&](OpBuilder &wb, Location wloc, bool fused,
+                              Visit visit) -> Value {
             Value no = constBool(wb, wloc, false);
             SmallVector<Value> bad = walkPositions(
                 wb, wloc, indexDims, flatLo, flatHi, colLo, colHi,
@@ -1306,7 +1654,8 @@ private:
                 [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
                     Value pos, ValueRange acc) -> SmallVector<Value> {
                   Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-                  Value normalized = normalizeIndex(eb, eloc, raw, size);
+                  auto [normalized, skip] =
+                      resolveOrSkip(eb, eloc, oob, raw, size);
                   Value isBad = constBool(eb, eloc, false);
                   if (fused) {
                     isBad = isOutOfRange(eb, eloc, normalized, size);
@@ -1314,18 +1663,54 @@ private:
                   }
                   SmallVector<Value> at(coords);
                   at[axis] = normalized;
+                  Value flat;
+                  if (tally) {
+                    flat = constIndex(eb, eloc, 0);
+                    for (int64_t d = 0; d < r; ++d) {
+                      Value term = eb.createOrFold<arith::MulIOp>(
+                          eloc, at[d], dataStrides[d]);
+                      flat = eb.createOrFold<arith::AddIOp>(eloc, flat, term);
+                    }
+                  }
                   at[split] =
                       eb.createOrFold<arith::SubIOp>(eloc, at[split], lo);
-                  Value value = memref::LoadOp::create(eb, eloc, updatesFlat,
-                                                       ValueRange{pos});
-                  if (reduction != ReductionKind::None) {
-                    Value current = memref::LoadOp::create(eb, eloc, slice, at);
-                    value = combine(eb, eloc, reduction, current, value);
-                  }
-                  memref::StoreOp::create(eb, eloc, value, slice, at);
+                  unlessSkipped(eb, eloc, skip,
+                                [&](OpBuilder &sb, Location sloc) {
+                                  visit(sb, sloc, pos, at, flat);
+                                });
                   return {orBool(eb, eloc, acc[0], isBad)};
                 });
             return bad[0];
+          };
+          auto apply = [&](OpBuilder &sb, Location sloc, Value pos,
+                           ArrayRef<Value> at, Value flat) {
+            Value value =
+                memref::LoadOp::create(sb, sloc, updatesFlat, ValueRange{pos});
+            if (tally) {
+              applyTallied(sb, sloc, *tally, slice, at, flat, value);
+              return;
+            }
+            if (reduction != ReductionKind::None) {
+              Value current = memref::LoadOp::create(sb, sloc, slice, at);
+              value = combine(sb, sloc, reduction, current, value);
+            }
+            memref::StoreOp::create(sb, sloc, value, slice, at);
+          };
+          // With a tally: reset the tallies of the partition's elements,
+          // apply, then finish them.
+          auto walk = [&](OpBuilder &wb, Location wloc, bool fused) -> Value {
+            if (tally)
+              walkWith(wb, wloc, fused,
+                       [&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value>,
+                           Value flat) { resetTally(sb, sloc, *tally, flat); });
+            Value bad = walkWith(wb, wloc, fused, apply);
+            if (tally && tally->reduction == ReductionKind::Mean)
+              walkWith(wb, wloc, fused,
+                       [&](OpBuilder &sb, Location sloc, Value,
+                           ArrayRef<Value> at, Value flat) {
+                         finishTally(sb, sloc, *tally, slice, at, flat);
+                       });
+            return bad;
           };
           if (!check) {
             walk(nb, nloc, false);
@@ -1360,7 +1745,8 @@ private:
   /// Every off-axis dim is 1: row owners over the axis positions.
   Value scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
                          Value data, Value indices, Value updates,
-                         Value dataPointer, Value count, Value size) const {
+                         Value dataPointer, Value count, Value size,
+                         const ElementTally *tally) const {
     int64_t r = cast<RankedTensorType>(data.getType()).getRank();
     int64_t axis = op.getNormalizedAxis();
     RowScatter s;
@@ -1370,14 +1756,19 @@ private:
     s.updates = updates;
     s.indices = indices;
     s.reduction = op.getReduction();
+    s.oob = op.getOob();
+    s.tally = tally;
     s.oneD = true;
     s.bounds.push_back(rangeBound(b, loc, size));
-    s.readEntry = [size](OpBuilder &nb, Location nloc, Value flat,
-                         Value e) -> EntryRow {
+    OobMode oob = s.oob;
+    s.readEntry = [size, oob](OpBuilder &nb, Location nloc, Value flat,
+                              Value e) -> EntryRow {
       Value raw = loadIndex(nb, nloc, flat, e);
-      Value row = normalizeIndex(nb, nloc, raw, size);
+      auto [row, skip] = resolveOrSkip(nb, nloc, oob, raw, size);
+      if (skip)
+        row = clampIfBad(nb, nloc, skip, row);
       Value shifted = nb.createOrFold<arith::AddIOp>(nloc, raw, size);
-      return {row, {shifted}};
+      return {row, {shifted}, skip};
     };
     LoweringState *state = this->state.get();
     s.reportFirstBad = [state, op, count, size,
@@ -1418,20 +1809,6 @@ struct LowerScatterPass
     options.checkBounds = checkBounds;
     options.parallelGrain = grain;
     populateNdToLinalgPatterns(patterns, options);
-
-    // What the patterns do not lower is reported by name, not as a failure
-    // to legalize.
-    bool unlowered = false;
-    getOperation()->walk([&](Operation *op) {
-      if (op->getDialect() != op->getContext()->getLoadedDialect<NdDialect>())
-        return;
-      if (std::optional<std::string> feature = unloweredFeature(op)) {
-        op->emitOpError(*feature);
-        unlowered = true;
-      }
-    });
-    if (unlowered)
-      return signalPassFailure();
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NdDialect>();

@@ -18,10 +18,12 @@ the one-thread ones. The files `args` and `expected` list
 the inputs and the references in order.
 """
 
-import os
 import sys
 
 import numpy as np
+
+sys.dont_write_bytecode = True
+import det_files  # noqa: E402
 
 out = sys.argv[1]
 rng = np.random.default_rng(7)
@@ -155,21 +157,6 @@ for name, plan in PLAN.items():
                              rng.integers(-100, 100, (200000,)).astype(np.int64),
                              values((200000,), name), 0, reductions)
 
-with open(os.path.join(out, "det.mlir"), "w") as f:
-    signature = ", ".join(f"%a{n}: {t}" for n, t in enumerate(arg_types))
-    result_types = ", ".join(t for _, t in results)
-    f.write(f"func.func @main({signature}) -> ({result_types}) {{\n")
-    for n, op in enumerate(body):
-        f.write(f"  %r{n} = {op}\n")
-    names = ", ".join(f"%r{n}" for n in range(len(body)))
-    f.write(f"  return {names} : {result_types}\n}}\n")
-for n, array in enumerate(inputs):
-    np.save(os.path.join(out, f"in_{n}.npy"), array)
-for n, (expected, _) in enumerate(results):
-    np.save(os.path.join(out, f"expect_{n}.npy"), expected)
-with open(os.path.join(out, "args"), "w") as f:
-    f.write(" ".join(os.path.join(out, f"in_{n}.npy")
-                     for n in range(len(inputs))))
-with open(os.path.join(out, "expected"), "w") as f:
-    f.write(" ".join(os.path.join(out, f"expect_{n}.npy")
-                     for n in range(len(results))))
+det_files.write(out, arg_types,
+                [(op, dt) for op, (_, dt) in zip(body, results)], inputs,
+                [expected for expected, _ in results])
