@@ -11,9 +11,11 @@
 //   site, the function's argument `s`:
 //   `func.call @__nd_report_error_at(s, a, b) {nd.message = M_i}`. Each call
 //   of the function passes `func.call @__nd_site() {nd.site = W}`, which
-//   becomes the address of a private table of the messages "W: M_1", ...,
-//   "W: M_n" of the function (numbered by first appearance); the report
-//   loads entry i of the table and calls `nd_report_error` with it.
+//   becomes the address of the site's entries in a private table of
+//   messages: "W: M_1", ..., "W: M_n" (the function's messages, numbered by
+//   first appearance); the report loads entry i from there and calls
+//   `nd_report_error` with it. One table and one array of texts serve all
+//   the sites of the module.
 // - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` (or 1
 //   without OpenMP).
 //
@@ -169,7 +171,19 @@ struct ConvertNdRuntimeToLLVMPass
       call.erase();
     }
 
-    // Each site: the table of the messages of the function it is passed to.
+    // Each site: the messages of the function it is passed to, at the
+    // site's own range of one table of all the sites' messages. The texts
+    // lie in one character array: two globals for the whole module, however
+    // many sites it has (a symbol per site would make every later symbol
+    // lookup scan them all).
+    struct Site {
+      func::CallOp call;
+      int64_t first = -1; // In the table; -1: no message.
+    };
+    SmallVector<Site> siteTables;
+    SmallVector<int64_t> entryOffsets; // Of each table entry, in the text.
+    std::string text;
+    llvm::StringMap<int64_t> textOffsets;
     for (func::CallOp site : sites) {
       auto where = site->getAttrOfType<StringAttr>(kSiteAttr);
       if (!where || site.getNumOperands() != 0 || site.getNumResults() != 1 ||
@@ -201,41 +215,65 @@ struct ConvertNdRuntimeToLLVMPass
                "each site to one";
         return signalPassFailure();
       }
-      Location loc = site.getLoc();
-      b.setInsertionPoint(site);
+      Site entry{site};
+      if (table && !table->messages.empty()) {
+        entry.first = entryOffsets.size();
+        for (StringRef message : table->messages) {
+          std::string full = (where.getValue() + ": " + message).str();
+          auto inserted = textOffsets.try_emplace(full, text.size());
+          if (inserted.second) {
+            text += full;
+            text.push_back('\0');
+          }
+          entryOffsets.push_back(inserted.first->second);
+        }
+      }
+      siteTables.push_back(entry);
+    }
+
+    LLVM::GlobalOp table;
+    auto tableType = LLVM::LLVMArrayType::get(ptrType, entryOffsets.size());
+    if (!entryOffsets.empty()) {
+      Location loc = module.getLoc();
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto textType = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+      auto texts = LLVM::GlobalOp::create(
+          b, loc, textType, /*isConstant=*/true, LLVM::Linkage::Private,
+          "__nd_site_text", b.getStringAttr(text));
+      symbols.insert(texts);
+      table = LLVM::GlobalOp::create(b, loc, tableType, /*isConstant=*/true,
+                                     LLVM::Linkage::Private, "__nd_sites",
+                                     Attribute());
+      symbols.insert(table);
+      Block *init = b.createBlock(&table.getInitializerRegion());
+      b.setInsertionPointToStart(init);
+      Value base = LLVM::AddressOfOp::create(b, loc, texts);
+      Value array = LLVM::UndefOp::create(b, loc, tableType);
+      for (auto [i, offset] : llvm::enumerate(entryOffsets)) {
+        Value pointer = LLVM::GEPOp::create(
+            b, loc, ptrType, textType, base,
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(offset)});
+        array = LLVM::InsertValueOp::create(
+            b, loc, array, pointer, ArrayRef<int64_t>{static_cast<int64_t>(i)});
+      }
+      LLVM::ReturnOp::create(b, loc, array);
+    }
+    for (Site &site : siteTables) {
+      Location loc = site.call.getLoc();
+      b.setInsertionPoint(site.call);
       Value address;
-      if (!table || table->messages.empty()) {
+      if (site.first < 0) {
         address = LLVM::ZeroOp::create(b, loc, ptrType);
       } else {
-        // The messages' globals first, then the table (its initializer
-        // refers to them).
-        SmallVector<LLVM::GlobalOp> entries;
-        for (StringRef text : table->messages)
-          entries.push_back(
-              messageGlobal((where.getValue() + ": " + text).str(), loc));
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(module.getBody());
-        auto type = LLVM::LLVMArrayType::get(ptrType, entries.size());
-        auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                             LLVM::Linkage::Private,
-                                             "__nd_site", Attribute());
-        symbols.insert(global);
-        Block *init = b.createBlock(&global.getInitializerRegion());
-        b.setInsertionPointToStart(init);
-        Value array = LLVM::UndefOp::create(b, loc, type);
-        for (auto [i, entry] : llvm::enumerate(entries)) {
-          Value pointer = LLVM::AddressOfOp::create(b, loc, entry);
-          array = LLVM::InsertValueOp::create(
-              b, loc, array, pointer,
-              ArrayRef<int64_t>{static_cast<int64_t>(i)});
-        }
-        LLVM::ReturnOp::create(b, loc, array);
-        b.setInsertionPoint(site);
-        address = LLVM::AddressOfOp::create(b, loc, global);
+        Value start = LLVM::AddressOfOp::create(b, loc, table);
+        address = LLVM::GEPOp::create(
+            b, loc, ptrType, tableType, start,
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(site.first)});
       }
       Value value = LLVM::PtrToIntOp::create(b, loc, i64, address);
-      site.getResult(0).replaceAllUsesWith(value);
-      site.erase();
+      site.call.getResult(0).replaceAllUsesWith(value);
+      site.call.erase();
     }
 
     if (!threadQueries.empty()) {
