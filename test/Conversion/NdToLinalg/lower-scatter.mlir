@@ -450,3 +450,53 @@ func.func @scatter_elements_1d(%data: tensor<16xf32>, %indices: tensor<9xi64>, %
   %0 = nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : tensor<16xf32>, tensor<9xi64>, tensor<9xf32>
   return %0 : tensor<16xf32>
 }
+
+// -----
+
+// Ops with the same lowering (name, attributes, operand and result types)
+// share one function; each call passes its own site, which its messages
+// name. Arguments nothing writes (not writable, as nd-donation marks them)
+// are read through one buffer that every op's call shares; a scatter's data
+// goes in as a buffer of its own per call (bufferization copies it where it
+// must).
+// CHECK-LABEL: func.func @shared_functions
+//  CHECK-SAME:   (%[[D:[a-zA-Z0-9]+]]: tensor<8x4xf32> {bufferization.writable = false}, %[[I:[a-zA-Z0-9]+]]: tensor<2x1xi64> {bufferization.writable = false}, %[[U:[a-zA-Z0-9]+]]: tensor<2x4xf32> {bufferization.writable = false})
+//   CHECK-DAG:   %[[UB:.*]] = bufferization.to_buffer %[[U]] read_only : tensor<2x4xf32> to memref<2x4xf32>
+//   CHECK-DAG:   %[[IB:.*]] = bufferization.to_buffer %[[I]] read_only : tensor<2x1xi64> to memref<2x1xi64>
+//   CHECK-DAG:   %[[DB:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<8x4xf32> to memref<8x4xf32>
+//       CHECK:   %[[G0:.*]] = call @__nd_gather_nd(%[[DB]], %[[IB]]) : (memref<8x4xf32>, memref<2x1xi64>) -> tensor<2x4xf32>
+//       CHECK:   %[[G1:.*]] = call @__nd_gather_nd(%[[DB]], %[[IB]]) : (memref<8x4xf32>, memref<2x1xi64>) -> tensor<2x4xf32>
+//       CHECK:   %[[B0:.*]] = bufferization.to_buffer %[[D]] {nd.update = [[ID0:[0-9]+]] : i64} : tensor<8x4xf32> to memref<8x4xf32>
+//       CHECK:   %[[S0:.*]] = call @__nd_scatter_nd(%[[B0]], %[[IB]], %[[UB]], %{{.*}})
+//       CHECK:   %[[B1:.*]] = bufferization.to_buffer %[[S0]] {nd.update = {{[0-9]+}} : i64} : tensor<8x4xf32> to memref<8x4xf32>
+//       CHECK:   %[[S1:.*]] = call @__nd_scatter_nd(%[[B1]], %[[IB]], %[[UB]], %{{.*}})
+//       CHECK:   %[[S2:.*]] = call @__nd_scatter_nd_0(%{{.*}}, %[[IB]], %[[UB]], %{{.*}})
+//       CHECK:   return %[[G0]], %[[G1]], %[[S2]]
+// CHECK-LABEL: func.func private @__nd_gather_nd(
+//  CHECK-SAME:   %[[GD:[a-zA-Z0-9]+]]: memref<8x4xf32>, %[[GI:[a-zA-Z0-9]+]]: memref<2x1xi64>) -> tensor<2x4xf32>
+//   CHECK-NOT: func.func private @__nd_gather_nd
+// CHECK-LABEL: func.func private @__nd_scatter_nd(
+//   CHECK-NOT: func.func private @__nd_scatter_nd(
+// CHECK-LABEL: func.func private @__nd_scatter_nd_0(
+//   CHECK-NOT: func.func private @__nd_
+
+// CHECKED-LABEL: func.func @shared_functions
+//       CHECKED:   %[[W0:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:[[@LINE+12]]:9"} : () -> i64
+//       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %[[W0]])
+//       CHECKED:   %[[W1:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:[[@LINE+11]]:9"} : () -> i64
+//       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %[[W1]])
+// CHECKED-LABEL: func.func private @__nd_gather_nd(
+//  CHECKED-SAME:   %{{.*}}: memref<8x4xf32>, %{{.*}}: memref<2x1xi64>, %[[SITE:[a-zA-Z0-9]+]]: i64) -> tensor<2x4xf32>
+//       CHECKED:   func.call @__nd_report_error_at(%[[SITE]], %{{.*}}, %{{.*}}) {nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"}
+//   CHECKED-NOT: func.func private @__nd_gather_nd
+func.func @shared_functions(%data: tensor<8x4xf32> {bufferization.writable = false},
+                            %indices: tensor<2x1xi64> {bufferization.writable = false},
+                            %updates: tensor<2x4xf32> {bufferization.writable = false})
+    -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<8x4xf32>) {
+  %g0 = nd.gather_nd %data[%indices] : tensor<8x4xf32>, tensor<2x1xi64> -> tensor<2x4xf32>
+  %g1 = nd.gather_nd %data[%indices] : tensor<8x4xf32>, tensor<2x1xi64> -> tensor<2x4xf32>
+  %s0 = nd.scatter_nd %data[%indices], %updates : tensor<8x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>
+  %s1 = nd.scatter_nd %s0[%indices], %updates : tensor<8x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>
+  %s2 = nd.scatter_nd %s1[%indices], %updates reduction<add> : tensor<8x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>
+  return %g0, %g1, %s2 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<8x4xf32>
+}
