@@ -6,8 +6,8 @@ scatter_elements, gather_elements, or a mix of the four) in one function,
 either independent (every op on the function's arguments, every result
 returned) or chained (each op on the previous op's result), and times
 
-- `nd-opt MODULE --lower-scatter --nd-to-llvm -o /dev/null` (wall time of
-  the process, start-up included, and its peak memory), and
+- `nd-opt MODULE --nd-to-llvm -o /dev/null` (wall time of the process,
+  start-up included, and its peak memory; `--flags` changes the flags), and
 - nd-run's JIT compile of the same module (`nd-run --bench 1` prints it:
   import, nd-to-llvm, LLVM's code generation),
 
@@ -154,9 +154,8 @@ def run_timed(command, timeout):
         return wall, usage.ru_maxrss / 1024, out.read()
 
 
-def nd_opt_time(nd_opt, path, timeout):
-    return run_timed([nd_opt, path, "--lower-scatter", "--nd-to-llvm", "-o",
-                      os.devnull], timeout)
+def nd_opt_time(nd_opt, flags, path, timeout):
+    return run_timed([nd_opt, path] + flags + ["-o", os.devnull], timeout)
 
 
 def nd_run_compile_time(nd_run, path, inputs, timeout):
@@ -187,6 +186,8 @@ def main():
     parser.add_argument("--kinds", default=",".join(KINDS + ["mixed"]))
     parser.add_argument("--shapes", default="independent,chain")
     parser.add_argument("--nd-opt", default=None)
+    parser.add_argument("--flags", default="--nd-to-llvm",
+                        help="nd-opt's flags (space-separated)")
     parser.add_argument("--nd-run", default=None)
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds one command may take")
@@ -219,8 +220,8 @@ def main():
     workdir = options.workdir or tempfile.mkdtemp(prefix="nd-compile-time-")
     os.makedirs(workdir, exist_ok=True)
     failed = False
-    print("nd-opt --lower-scatter --nd-to-llvm: wall seconds (process start "
-          "included), peak MB; growth = time ratio / size ratio")
+    print(f"nd-opt {options.flags}: wall seconds (process start included), "
+          "peak MB; growth = time ratio / size ratio (1: linear)")
     print("| kind | shape | " + " | ".join(f"{n} ops" for n in sizes) +
           " | growth |")
     print("|---|---|" + "---|" * (len(sizes) + 1))
@@ -231,7 +232,8 @@ def main():
                 path = os.path.join(workdir, f"{kind}-{shape}-{n}.mlir")
                 with open(path, "w") as f:
                     f.write(module_text(kind, n, shape))
-                wall, rss, status = nd_opt_time(nd_opt, path, options.timeout)
+                wall, rss, status = nd_opt_time(nd_opt, options.flags.split(),
+                                                path, options.timeout)
                 if wall is None:
                     failed = True
                     cells.append(status)
