@@ -152,6 +152,31 @@ def NdReturnDonated : Pass<"nd-return-donated", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def NdSimplifyDeallocations : Pass<"nd-simplify-deallocations", "ModuleOp"> {
+  let summary = "Simplify the deallocations of functions with few buffers";
+  let description = [{
+    Runs upstream's `buffer-deallocation-simplification` on each function
+    whose `bufferization.dealloc` ops list at most `max-buffers` buffers in
+    all (memrefs and retained values), and leaves the others' as they are
+    (`bufferization-lower-deallocations` lowers any). The simplification
+    compares every buffer of a dealloc op with every other, which is
+    quadratic in their number: a function calling N nd ops that each
+    allocate (a gather's result, an out-of-place scatter's copy) frees N
+    buffers at its end, and took minutes to simplify at N = 10,000. The
+    functions of the nd ops themselves, and ordinary functions, have few.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+  let options = [
+    Option<"maxBuffers", "max-buffers", "int64_t", /*default=*/"256",
+           "The most buffers a function's dealloc ops may list for it to be "
+           "simplified">
+  ];
+}
+
 def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
   let summary = "Copy large contiguous buffers with one memcpy per thread";
   let description = [{
