@@ -237,8 +237,11 @@ def _reduction(rng, op, dtype):
 
 def is_lowered_today(case):
     """Whether `--lower-scatter` handles the case: the four original ops with
-    oob<error>, the ONNX reductions and use_init_val true."""
+    oob<error>, the ONNX reductions and use_init_val true; gather and
+    tensor_scatter under every oob mode."""
     a = case.attrs
+    if case.op in ("gather", "tensor_scatter"):
+        return True
     return (case.op in OPS[:4] and a["oob"] == "error"
             and a.get("reduction", "none") in ("none", "add", "mul", "max",
                                                 "min")

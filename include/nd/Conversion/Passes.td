@@ -10,17 +10,19 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
   let description = [{
     Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements` and
     `nd.gather_elements` (under `oob<error>`, with every reduction but
-    `mean`) into upstream dialects. Each op becomes a call of a private
-    function (`@__nd_scatter_nd`, ...) that holds its lowering; ops with the
-    same name, attributes and operand and result types share one function,
-    so that the IR grows with the number of distinct ops. A scatter passes
-    `data` as a buffer (`bufferization.to_buffer`, which one-shot
-    bufferization makes data's own buffer or a copy) and the base pointer of
-    `data`, and gets the updated tensor back. Read-only operands that
-    nothing writes (constants, arguments with `bufferization.writable =
-    false`, as `nd-donation` marks them) go in as one `to_buffer read_only`
-    per value, shared by all the calls. Value semantics stay at the tensor
-    level and the data moves in memref loops:
+    `mean`), `nd.gather` and `nd.tensor_scatter` (under every `oob` mode)
+    into upstream dialects. Each op becomes a call of a private function
+    (`@__nd_scatter_nd`, ...) that holds its lowering; ops with the same
+    name, attributes and operand and result types share one function, so
+    that the IR grows with the number of distinct ops. A scatter passes
+    `data` (a tensor_scatter its cache) as a buffer
+    (`bufferization.to_buffer`, which one-shot bufferization makes data's
+    own buffer or a copy) and the base pointer of `data`, and gets the
+    updated tensor back. Read-only operands that nothing writes (constants,
+    arguments with `bufferization.writable = false`, as `nd-donation` marks
+    them) go in as one `to_buffer read_only` per value, shared by all the
+    calls. Value semantics stay at the tensor level and the data moves in
+    memref loops:
 
     - read-only operands are read through `bufferization.to_buffer
       read_only` as 1-D row-major buffers;
@@ -28,7 +30,18 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
       (`memref.alloc`, returned through `bufferization.to_tensor restrict
       writable`) and fill it from an `scf.parallel` over partitions of the
       index tuples (positions); each tuple is read and checked once and a
-      slice moves as a row of vector loads and stores;
+      slice moves as a row of vector loads and stores; `nd.gather` splits
+      its result rows (one row per index value and outer position, a
+      contiguous copy of the dims after the axis); under `oob<skip>` (and
+      `oob<clamp>` along an empty axis) a row read through an index out of
+      range is zeros;
+    - `nd.tensor_scatter` is a slice scatter: each position before the
+      axis is a contiguous row of `max_seq * inner` elements that receives
+      its update as one copy (two in circular mode, wrapping at the end of
+      the row), in an `scf.forall` (as below) over a grid of ranges of the
+      dim before the axis and of the positions along it; it touches only
+      the update's elements, so a donated cache costs O(update). Its write
+      indices are checked (under `oob<error>`) before anything is written;
     - `nd.scatter_nd` and `nd.scatter_elements` update `data` inside an
       `scf.forall` whose `shared_outs` is `data`: each iteration owns a
       disjoint slice of the destination and hands it back with
@@ -66,9 +79,9 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     runtime and to the host's `nd_report_error` with the full message
     "<location>: <op>: <text>".
 
-    `nd.gather`, `nd.tensor_scatter`, `reduction<mean>`,
-    `use_init_val(false)` and `oob<skip|clamp>` are not lowered yet: the
-    pass reports each such op by name and fails.
+    `reduction<mean>`, `use_init_val(false)` and `oob<skip|clamp>` of the
+    four original ops are not lowered yet: the pass reports each such op by
+    name and fails.
 
     Before:
 

@@ -364,6 +364,251 @@ void lowering::emitRowUpdate(OpBuilder &b, Location loc,
 }
 
 //===----------------------------------------------------------------------===//
+// Pieces shared by the patterns
+//===----------------------------------------------------------------------===//
+
+/// The dims `[from, to)` of `shaped` as index values.
+SmallVector<Value> lowering::dimValues(OpBuilder &b, Location loc, Value shaped,
+                                       int64_t from, int64_t to) {
+  SmallVector<Value> dims;
+  for (int64_t d = from; d < to; ++d)
+    dims.push_back(dimValue(b, loc, shaped, d));
+  return dims;
+}
+
+/// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
+SmallVector<Value> lowering::rowMajorStrides(OpBuilder &b, Location loc,
+                                             ArrayRef<Value> dims) {
+  SmallVector<Value> strides(dims.size());
+  Value stride = constIndex(b, loc, 1);
+  for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
+    strides[j] = stride;
+    stride = b.createOrFold<arith::MulIOp>(loc, stride, dims[j]);
+  }
+  return strides;
+}
+
+/// `a | b` on i1.
+Value lowering::orBool(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::OrIOp>(loc, x, y);
+}
+
+Value lowering::notBool(OpBuilder &b, Location loc, Value x) {
+  Value yes = constBool(b, loc, true);
+  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
+}
+
+/// A scratch buffer of `size` elements of `type`.
+Value lowering::allocScratch(OpBuilder &b, Location loc, Type type,
+                             Value size) {
+  auto memrefType = MemRefType::get({ShapedType::kDynamic}, type);
+  return memref::AllocOp::create(b, loc, memrefType, ValueRange{size},
+                                 b.getI64IntegerAttr(64));
+}
+
+/// The serial OR of `flags[0..count)`.
+Value lowering::anyFlag(OpBuilder &b, Location loc, Value flags, Value count) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value no = constBool(b, loc, false);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, count, one, ValueRange{no},
+      [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
+        Value flag = memref::LoadOp::create(nb, nloc, flags, ValueRange{i});
+        Value any = orBool(nb, nloc, acc[0], flag);
+        scf::YieldOp::create(nb, nloc, any);
+      });
+  return loop.getResult(0);
+}
+
+/// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
+/// when `cond` is the constant true.
+Value lowering::buildIf(OpBuilder &b, Location loc, Value cond, Type type,
+                        function_ref<Value(OpBuilder &, Location)> then,
+                        function_ref<Value(OpBuilder &, Location)> otherwise) {
+  if (std::optional<int64_t> known = getConstantIntValue(cond);
+      known && *known != 0)
+    return then(b, loc);
+  // The result type is that of the yielded values.
+  auto ifOp = scf::IfOp::create(
+      b, loc, cond,
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, then(nb, nloc));
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, otherwise(nb, nloc));
+      });
+  assert(ifOp.getResult(0).getType() == type && "branches yield other types");
+  return ifOp.getResult(0);
+}
+
+/// Emits `if (!ok) report()`.
+void lowering::reportUnless(OpBuilder &b, Location loc, Value ok,
+                            function_ref<void(OpBuilder &, Location)> report) {
+  Value failed = notBool(b, loc, ok);
+  auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  report(b, loc);
+}
+
+/// `tensor.collapse_shape` by `groups`, or `tensor` itself when every group
+/// is one dim.
+Value lowering::collapse(OpBuilder &b, Location loc, Value tensor,
+                         ArrayRef<ReassociationIndices> groups) {
+  if (llvm::all_of(groups,
+                   [](const ReassociationIndices &g) { return g.size() == 1; }))
+    return tensor;
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto collapsedType = RankedTensorType::get(
+      collapsedShape(type.getShape(), groups), type.getElementType());
+  return tensor::CollapseShapeOp::create(b, loc, collapsedType, tensor, groups);
+}
+
+/// The inverse of `collapse`, back to the type and dims of `like`. A group
+/// that expands a dynamic dim into several becomes a `tensor.reshape` (a
+/// `memref.reshape` view once bufferized): expand-strided-metadata of MLIR 22
+/// crashes on such a `memref.expand_shape`.
+Value lowering::expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
+                           ArrayRef<ReassociationIndices> groups) {
+  if (tensor.getType() == like.getType())
+    return tensor;
+  auto likeType = cast<RankedTensorType>(like.getType());
+  bool dynamicGroup = llvm::any_of(groups, [&](const ReassociationIndices &g) {
+    return g.size() > 1 &&
+           llvm::any_of(g, [&](int64_t d) { return likeType.isDynamicDim(d); });
+  });
+  if (!dynamicGroup) {
+    SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
+    return tensor::ExpandShapeOp::create(b, loc, likeType, tensor, groups,
+                                         shape);
+  }
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < likeType.getRank(); ++d)
+    dims.push_back(dimValue(b, loc, like, d));
+  Value shape = tensor::FromElementsOp::create(b, loc, dims);
+  return tensor::ReshapeOp::create(b, loc, likeType, tensor, shape);
+}
+
+/// `2 * size`: a raw index `i` is in `[-size, size)` iff `i + size` is
+/// below it as an unsigned number, so that checking many indices is one
+/// unsigned max reduction (which vectorises) and one compare.
+Value lowering::rangeBound(OpBuilder &b, Location loc, Value size) {
+  Value two = constIndex(b, loc, 2);
+  return b.createOrFold<arith::MulIOp>(loc, size, two);
+}
+
+/// Whether the unsigned maximum `shiftedMax` of `index + size` over some
+/// indices shows one out of range.
+Value lowering::anyOutOfRange(OpBuilder &b, Location loc, Value shiftedMax,
+                              Value bound) {
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                       shiftedMax, bound);
+}
+
+/// After a failed parallel check: finds the first tuple in row-major order
+/// with a component out of range and reports it.
+/// After a failed parallel check: finds the first position of `indices` in
+/// row-major order whose value is out of range for dim `axis` and reports
+/// it.
+void lowering::reportFirstBadElement(LoweringState &state, OpBuilder &b,
+                                     Location loc, Operation *op, Value indices,
+                                     Value count, Value size, int64_t axis) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value no = constBool(b, loc, false);
+  scf::ForOp::create(
+      b, loc, zero, count, one, ValueRange{no},
+      [&](OpBuilder &nb, Location nloc, Value q, ValueRange found) {
+        Value raw = loadIndex(nb, nloc, indices, q);
+        Value normalized = normalizeIndex(nb, nloc, raw, size);
+        Value bad = isOutOfRange(nb, nloc, normalized, size);
+        Value fire = nb.createOrFold<arith::AndIOp>(
+            nloc, notBool(nb, nloc, found[0]), bad);
+        auto ifOp = scf::IfOp::create(nb, nloc, fire, false);
+        {
+          OpBuilder::InsertionGuard guard(nb);
+          nb.setInsertionPointToStart(ifOp.thenBlock());
+          state.report(nb, nloc, op, LoweringState::indexMessage(axis), raw,
+                       size);
+        }
+        Value done = orBool(nb, nloc, found[0], bad);
+        scf::YieldOp::create(nb, nloc, done);
+      });
+}
+
+/// Whether a value of `indices[lo, hi)` is out of range for a dim of
+/// `size`: one unsigned max of `index + size` (see rangeBound).
+Value lowering::maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
+                           Value hi, Value size, Value bound) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, one, ValueRange{zero},
+      [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
+        Value raw = loadIndex(lb, lloc, indices, q);
+        Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
+        scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
+      });
+  return anyOutOfRange(b, loc, loop.getResult(0), bound);
+}
+
+Value lowering::zeroValue(OpBuilder &b, Location loc, Type elementType) {
+  if (auto complex = dyn_cast<ComplexType>(elementType)) {
+    auto part = cast<FloatType>(complex.getElementType());
+    Attribute zero = b.getFloatAttr(part, 0.0);
+    auto parts = b.getArrayAttr({zero, zero});
+    return complex::ConstantOp::create(b, loc, complex, parts);
+  }
+  // Unsigned integers are stored as signless ones of the same width.
+  Type storage = elementType;
+  if (auto integer = dyn_cast<IntegerType>(elementType);
+      integer && !integer.isSignless())
+    storage = b.getIntegerType(integer.getWidth());
+  Value zero = sharedConstant(b, loc, cast<TypedAttr>(b.getZeroAttr(storage)));
+  if (storage == elementType)
+    return zero;
+  return UnrealizedConversionCastOp::create(b, loc, elementType, zero)
+      .getResult(0);
+}
+
+void lowering::emitRowFill(OpBuilder &b, Location loc, Value dst,
+                           ValueRange dstPos, Value value, Value len) {
+  Type elementType = cast<MemRefType>(dst.getType()).getElementType();
+  Value zero = constIndex(b, loc, 0);
+  // Stores `stored` at columns [from, to) in steps of `step`.
+  auto fill = [&](Value from, Value to, Value step, Value stored) {
+    scf::ForOp::create(b, loc, from, to, step, ValueRange{},
+                       [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
+                         SmallVector<Value> at(dstPos);
+                         at.back() =
+                             nb.createOrFold<arith::AddIOp>(nloc, at.back(), j);
+                         if (isa<VectorType>(stored.getType()))
+                           vector::StoreOp::create(nb, nloc, stored, dst, at);
+                         else
+                           memref::StoreOp::create(nb, nloc, stored, dst, at);
+                         scf::YieldOp::create(nb, nloc);
+                       });
+  };
+  Value one = constIndex(b, loc, 1);
+  std::optional<int64_t> staticLen = getConstantIntValue(len);
+  int64_t vl = isVectorizable(elementType) ? vectorLength(elementType) : 0;
+  if (vl == 0 || (staticLen && *staticLen < vl)) {
+    fill(zero, len, one, value);
+    return;
+  }
+  Value vlValue = constIndex(b, loc, vl);
+  Value rem = b.createOrFold<arith::RemUIOp>(loc, len, vlValue);
+  Value vectorEnd = b.createOrFold<arith::SubIOp>(loc, len, rem);
+  auto vectorType = VectorType::get({vl}, elementType);
+  Value splat = vector::BroadcastOp::create(b, loc, vectorType, value);
+  fill(zero, vectorEnd, vlValue, splat);
+  if (staticLen && *staticLen % vl == 0)
+    return;
+  fill(vectorEnd, len, one, value);
+}
+
+//===----------------------------------------------------------------------===//
 // Parallel structure
 //===----------------------------------------------------------------------===//
 
@@ -723,11 +968,32 @@ void LoweringState::outline(
   // Each such buffer carries an id of its own (`nd.update`): the op is pure,
   // and CSE would otherwise make the buffers of two updates of one tensor
   // one.
+  // Canonicalization rewrites the `to_buffer` of a `tensor.cast` into a
+  // new `to_buffer` (without the id) of the cast's source: the buffer is
+  // taken of that source here, and cast.
   if (destination) {
-    auto buffer = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
-                                                    callOperands[*destination]);
+    Value source = callOperands[*destination];
+    while (auto castOp = source.getDefiningOp<tensor::CastOp>()) {
+      if (!isa<RankedTensorType>(castOp.getSource().getType()))
+        break;
+      source = castOp.getSource();
+    }
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    // It also folds the `to_buffer` of a `to_tensor` into the memref, which
+    // the update would then write unseen by the analysis: such data is
+    // copied first.
+    if (source.getDefiningOp<bufferization::ToTensorOp>())
+      source = bufferization::AllocTensorOp::create(rewriter, loc, sourceType,
+                                                    ValueRange{}, source);
+    auto sourceBufferType =
+        MemRefType::get(sourceType.getShape(), sourceType.getElementType());
+    auto buffer = bufferization::ToBufferOp::create(rewriter, loc,
+                                                    sourceBufferType, source);
     buffer->setAttr(kUpdateAttr, rewriter.getI64IntegerAttr(updates++));
-    callOperands[*destination] = buffer;
+    Value operand = buffer;
+    if (sourceBufferType != bufferType)
+      operand = memref::CastOp::create(rewriter, loc, bufferType, operand);
+    callOperands[*destination] = operand;
   }
   if (fn.getNumArguments() > operands.size()) {
     declare(rewriter, op, kSiteFn,

@@ -132,6 +132,77 @@ void emitRowUpdate(OpBuilder &b, Location loc, ReductionKind reduction,
                    Value len, bool nontemporal = false);
 
 //===----------------------------------------------------------------------===//
+// Pieces shared by the patterns
+//===----------------------------------------------------------------------===//
+
+/// The dims `[from, to)` of `shaped` as index values.
+SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value shaped,
+                             int64_t from, int64_t to);
+
+/// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
+SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> dims);
+
+/// `x | y` and `!x` on i1.
+Value orBool(OpBuilder &b, Location loc, Value x, Value y);
+Value notBool(OpBuilder &b, Location loc, Value x);
+
+/// A scratch buffer of `size` elements of `type`.
+Value allocScratch(OpBuilder &b, Location loc, Type type, Value size);
+
+/// The serial OR of `flags[0..count)`.
+Value anyFlag(OpBuilder &b, Location loc, Value flags, Value count);
+
+/// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
+/// when `cond` is the constant true.
+Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
+              function_ref<Value(OpBuilder &, Location)> then,
+              function_ref<Value(OpBuilder &, Location)> otherwise);
+
+/// Emits `if (!ok) report()`.
+void reportUnless(OpBuilder &b, Location loc, Value ok,
+                  function_ref<void(OpBuilder &, Location)> report);
+
+/// `tensor.collapse_shape` by `groups`, or `tensor` itself when every group
+/// is one dim.
+Value collapse(OpBuilder &b, Location loc, Value tensor,
+               ArrayRef<ReassociationIndices> groups);
+
+/// The inverse of `collapse`, back to the type and dims of `like`.
+Value expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
+                 ArrayRef<ReassociationIndices> groups);
+
+/// `2 * size`: a raw index `i` is in `[-size, size)` iff `i + size` is
+/// below it as an unsigned number.
+Value rangeBound(OpBuilder &b, Location loc, Value size);
+
+/// Whether the unsigned maximum `shiftedMax` of `index + size` over some
+/// indices shows one out of range.
+Value anyOutOfRange(OpBuilder &b, Location loc, Value shiftedMax, Value bound);
+
+class LoweringState;
+
+/// After a failed parallel check: finds the first position of `indices` in
+/// row-major order whose value is out of range for dim `axis` (of `size`)
+/// and reports it.
+void reportFirstBadElement(LoweringState &state, OpBuilder &b, Location loc,
+                           Operation *op, Value indices, Value count,
+                           Value size, int64_t axis);
+
+/// Whether a value of `indices[lo, hi)` is out of range for a dim of
+/// `size`: one unsigned max of `index + size` (see rangeBound).
+Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo, Value hi,
+                 Value size, Value bound);
+
+/// Fills `dst[dstPos..., j]` with `value` for `j` in `[0, len)` (`dst` as in
+/// `emitRowUpdate`), with vector stores where the element type allows.
+void emitRowFill(OpBuilder &b, Location loc, Value dst, ValueRange dstPos,
+                 Value value, Value len);
+
+/// The zero of `elementType` (false, 0, +0.0, or (0, 0) for a complex type).
+Value zeroValue(OpBuilder &b, Location loc, Type elementType);
+
+//===----------------------------------------------------------------------===//
 // Parallel structure
 //===----------------------------------------------------------------------===//
 
@@ -323,6 +394,24 @@ private:
   /// The number of updated buffers made so far (their ids).
   int64_t updates = 0;
 };
+
+/// A conversion pattern of an nd op sharing the pass run's LoweringState.
+template <typename OpTy>
+class NdLoweringPattern : public OpConversionPattern<OpTy> {
+public:
+  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
+      : OpConversionPattern<OpTy>(ctx), state(std::move(state)) {}
+
+protected:
+  std::shared_ptr<LoweringState> state;
+};
+
+/// The patterns of the ops lowered in files of their own (Gather.cpp,
+/// TensorScatter.cpp), sharing `state` with the others.
+void populateGatherPatterns(RewritePatternSet &patterns,
+                            std::shared_ptr<LoweringState> state);
+void populateTensorScatterPatterns(RewritePatternSet &patterns,
+                                   std::shared_ptr<LoweringState> state);
 
 /// "file:line:col" (an imported node: "file (node)"), with '%' escaped for
 /// printf.

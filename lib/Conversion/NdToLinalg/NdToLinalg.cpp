@@ -75,132 +75,6 @@ using namespace mlir::nd::lowering;
 static constexpr int64_t kMinSplitColumns = 64;
 
 //===----------------------------------------------------------------------===//
-// Shared pieces
-//===----------------------------------------------------------------------===//
-
-/// The dims `[from, to)` of `shaped` as index values.
-static SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value shaped,
-                                    int64_t from, int64_t to) {
-  SmallVector<Value> dims;
-  for (int64_t d = from; d < to; ++d)
-    dims.push_back(dimValue(b, loc, shaped, d));
-  return dims;
-}
-
-/// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
-static SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
-                                          ArrayRef<Value> dims) {
-  SmallVector<Value> strides(dims.size());
-  Value stride = constIndex(b, loc, 1);
-  for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
-    strides[j] = stride;
-    stride = b.createOrFold<arith::MulIOp>(loc, stride, dims[j]);
-  }
-  return strides;
-}
-
-/// `a | b` on i1.
-static Value orBool(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::OrIOp>(loc, x, y);
-}
-
-static Value notBool(OpBuilder &b, Location loc, Value x) {
-  Value yes = constBool(b, loc, true);
-  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
-}
-
-/// A scratch buffer of `size` elements of `type`.
-static Value allocScratch(OpBuilder &b, Location loc, Type type, Value size) {
-  auto memrefType = MemRefType::get({ShapedType::kDynamic}, type);
-  return memref::AllocOp::create(b, loc, memrefType, ValueRange{size},
-                                 b.getI64IntegerAttr(64));
-}
-
-/// The serial OR of `flags[0..count)`.
-static Value anyFlag(OpBuilder &b, Location loc, Value flags, Value count) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  Value no = constBool(b, loc, false);
-  auto loop = scf::ForOp::create(
-      b, loc, zero, count, one, ValueRange{no},
-      [&](OpBuilder &nb, Location nloc, Value i, ValueRange acc) {
-        Value flag = memref::LoadOp::create(nb, nloc, flags, ValueRange{i});
-        Value any = orBool(nb, nloc, acc[0], flag);
-        scf::YieldOp::create(nb, nloc, any);
-      });
-  return loop.getResult(0);
-}
-
-/// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
-/// when `cond` is the constant true.
-static Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
-                     function_ref<Value(OpBuilder &, Location)> then,
-                     function_ref<Value(OpBuilder &, Location)> otherwise) {
-  if (std::optional<int64_t> known = getConstantIntValue(cond);
-      known && *known != 0)
-    return then(b, loc);
-  // The result type is that of the yielded values.
-  auto ifOp = scf::IfOp::create(
-      b, loc, cond,
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, then(nb, nloc));
-      },
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, otherwise(nb, nloc));
-      });
-  assert(ifOp.getResult(0).getType() == type && "branches yield other types");
-  return ifOp.getResult(0);
-}
-
-/// Emits `if (!ok) report()`.
-static void reportUnless(OpBuilder &b, Location loc, Value ok,
-                         function_ref<void(OpBuilder &, Location)> report) {
-  Value failed = notBool(b, loc, ok);
-  auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  report(b, loc);
-}
-
-/// `tensor.collapse_shape` by `groups`, or `tensor` itself when every group
-/// is one dim.
-static Value collapse(OpBuilder &b, Location loc, Value tensor,
-                      ArrayRef<ReassociationIndices> groups) {
-  if (llvm::all_of(groups,
-                   [](const ReassociationIndices &g) { return g.size() == 1; }))
-    return tensor;
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto collapsedType = RankedTensorType::get(
-      collapsedShape(type.getShape(), groups), type.getElementType());
-  return tensor::CollapseShapeOp::create(b, loc, collapsedType, tensor, groups);
-}
-
-/// The inverse of `collapse`, back to the type and dims of `like`. A group
-/// that expands a dynamic dim into several becomes a `tensor.reshape` (a
-/// `memref.reshape` view once bufferized): expand-strided-metadata of MLIR 22
-/// crashes on such a `memref.expand_shape`.
-static Value expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
-                        ArrayRef<ReassociationIndices> groups) {
-  if (tensor.getType() == like.getType())
-    return tensor;
-  auto likeType = cast<RankedTensorType>(like.getType());
-  bool dynamicGroup = llvm::any_of(groups, [&](const ReassociationIndices &g) {
-    return g.size() > 1 &&
-           llvm::any_of(g, [&](int64_t d) { return likeType.isDynamicDim(d); });
-  });
-  if (!dynamicGroup) {
-    SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
-    return tensor::ExpandShapeOp::create(b, loc, likeType, tensor, groups,
-                                         shape);
-  }
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < likeType.getRank(); ++d)
-    dims.push_back(dimValue(b, loc, like, d));
-  Value shape = tensor::FromElementsOp::create(b, loc, dims);
-  return tensor::ReshapeOp::create(b, loc, likeType, tensor, shape);
-}
-
-//===----------------------------------------------------------------------===//
 // Index tuples of the ND ops
 //===----------------------------------------------------------------------===//
 
@@ -246,24 +120,6 @@ static Tuple readTuple(OpBuilder &b, Location loc, Value indices, Value t,
   return tuple;
 }
 
-/// `2 * size`: a raw index `i` is in `[-size, size)` iff `i + size` is
-/// below it as an unsigned number, so that checking many indices is one
-/// unsigned max reduction (which vectorises) and one compare.
-static Value rangeBound(OpBuilder &b, Location loc, Value size) {
-  Value two = constIndex(b, loc, 2);
-  return b.createOrFold<arith::MulIOp>(loc, size, two);
-}
-
-/// Whether the unsigned maximum `shiftedMax` of `index + size` over some
-/// indices shows one out of range.
-static Value anyOutOfRange(OpBuilder &b, Location loc, Value shiftedMax,
-                           Value bound) {
-  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                       shiftedMax, bound);
-}
-
-/// After a failed parallel check: finds the first tuple in row-major order
-/// with a component out of range and reports it.
 static void reportFirstBadTuple(LoweringState &state, OpBuilder &b,
                                 Location loc, Operation *op, Value indices,
                                 Value numTuples, const TupleSpace &space) {
@@ -348,51 +204,6 @@ static SmallVector<Value> walkPositions(
   return SmallVector<Value>(rows.getResults());
 }
 
-/// After a failed parallel check: finds the first position of `indices` in
-/// row-major order whose value is out of range for dim `axis` and reports
-/// it.
-static void reportFirstBadElement(LoweringState &state, OpBuilder &b,
-                                  Location loc, Operation *op, Value indices,
-                                  Value count, Value size, int64_t axis) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  Value no = constBool(b, loc, false);
-  scf::ForOp::create(
-      b, loc, zero, count, one, ValueRange{no},
-      [&](OpBuilder &nb, Location nloc, Value q, ValueRange found) {
-        Value raw = loadIndex(nb, nloc, indices, q);
-        Value normalized = normalizeIndex(nb, nloc, raw, size);
-        Value bad = isOutOfRange(nb, nloc, normalized, size);
-        Value fire = nb.createOrFold<arith::AndIOp>(
-            nloc, notBool(nb, nloc, found[0]), bad);
-        auto ifOp = scf::IfOp::create(nb, nloc, fire, false);
-        {
-          OpBuilder::InsertionGuard guard(nb);
-          nb.setInsertionPointToStart(ifOp.thenBlock());
-          state.report(nb, nloc, op, LoweringState::indexMessage(axis), raw,
-                       size);
-        }
-        Value done = orBool(nb, nloc, found[0], bad);
-        scf::YieldOp::create(nb, nloc, done);
-      });
-}
-
-/// Whether a value of `indices[lo, hi)` is out of range for a dim of
-/// `size`: one unsigned max of `index + size` (see rangeBound).
-static Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
-                        Value hi, Value size, Value bound) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  auto loop = scf::ForOp::create(
-      b, loc, lo, hi, one, ValueRange{zero},
-      [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
-        Value raw = loadIndex(lb, lloc, indices, q);
-        Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
-        scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
-      });
-  return anyOutOfRange(b, loc, loop.getResult(0), bound);
-}
-
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -400,8 +211,6 @@ static Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
 /// What the lowering does not implement yet in `op`, as the end of an
 /// error message; nothing when it lowers `op`.
 static std::optional<std::string> unloweredFeature(Operation *op) {
-  if (isa<GatherOp, TensorScatterOp>(op))
-    return std::string("is not lowered yet");
   std::optional<OobMode> oob =
       llvm::TypeSwitch<Operation *, std::optional<OobMode>>(op)
           .Case<ScatterNDOp, GatherNDOp, ScatterElementsOp, GatherElementsOp>(
@@ -420,15 +229,6 @@ static std::optional<std::string> unloweredFeature(Operation *op) {
 }
 
 namespace {
-template <typename OpTy>
-class NdLoweringPattern : public OpConversionPattern<OpTy> {
-public:
-  NdLoweringPattern(MLIRContext *ctx, std::shared_ptr<LoweringState> state)
-      : OpConversionPattern<OpTy>(ctx), state(std::move(state)) {}
-
-protected:
-  std::shared_ptr<LoweringState> state;
-};
 
 //===----------------------------------------------------------------------===//
 // gather_nd
@@ -1598,6 +1398,8 @@ void mlir::nd::populateNdToLinalgPatterns(RewritePatternSet &patterns,
                                                options.parallelGrain);
   patterns.add<GatherNDLowering, GatherElementsLowering, ScatterNDLowering,
                ScatterElementsLowering>(patterns.getContext(), state);
+  populateGatherPatterns(patterns, state);
+  populateTensorScatterPatterns(patterns, state);
 }
 
 //===----------------------------------------------------------------------===//

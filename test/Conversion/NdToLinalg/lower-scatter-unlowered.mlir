@@ -3,22 +3,6 @@
 // What the dialect accepts but --lower-scatter does not implement yet is
 // reported by name (and the pass fails), never lowered as something else.
 
-func.func @gather(%d: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'nd.gather' op is not lowered yet}}
-  %0 = nd.gather %d[%i] axis(0) : tensor<4x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
-}
-
-// -----
-
-func.func @tensor_scatter(%cache: tensor<1x8x4xf32>, %update: tensor<1x2x4xf32>) -> tensor<1x8x4xf32> {
-  // expected-error @+1 {{'nd.tensor_scatter' op is not lowered yet}}
-  %0 = nd.tensor_scatter %cache, %update : tensor<1x8x4xf32>, tensor<1x2x4xf32>
-  return %0 : tensor<1x8x4xf32>
-}
-
-// -----
-
 func.func @skip(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>) -> tensor<2x3xf32> {
   // expected-error @+1 {{'nd.gather_nd' op oob<skip> is not lowered yet}}
   %0 = nd.gather_nd %d[%i] oob<skip> : tensor<4x3xf32>, tensor<2x1xi64> -> tensor<2x3xf32>

@@ -1,0 +1,385 @@
+//===- TensorScatter.cpp - lower nd.tensor_scatter ---------------*- C++
+//-*-===//
+//
+// Lowers nd.tensor_scatter (ONNX TensorScatter-24, the KV-cache update) as a
+// slice scatter, under both modes and every oob mode, into a private function
+// of its own (see LoweringSupport.h).
+//
+// With `a` the axis, S = max_sequence_length, L = sequence_length and inner =
+// prod(shape[a+1:]), every position `p` of the dims before the axis is a row
+// of `S * inner` contiguous elements; the update's row `p` (batch entry
+// `p[0]`, write index `w`) lands at columns `[w * inner, (w + L) * inner)` of
+// it: one contiguous copy in linear mode, two in circular mode (up to the end
+// of the row, then from its start). Writes never collide, so partitions own
+// ranges of dim `a - 1` (an `scf.forall` over the cache, see
+// buildPartitionedUpdate) and every split gives the same result. Only the
+// update's elements are touched: with a writable (donated) cache the update
+// is in place and costs O(update). The cache keeps its shape throughout (a
+// collapse and re-expansion of dynamic dims would make bufferization copy a
+// donated cache on return).
+//
+// Preconditions: the op verifies. Dynamic dims the verifier could not
+// compare and, under oob<error>, every write index are checked at run time
+// before anything is written (there are only `batch` write indices), so a
+// failed check leaves the cache untouched even when it is updated in place.
+// Under oob<skip> a batch entry with a write index out of range writes
+// nothing; under oob<clamp> its index is clamped into `[0, S - L]` (linear)
+// or up to 0 (circular).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+namespace {
+/// The sizes the lowering works with, as index values.
+struct CacheSpace {
+  Value maxSeq, seqLen, inner, perBatch, lastStart;
+  bool circular;
+  OobMode oob;
+};
+
+/// A partition's block of the cache: a range of the dim before the axis and
+/// a range of the positions along the axis.
+struct CacheBlock {
+  Value splitStart, splitCount, seqCount;
+  std::pair<Value, Value> seqRange;
+};
+} // namespace
+
+/// Whether write index `w` is out of range: negative, or (linear) past the
+/// last start `S - L`.
+static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
+                        Value w) {
+  Value zero = constIndex(b, loc, 0);
+  Value bad =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, w, zero);
+  if (c.circular)
+    return bad;
+  Value past = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, w,
+                                             c.lastStart);
+  return orBool(b, loc, bad, past);
+}
+
+/// The message of a write index out of range (two `%lld`: the value, and the
+/// last start in linear mode or the sequence dim's size in circular mode).
+static std::string writeIndexMessage(int64_t axis, bool circular) {
+  std::string where =
+      "dim " + std::to_string(axis) + " of operand 'past_cache'";
+  if (circular)
+    return "write index %lld in operand 'write_indices' is negative (" + where +
+           ", size %lld, circular mode)";
+  return "write index %lld in operand 'write_indices' is out of range for " +
+         where + ": the update fits from positions 0 to %lld (linear mode)";
+}
+
+namespace {
+struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(TensorScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto cacheType = op.getPastCache().getType();
+    int64_t axis = op.getNormalizedAxis();
+    int64_t r = cacheType.getRank();
+    bool hasWrites = static_cast<bool>(adaptor.getWriteIndices());
+    // The caller's cache buffer, to tell an in-place update from a copy.
+    Value dataPointer =
+        basePointer(rewriter, op.getLoc(), adaptor.getPastCache());
+    SmallVector<Value> operands = {adaptor.getPastCache(), adaptor.getUpdate()};
+    if (hasWrites)
+      operands.push_back(adaptor.getWriteIndices());
+    operands.push_back(dataPointer);
+    state->outline(
+        rewriter, op, operands,
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value cache = args[0], update = args[1];
+          Value writes = hasWrites ? args[2] : Value();
+          Value pointer = args.back();
+          LoweringState::CheckChain chain(*state, b, loc, op);
+          for (int64_t d = 0; d < r; ++d)
+            state->checkDims(chain, update, "update", d, cache, "past_cache", d,
+                             /*atMost=*/d == axis);
+          if (writes)
+            state->checkDims(chain, writes, "write_indices", 0, cache,
+                             "past_cache", 0);
+
+          CacheSpace c;
+          c.circular = op.getMode() == TensorScatterMode::Circular;
+          c.oob = op.getOob();
+          c.maxSeq = dimValue(b, loc, cache, axis);
+          c.seqLen = dimValue(b, loc, update, axis);
+          c.inner = product(b, loc, dimValues(b, loc, cache, axis + 1, r));
+          c.perBatch = product(b, loc, dimValues(b, loc, cache, 1, axis));
+          c.lastStart = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, c.seqLen);
+          Value ok = chain.ok();
+          if (writes && c.oob == OobMode::Error && state->checksEnabled()) {
+            // Only once the dims are known to be right: the last start is
+            // not negative then.
+            ok = buildIf(
+                b, loc, ok, b.getI1Type(),
+                [&](OpBuilder &nb, Location nloc) {
+                  return checkWrites(nb, nloc, op, writes, c);
+                },
+                [&](OpBuilder &nb, Location nloc) {
+                  return constBool(nb, nloc, false);
+                });
+          }
+          // A static 0 dim leaves nothing to write (and no slice of the
+          // cache survives canonicalization); the checks above still run.
+          if (llvm::is_contained(cacheType.getShape(), 0) ||
+              llvm::is_contained(op.getUpdate().getType().getShape(), 0))
+            return cache;
+          return buildIf(
+              b, loc, ok, cacheType,
+              [&](OpBuilder &nb, Location nloc) {
+                return scatter(nb, nloc, op, cache, update, writes, pointer, c);
+              },
+              [&](OpBuilder &, Location) { return cache; });
+        });
+    return success();
+  }
+
+private:
+  /// Checks every write index in order, reports the first bad one, and
+  /// returns whether all are good.
+  Value checkWrites(OpBuilder &b, Location loc, TensorScatterOp op,
+                    Value writes, const CacheSpace &c) const {
+    Value flat = flatReadBuffer(b, loc, writes);
+    Value count = dimValue(b, loc, writes, 0);
+    Value zero = constIndex(b, loc, 0);
+    Value one = constIndex(b, loc, 1);
+    Value yes = constBool(b, loc, true);
+    std::string message = writeIndexMessage(op.getNormalizedAxis(), c.circular);
+    Value limit = c.circular ? c.maxSeq : c.lastStart;
+    auto loop = scf::ForOp::create(
+        b, loc, zero, count, one, ValueRange{yes},
+        [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
+          Value w = loadIndex(lb, lloc, flat, e);
+          Value bad = isBadWrite(lb, lloc, c, w);
+          Value fire = lb.createOrFold<arith::AndIOp>(lloc, acc[0], bad);
+          auto ifOp = scf::IfOp::create(lb, lloc, fire, false);
+          {
+            OpBuilder::InsertionGuard guard(lb);
+            lb.setInsertionPointToStart(ifOp.thenBlock());
+            state->report(lb, lloc, op, message, w, limit);
+          }
+          Value good = notBool(lb, lloc, bad);
+          Value still = lb.createOrFold<arith::AndIOp>(lloc, acc[0], good);
+          scf::YieldOp::create(lb, lloc, still);
+        });
+    return loop.getResult(0);
+  }
+
+  Value scatter(OpBuilder &b, Location loc, TensorScatterOp op, Value cache,
+                Value update, Value writes, Value dataPointer,
+                const CacheSpace &c) const {
+    auto cacheType = op.getPastCache().getType();
+    int64_t axis = op.getNormalizedAxis();
+    int64_t r = cacheType.getRank();
+    // Partitions own ranges of the dim just before the axis (the heads of
+    // a [batch, heads, seq, dim] cache, the batch of [batch, seq, dim]) and,
+    // where that dim has fewer entries than there are partitions, ranges of
+    // the positions along the axis too; everything after the axis is whole.
+    int64_t split = axis - 1;
+    Value splitSize = dimValue(b, loc, cache, split);
+    Value outerRows = product(b, loc, dimValues(b, loc, cache, 0, split));
+    Value numRows = b.createOrFold<arith::MulIOp>(loc, outerRows, splitSize);
+    Value chunk = b.createOrFold<arith::MulIOp>(loc, c.seqLen, c.inner);
+    Value work = b.createOrFold<arith::MulIOp>(loc, numRows, chunk);
+    Value units = b.createOrFold<arith::MulIOp>(loc, splitSize, c.maxSeq);
+    Value parts = state->numPartitions(b, loc, op, work, units);
+    // A grid of splitParts x seqParts partitions (seqParts is 1 unless the
+    // split dim is short).
+    Value one = constIndex(b, loc, 1);
+    Value splitParts =
+        minIndex(b, loc, parts, maxIndex(b, loc, splitSize, one));
+    Value seqParts = b.createOrFold<arith::DivUIOp>(loc, parts, splitParts);
+    Value gridParts = b.createOrFold<arith::MulIOp>(loc, splitParts, seqParts);
+    // Partition p's ranges of the split dim and of the positions.
+    auto ranges = [&](OpBuilder &nb, Location nloc, Value p) {
+      Value si = nb.createOrFold<arith::DivUIOp>(nloc, p, seqParts);
+      Value ai = nb.createOrFold<arith::RemUIOp>(nloc, p, seqParts);
+      std::pair<Value, Value> splitRange =
+          partRange(nb, nloc, splitSize, splitParts, si);
+      std::pair<Value, Value> seqRange =
+          partRange(nb, nloc, c.maxSeq, seqParts, ai);
+      CacheBlock block;
+      block.splitStart = splitRange.first;
+      block.splitCount = nb.createOrFold<arith::SubIOp>(nloc, splitRange.second,
+                                                        splitRange.first);
+      block.seqRange = seqRange;
+      block.seqCount =
+          nb.createOrFold<arith::SubIOp>(nloc, seqRange.second, seqRange.first);
+      return block;
+    };
+    SmallVector<int64_t> dynamicShape(r, ShapedType::kDynamic);
+    MemRefType sliceType =
+        sliceMemRefType(cacheType.getElementType(), dynamicShape,
+                        /*contiguousRows=*/true);
+    SmallVector<OpFoldResult> cacheSizes = tensor::getMixedSizes(b, loc, cache);
+    SmallVector<Value> outerDims = dimValues(b, loc, cache, 0, split);
+    // The cache keeps its shape: collapsing and expanding dynamic dims would
+    // go through a reshape that bufferization does not see as the same
+    // buffer, and a donated cache would be copied on return.
+    return buildPartitionedUpdate(
+        b, loc, cache, dataPointer, gridParts, sliceType,
+        [&](OpBuilder &nb, Location nloc, Value p) {
+          CacheBlock block = ranges(nb, nloc, p);
+          SliceRegion region;
+          region.offsets.assign(r, nb.getIndexAttr(0));
+          region.offsets[split] = block.splitStart;
+          region.offsets[axis] = block.seqRange.first;
+          region.sizes = cacheSizes;
+          region.sizes[split] = block.splitCount;
+          region.sizes[axis] = block.seqCount;
+          return region;
+        },
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
+          Value updates = flatReadBuffer(nb, nloc, update);
+          Value writesFlat =
+              writes ? flatReadBuffer(nb, nloc, writes) : Value();
+          CacheBlock block = ranges(nb, nloc, p);
+          Value count = block.splitCount;
+          std::pair<Value, Value> seqRange = block.seqRange;
+          Value sliceRowLen =
+              nb.createOrFold<arith::MulIOp>(nloc, block.seqCount, c.inner);
+          Value rows = rowView(nb, nloc, slice, split, sliceRowLen);
+          Value zero = constIndex(nb, nloc, 0);
+          Value one = constIndex(nb, nloc, 1);
+          Value total = nb.createOrFold<arith::MulIOp>(nloc, outerRows, count);
+          scf::ForOp::create(
+              nb, nloc, zero, total, one, ValueRange{},
+              [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
+                // t = outer * count + j: the row's coordinates in the slice.
+                Value j = lb.createOrFold<arith::RemUIOp>(lloc, t, count);
+                Value outer = lb.createOrFold<arith::DivUIOp>(lloc, t, count);
+                SmallVector<Value> at(split + 1);
+                at[split] = j;
+                Value rest = outer;
+                for (int64_t d = split - 1; d >= 0; --d) {
+                  at[d] =
+                      lb.createOrFold<arith::RemUIOp>(lloc, rest, outerDims[d]);
+                  rest =
+                      lb.createOrFold<arith::DivUIOp>(lloc, rest, outerDims[d]);
+                }
+                Value first =
+                    lb.createOrFold<arith::MulIOp>(lloc, outer, splitSize);
+                Value shifted = lb.createOrFold<arith::AddIOp>(
+                    lloc, first, block.splitStart);
+                Value row = lb.createOrFold<arith::AddIOp>(lloc, shifted, j);
+                Value srcOffset =
+                    lb.createOrFold<arith::MulIOp>(lloc, row, chunk);
+                Value w = zero;
+                if (writesFlat) {
+                  // Rows exist, so perBatch is not 0 here.
+                  Value batch =
+                      lb.createOrFold<arith::DivUIOp>(lloc, row, c.perBatch);
+                  w = loadIndex(lb, lloc, writesFlat, batch);
+                }
+                auto write = [&](OpBuilder &wb, Location wloc, Value start) {
+                  writeRow(wb, wloc, c, rows, at, seqRange, start, updates,
+                           srcOffset);
+                };
+                if (!writesFlat || c.oob == OobMode::Error) {
+                  write(lb, lloc, w);
+                } else if (c.oob == OobMode::Clamp) {
+                  Value start = lb.createOrFold<arith::MaxSIOp>(lloc, w, zero);
+                  if (!c.circular)
+                    start = lb.createOrFold<arith::MinSIOp>(lloc, start,
+                                                            c.lastStart);
+                  write(lb, lloc, start);
+                } else {
+                  Value bad = isBadWrite(lb, lloc, c, w);
+                  Value good = notBool(lb, lloc, bad);
+                  auto ifOp = scf::IfOp::create(lb, lloc, good, false);
+                  OpBuilder::InsertionGuard guard(lb);
+                  lb.setInsertionPointToStart(ifOp.thenBlock());
+                  write(lb, lloc, w);
+                }
+                scf::YieldOp::create(lb, lloc);
+              });
+        });
+  }
+
+  /// `slice` (rank r, its dims after the axis whole, so that its part of
+  /// each row is contiguous) seen as `[dims[:split+1]..., rowLen]`, one row
+  /// per position before the axis.
+  static Value rowView(OpBuilder &b, Location loc, Value slice, int64_t split,
+                       Value rowLen) {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, slice);
+    SmallVector<OpFoldResult> sizes, strides;
+    for (int64_t d = 0; d <= split; ++d) {
+      sizes.push_back(meta.getSizes()[d]);
+      strides.push_back(meta.getStrides()[d]);
+    }
+    sizes.push_back(rowLen);
+    strides.push_back(b.getIndexAttr(1));
+    auto elementType = cast<MemRefType>(slice.getType()).getElementType();
+    SmallVector<int64_t> shape(split + 2, ShapedType::kDynamic);
+    MemRefType type = sliceMemRefType(elementType, shape,
+                                      /*contiguousRows=*/true);
+    OpFoldResult offset = meta.getOffset();
+    return memref::ReinterpretCastOp::create(b, loc, type, meta.getBaseBuffer(),
+                                             offset, sizes, strides);
+  }
+
+  /// Copies the part of update row `srcOffset` that lands in the positions
+  /// `seqRange` (the slice's part of the axis) into the row at `prefix` of
+  /// `rows`, the update starting at position `w`: one piece in linear mode,
+  /// two in circular mode (up to the end of the axis, then from its start).
+  static void writeRow(OpBuilder &b, Location loc, const CacheSpace &c,
+                       Value rows, ArrayRef<Value> prefix,
+                       std::pair<Value, Value> seqRange, Value w, Value updates,
+                       Value srcOffset) {
+    // Copies update positions [from, from + len) to positions
+    // [start, start + len), clipped to seqRange.
+    auto piece = [&](Value start, Value from, Value len) {
+      Value end = b.createOrFold<arith::AddIOp>(loc, start, len);
+      Value lo = maxIndex(b, loc, start, seqRange.first);
+      Value hi = minIndex(b, loc, end, seqRange.second);
+      hi = maxIndex(b, loc, hi, lo);
+      Value count = b.createOrFold<arith::SubIOp>(loc, hi, lo);
+      Value skipped = b.createOrFold<arith::SubIOp>(loc, lo, start);
+      Value first = b.createOrFold<arith::AddIOp>(loc, from, skipped);
+      Value srcShift = b.createOrFold<arith::MulIOp>(loc, first, c.inner);
+      Value src = b.createOrFold<arith::AddIOp>(loc, srcOffset, srcShift);
+      Value local = b.createOrFold<arith::SubIOp>(loc, lo, seqRange.first);
+      Value column = b.createOrFold<arith::MulIOp>(loc, local, c.inner);
+      Value elements = b.createOrFold<arith::MulIOp>(loc, count, c.inner);
+      SmallVector<Value> at(prefix);
+      at.push_back(column);
+      emitRowUpdate(b, loc, ReductionKind::None, rows, at, updates, src,
+                    elements);
+    };
+    Value zero = constIndex(b, loc, 0);
+    if (!c.circular) {
+      piece(w, zero, c.seqLen);
+      return;
+    }
+    // The cache has elements here, so S is not 0.
+    Value start = b.createOrFold<arith::RemUIOp>(loc, w, c.maxSeq);
+    Value room = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, start);
+    Value first = minIndex(b, loc, c.seqLen, room);
+    Value rest = b.createOrFold<arith::SubIOp>(loc, c.seqLen, first);
+    piece(start, zero, first);
+    piece(zero, first, rest);
+  }
+};
+} // namespace
+
+void mlir::nd::lowering::populateTensorScatterPatterns(
+    RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
+  patterns.add<TensorScatterLowering>(patterns.getContext(), std::move(state));
+}
