@@ -41,6 +41,7 @@
 #include "nd/Runner/ElementType.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -182,6 +183,30 @@ void JitFunction::registerDialects(DialectRegistry &registry) {
   registerOpenMPDialectTranslation(registry);
 }
 
+/// A basic block longer than this is straight-line glue (a function that
+/// calls thousands of nd ops and gathers their results), never a loop body.
+static constexpr size_t kHugeBlock = 4096;
+
+/// Code generation schedules each basic block in time quadratic in its
+/// length: a function with a huge block is generated without optimization
+/// (`optnone`), after the IR optimizations have run on it. Its code only
+/// calls the ops' functions, which keep their optimized code.
+static void markHugeFunctionsOptNone(llvm::Module &llvmModule) {
+  for (llvm::Function &function : llvmModule) {
+    if (function.isDeclaration() ||
+        function.hasFnAttribute(llvm::Attribute::OptimizeNone))
+      continue;
+    bool huge = llvm::any_of(function, [](const llvm::BasicBlock &block) {
+      return block.size() > kHugeBlock;
+    });
+    if (!huge)
+      continue;
+    function.removeFnAttr(llvm::Attribute::AlwaysInline);
+    function.addFnAttr(llvm::Attribute::NoInline);
+    function.addFnAttr(llvm::Attribute::OptimizeNone);
+  }
+}
+
 llvm::Expected<std::unique_ptr<JitFunction>>
 JitFunction::compile(ModuleOp module, const JitOptions &options) {
   auto entry = module.lookupSymbol<func::FuncOp>(options.entry);
@@ -260,8 +285,14 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   unsigned optLevel = std::min(options.optLevel, 3u);
-  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
+  auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                            /*targetMachine=*/nullptr);
+  auto transformer = [optimize](llvm::Module *llvmModule) -> llvm::Error {
+    if (llvm::Error error = optimize(llvmModule))
+      return error;
+    markHugeFunctionsOptNone(*llvmModule);
+    return llvm::Error::success();
+  };
   SmallVector<StringRef> libraryRefs(libraries.begin(), libraries.end());
   ExecutionEngineOptions engineOptions;
   engineOptions.sharedLibPaths = libraryRefs;

@@ -57,7 +57,19 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   // is the argument itself once canonicalized, and goes, so that nothing
   // clones it on return.
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // Upstream's deallocation pipeline (buildBufferDeallocationPipeline), whose
+  // simplification step runs only where it is cheap: it is quadratic in the
+  // buffers a function frees, N for a function of N allocating nd ops.
+  memref::ExpandReallocPassOptions expandReallocOptions;
+  expandReallocOptions.emitDeallocs = false;
+  pm.addPass(memref::createExpandReallocPass(expandReallocOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createNdSimplifyDeallocations());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createNdReturnDonated());
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createNdParallelCopy());

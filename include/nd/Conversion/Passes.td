@@ -11,10 +11,18 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements`,
     `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` (every `oob`
     mode, every reduction, `use_init_val`) into upstream dialects. Each op
-    becomes a call of a private function of its own (`@__nd_scatter_nd`,
-    ...; a scatter also passes the base pointer of its `data`), which holds
-    its lowering; value semantics stay at the tensor level and the data
-    moves in memref loops:
+    becomes a call of a private function (`@__nd_scatter_nd`, ...) that holds
+    its lowering; ops with the same name, attributes and operand and result
+    types share one function, so that the IR grows with the number of
+    distinct ops. A scatter passes
+    `data` (a tensor_scatter its cache) as a buffer
+    (`bufferization.to_buffer`, which one-shot bufferization makes data's
+    own buffer or a copy) and the base pointer of `data`, and gets the
+    updated tensor back. Read-only operands that nothing writes (constants,
+    arguments with `bufferization.writable = false`, as `nd-donation` marks
+    them) go in as one `to_buffer read_only` per value, shared by all the
+    calls. Value semantics stay at the tensor level and the data moves in
+    memref loops:
 
     - read-only operands are read through `bufferization.to_buffer
       read_only` as 1-D row-major buffers;
@@ -61,12 +69,15 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     writes, one that updates a copy of data checks as it writes, with the
     same branch-free unsigned compare; a gather checks each tuple as it
     reads it and never reads through a bad one. A failed check calls
-    `__nd_report_error(a, b)` with the message (naming the op, its location,
-    the operand, the offending value and the dimension) in the call's
-    `nd.message` attribute, and the op writes nothing. `__nd_max_threads`
-    and `__nd_report_error` are private function declarations;
-    `--convert-nd-runtime-to-llvm` lowers them to the OpenMP runtime and to
-    the host's `nd_report_error`.
+    `__nd_report_error_at(site, a, b)` with the message (naming the op, the
+    operand, the offending value and the dimension) in the call's
+    `nd.message` attribute, and the op writes nothing; `site` is the
+    function's last argument, which each call sets to
+    `__nd_site() {nd.site = "<location of its op>"}`. `__nd_max_threads`,
+    `__nd_site` and `__nd_report_error_at` are private function
+    declarations; `--convert-nd-runtime-to-llvm` lowers them to the OpenMP
+    runtime and to the host's `nd_report_error` with the full message
+    "<location>: <op>: <text>".
 
     Under `oob<skip>` an entry with an index component out of range is
     dropped by a scatter (skipped entries are bucketed apart from every
@@ -161,6 +172,31 @@ def NdReturnDonated : Pass<"nd-return-donated", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def NdSimplifyDeallocations : Pass<"nd-simplify-deallocations", "ModuleOp"> {
+  let summary = "Simplify the deallocations of functions with few buffers";
+  let description = [{
+    Runs upstream's `buffer-deallocation-simplification` on each function
+    whose `bufferization.dealloc` ops list at most `max-buffers` buffers in
+    all (memrefs and retained values), and leaves the others' as they are
+    (`bufferization-lower-deallocations` lowers any). The simplification
+    compares every buffer of a dealloc op with every other, which is
+    quadratic in their number: a function calling N nd ops that each
+    allocate (a gather's result, an out-of-place scatter's copy) frees N
+    buffers at its end, and took minutes to simplify at N = 10,000. The
+    functions of the nd ops themselves, and ordinary functions, have few.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+  let options = [
+    Option<"maxBuffers", "max-buffers", "int64_t", /*default=*/"256",
+           "The most buffers a function's dealloc ops may list for it to be "
+           "simplified">
+  ];
+}
+
 def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
   let summary = "Copy large contiguous buffers with one memcpy per thread";
   let description = [{
@@ -207,14 +243,22 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
 
     - `func.call @__nd_report_error(a, b) {nd.message = "..."}` becomes a
       call of `nd_report_error(ptr message, i64 a, i64 b)` with the message
-      in a private constant global. The host provides `nd_report_error`:
+      in a private constant global;
+    - in a function that ops at several places share,
+      `func.call @__nd_report_error_at(site, a, b) {nd.message = M}` (with
+      `site` an argument of the function) calls `nd_report_error` with the
+      message at the site: each call of the function passes
+      `func.call @__nd_site() {nd.site = W}`, which becomes the address of
+      the site's entries in one private table of messages "W: M" (the
+      function's messages in order of first appearance), whose texts lie in
+      one private character array. The host provides `nd_report_error`:
       nd-run and `JitFunction` their own, mlir-runner through
       `libnd_runner_utils.so` (prints the message to stderr, exits with
       status 1);
     - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` of
       the OpenMP runtime with `parallel`, the constant 1 without.
 
-    The private declarations of both are removed.
+    The private declarations of these functions are removed.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [

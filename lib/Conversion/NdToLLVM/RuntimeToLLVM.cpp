@@ -2,10 +2,22 @@
 //-*-===//
 //
 // `--convert-nd-runtime-to-llvm`: the calls `--lower-scatter` leaves for the
-// LLVM stage. `func.call @__nd_report_error(a, b) {nd.message = M}` becomes
-// `llvm.call @nd_report_error(@msg, a, b)` with M in a private constant
-// global (one per distinct message); `func.call @__nd_max_threads()` becomes
-// `omp_get_max_threads()` (or 1 without OpenMP).
+// LLVM stage.
+//
+// - `func.call @__nd_report_error(a, b) {nd.message = M}` becomes
+//   `llvm.call @nd_report_error(@msg, a, b)` with M in a private constant
+//   global (one per distinct message).
+// - Inside a function that ops at several places share, a report names its
+//   site, the function's argument `s`:
+//   `func.call @__nd_report_error_at(s, a, b) {nd.message = M_i}`. Each call
+//   of the function passes `func.call @__nd_site() {nd.site = W}`, which
+//   becomes the address of the site's entries in a private table of
+//   messages: "W: M_1", ..., "W: M_n" (the function's messages, numbered by
+//   first appearance); the report loads entry i from there and calls
+//   `nd_report_error` with it. One table and one array of texts serve all
+//   the sites of the module.
+// - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` (or 1
+//   without OpenMP).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,8 +42,20 @@ using namespace mlir::nd;
 
 // The names --lower-scatter uses (see LoweringSupport.h).
 static constexpr StringLiteral kReportErrorFn = "__nd_report_error";
+static constexpr StringLiteral kReportErrorAtFn = "__nd_report_error_at";
 static constexpr StringLiteral kMessageAttr = "nd.message";
+static constexpr StringLiteral kSiteFn = "__nd_site";
+static constexpr StringLiteral kSiteAttr = "nd.site";
 static constexpr StringLiteral kMaxThreadsFn = "__nd_max_threads";
+
+namespace {
+/// The messages a function reports through its site argument `argument`,
+/// numbered by first appearance.
+struct SiteMessages {
+  SmallVector<StringRef> messages;
+  llvm::StringMap<unsigned> index;
+};
+} // namespace
 
 namespace {
 struct ConvertNdRuntimeToLLVMPass
@@ -41,11 +65,16 @@ struct ConvertNdRuntimeToLLVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<func::CallOp> reports, threadQueries;
+    SmallVector<func::CallOp> reports, siteReports, sites, threadQueries;
     module.walk([&](func::CallOp call) {
-      if (call.getCallee() == kReportErrorFn)
+      StringRef callee = call.getCallee();
+      if (callee == kReportErrorFn)
         reports.push_back(call);
-      else if (call.getCallee() == kMaxThreadsFn)
+      else if (callee == kReportErrorAtFn)
+        siteReports.push_back(call);
+      else if (callee == kSiteFn)
+        sites.push_back(call);
+      else if (callee == kMaxThreadsFn)
         threadQueries.push_back(call);
     });
 
@@ -56,40 +85,195 @@ struct ConvertNdRuntimeToLLVMPass
     Type i32 = b.getI32Type();
     SymbolTable symbols(module);
 
-    if (!reports.empty()) {
-      FailureOr<LLVM::LLVMFuncOp> reporter = LLVM::lookupOrCreateFn(
+    LLVM::LLVMFuncOp reporter;
+    if (!reports.empty() || !siteReports.empty()) {
+      FailureOr<LLVM::LLVMFuncOp> fn = LLVM::lookupOrCreateFn(
           b, module, kHostReportErrorFn, {ptrType, i64, i64},
           LLVM::LLVMVoidType::get(ctx));
-      if (failed(reporter))
+      if (failed(fn))
         return signalPassFailure();
-      // One global per distinct message.
-      llvm::StringMap<LLVM::GlobalOp> globals;
-      for (func::CallOp call : reports) {
-        auto message = call->getAttrOfType<StringAttr>(kMessageAttr);
-        if (!message || call.getNumOperands() != 2) {
-          call.emitOpError() << "expected two i64 operands and an '"
-                             << kMessageAttr << "' string";
-          return signalPassFailure();
-        }
-        LLVM::GlobalOp &global = globals[message.getValue()];
-        if (!global) {
-          std::string text = message.getValue().str();
-          text.push_back('\0');
-          b.setInsertionPointToStart(module.getBody());
-          auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
-          global = LLVM::GlobalOp::create(
-              b, call.getLoc(), type, /*isConstant=*/true,
-              LLVM::Linkage::Private, "__nd_msg", b.getStringAttr(text));
-          // Renames on a clash: one symbol table for the whole pass.
-          symbols.insert(global);
-        }
-        b.setInsertionPoint(call);
-        Value address = LLVM::AddressOfOp::create(b, call.getLoc(), global);
-        LLVM::CallOp::create(
-            b, call.getLoc(), *reporter,
-            ValueRange{address, call.getOperand(0), call.getOperand(1)});
-        call.erase();
+      reporter = *fn;
+    }
+    // One global per distinct message.
+    llvm::StringMap<LLVM::GlobalOp> globals;
+    auto messageGlobal = [&](StringRef message, Location loc) {
+      LLVM::GlobalOp &global = globals[message];
+      if (!global) {
+        std::string text = message.str();
+        text.push_back('\0');
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(module.getBody());
+        auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+        global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                        LLVM::Linkage::Private, "__nd_msg",
+                                        b.getStringAttr(text));
+        // Renames on a clash: one symbol table for the whole pass.
+        symbols.insert(global);
       }
+      return global;
+    };
+    auto message = [&](func::CallOp call, unsigned operands) -> StringAttr {
+      auto text = call->getAttrOfType<StringAttr>(kMessageAttr);
+      if (!text || call.getNumOperands() != operands ||
+          !llvm::all_of(call.getOperandTypes(),
+                        [](Type t) { return t.isInteger(64); })) {
+        call.emitOpError() << "expected " << operands
+                           << " i64 operands and an '" << kMessageAttr
+                           << "' string";
+        return {};
+      }
+      return text;
+    };
+
+    for (func::CallOp call : reports) {
+      StringAttr text = message(call, 2);
+      if (!text)
+        return signalPassFailure();
+      b.setInsertionPoint(call);
+      Value address = LLVM::AddressOfOp::create(
+          b, call.getLoc(), messageGlobal(text.getValue(), call.getLoc()));
+      LLVM::CallOp::create(
+          b, call.getLoc(), reporter,
+          ValueRange{address, call.getOperand(0), call.getOperand(1)});
+      call.erase();
+    }
+
+    // The messages of each function argument that is a site, then each
+    // report loads its message from the site's table.
+    DenseMap<BlockArgument, SiteMessages> siteMessages;
+    for (func::CallOp call : siteReports) {
+      StringAttr text = message(call, 3);
+      if (!text)
+        return signalPassFailure();
+      auto argument = dyn_cast<BlockArgument>(call.getOperand(0));
+      auto function = call->getParentOfType<func::FuncOp>();
+      if (!argument || !function ||
+          argument.getOwner() != &function.getBody().front()) {
+        call.emitOpError() << "expected its site to be an argument of its "
+                              "function";
+        return signalPassFailure();
+      }
+      SiteMessages &table = siteMessages[argument];
+      auto inserted =
+          table.index.try_emplace(text.getValue(), table.messages.size());
+      if (inserted.second)
+        table.messages.push_back(text.getValue());
+      Location loc = call.getLoc();
+      b.setInsertionPoint(call);
+      Value base = LLVM::IntToPtrOp::create(b, loc, ptrType, argument);
+      auto slot = LLVM::GEPOp::create(
+          b, loc, ptrType, ptrType, base,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(inserted.first->second)});
+      Value format = LLVM::LoadOp::create(b, loc, ptrType, slot);
+      LLVM::CallOp::create(
+          b, loc, reporter,
+          ValueRange{format, call.getOperand(1), call.getOperand(2)});
+      call.erase();
+    }
+
+    // Each site: the messages of the function it is passed to, at the
+    // site's own range of one table of all the sites' messages. The texts
+    // lie in one character array: two globals for the whole module, however
+    // many sites it has (a symbol per site would make every later symbol
+    // lookup scan them all).
+    struct Site {
+      func::CallOp call;
+      int64_t first = -1; // In the table; -1: no message.
+    };
+    SmallVector<Site> siteTables;
+    SmallVector<int64_t> entryOffsets; // Of each table entry, in the text.
+    std::string text;
+    llvm::StringMap<int64_t> textOffsets;
+    for (func::CallOp site : sites) {
+      auto where = site->getAttrOfType<StringAttr>(kSiteAttr);
+      if (!where || site.getNumOperands() != 0 || site.getNumResults() != 1 ||
+          !site.getResult(0).getType().isInteger(64)) {
+        site.emitOpError() << "expected no operands, an i64 result and an '"
+                           << kSiteAttr << "' string";
+        return signalPassFailure();
+      }
+      const SiteMessages *table = nullptr;
+      bool unique = true;
+      for (OpOperand &use : site.getResult(0).getUses()) {
+        auto call = dyn_cast<func::CallOp>(use.getOwner());
+        func::FuncOp callee =
+            call ? symbols.lookup<func::FuncOp>(call.getCallee()) : nullptr;
+        if (!callee || callee.isExternal()) {
+          unique = false;
+          break;
+        }
+        auto it = siteMessages.find(callee.getArgument(use.getOperandNumber()));
+        const SiteMessages *messages =
+            it == siteMessages.end() ? nullptr : &it->second;
+        if (table && messages != table)
+          unique = false;
+        table = messages;
+      }
+      if (!unique) {
+        site.emitOpError()
+            << "expected to be passed to the functions of nd ops only, "
+               "each site to one";
+        return signalPassFailure();
+      }
+      Site entry{site};
+      if (table && !table->messages.empty()) {
+        entry.first = entryOffsets.size();
+        for (StringRef message : table->messages) {
+          std::string full = (where.getValue() + ": " + message).str();
+          auto inserted = textOffsets.try_emplace(full, text.size());
+          if (inserted.second) {
+            text += full;
+            text.push_back('\0');
+          }
+          entryOffsets.push_back(inserted.first->second);
+        }
+      }
+      siteTables.push_back(entry);
+    }
+
+    LLVM::GlobalOp table;
+    auto tableType = LLVM::LLVMArrayType::get(ptrType, entryOffsets.size());
+    if (!entryOffsets.empty()) {
+      Location loc = module.getLoc();
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto textType = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+      auto texts = LLVM::GlobalOp::create(
+          b, loc, textType, /*isConstant=*/true, LLVM::Linkage::Private,
+          "__nd_site_text", b.getStringAttr(text));
+      symbols.insert(texts);
+      table = LLVM::GlobalOp::create(b, loc, tableType, /*isConstant=*/true,
+                                     LLVM::Linkage::Private, "__nd_sites",
+                                     Attribute());
+      symbols.insert(table);
+      Block *init = b.createBlock(&table.getInitializerRegion());
+      b.setInsertionPointToStart(init);
+      Value base = LLVM::AddressOfOp::create(b, loc, texts);
+      Value array = LLVM::UndefOp::create(b, loc, tableType);
+      for (auto [i, offset] : llvm::enumerate(entryOffsets)) {
+        Value pointer = LLVM::GEPOp::create(
+            b, loc, ptrType, textType, base,
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(offset)});
+        array = LLVM::InsertValueOp::create(
+            b, loc, array, pointer, ArrayRef<int64_t>{static_cast<int64_t>(i)});
+      }
+      LLVM::ReturnOp::create(b, loc, array);
+    }
+    for (Site &site : siteTables) {
+      Location loc = site.call.getLoc();
+      b.setInsertionPoint(site.call);
+      Value address;
+      if (site.first < 0) {
+        address = LLVM::ZeroOp::create(b, loc, ptrType);
+      } else {
+        Value start = LLVM::AddressOfOp::create(b, loc, table);
+        address = LLVM::GEPOp::create(
+            b, loc, ptrType, tableType, start,
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(site.first)});
+      }
+      Value value = LLVM::PtrToIntOp::create(b, loc, i64, address);
+      site.call.getResult(0).replaceAllUsesWith(value);
+      site.call.erase();
     }
 
     if (!threadQueries.empty()) {
@@ -118,7 +302,8 @@ struct ConvertNdRuntimeToLLVMPass
       }
     }
 
-    for (StringRef name : {kReportErrorFn, kMaxThreadsFn}) {
+    for (StringRef name :
+         {kReportErrorFn, kReportErrorAtFn, kSiteFn, kMaxThreadsFn}) {
       auto declaration = symbols.lookup<func::FuncOp>(name);
       if (declaration && declaration.isExternal() &&
           SymbolTable::symbolKnownUseEmpty(declaration, module))

@@ -783,7 +783,7 @@ Value lowering::checkedApply(
 // Run-time support
 //===----------------------------------------------------------------------===//
 
-std::string lowering::describeOp(Operation *op) {
+std::string lowering::describeLocation(Operation *op) {
   FileLineColLoc fileLoc;
   NameLoc nameLoc;
   op->getLoc()->walk([&](Location nested) {
@@ -805,7 +805,6 @@ std::string lowering::describeOp(Operation *op) {
   }
   if (nameLoc)
     os << " (" << nameLoc.getName().getValue() << ")";
-  os << ": " << op->getName().getStringRef();
   std::string escaped;
   for (char c : text) {
     escaped += c;
@@ -852,41 +851,179 @@ void LoweringState::callShared(
     Block *entry = b.createBlock(&fn.getBody(), {}, type.getInputs(), locs);
     b.setInsertionPointToStart(entry);
     Block *outer = constantBlock;
+    Value outerSite = site;
     constantBlock = entry;
+    site = Value();
     body(b, module.getLoc(), entry->getArguments());
     constantBlock = outer;
+    site = outerSite;
   }
   func::CallOp::create(b, loc, name, type.getResults(), operands);
+}
+
+/// The operand an op updates, which its result is an updated copy of: the
+/// data of the scatters.
+static std::optional<unsigned> updatedOperand(Operation *op) {
+  if (isa<ScatterNDOp, ScatterElementsOp, TensorScatterOp>(op))
+    return 0;
+  return std::nullopt;
+}
+
+/// Whether nothing ever writes the buffer of `value`: a constant, or an
+/// argument of a function that one-shot bufferization may not write
+/// (`bufferization.writable = false`, as nd-donation marks every argument
+/// not donated). Such a buffer can be read through one `to_buffer` for all
+/// the ops that read it.
+static bool isNeverWritten(Value value) {
+  if (value.getDefiningOp<arith::ConstantOp>())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
+  auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!function)
+    return false;
+  auto writable = function.getArgAttrOfType<BoolAttr>(
+      arg.getArgNumber(),
+      bufferization::BufferizationDialect::kWritableAttrName);
+  return writable && !writable.getValue();
+}
+
+Value LoweringState::sharedReadBuffer(OpBuilder &b, Value tensor) {
+  Value &buffer = readBuffers[tensor];
+  if (buffer)
+    return buffer;
+  OpBuilder::InsertionGuard guard(b);
+  if (auto arg = dyn_cast<BlockArgument>(tensor))
+    b.setInsertionPointToStart(arg.getOwner());
+  else
+    b.setInsertionPointAfter(tensor.getDefiningOp());
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+  buffer = bufferization::ToBufferOp::create(b, tensor.getLoc(), bufferType,
+                                             tensor, /*read_only=*/true);
+  return buffer;
 }
 
 void LoweringState::outline(
     ConversionPatternRewriter &rewriter, Operation *op, ValueRange operands,
     function_ref<Value(OpBuilder &, Location, ValueRange)> lower) {
   Location loc = op->getLoc();
+  std::optional<unsigned> destination = updatedOperand(op);
   auto module = op->getParentOfType<ModuleOp>();
-  std::string name = "__" + op->getName().getStringRef().str();
-  std::replace(name.begin(), name.end(), '.', '_');
+  Type resultType = op->getResult(0).getType();
+  // The operands as the function takes them: read-only tensors that nothing
+  // writes as one shared buffer each (so that one-shot bufferization does
+  // not compare every op that reads them with every other), the rest as
+  // they are.
+  SmallVector<Value> callOperands(operands);
+  for (auto [i, operand] : llvm::enumerate(callOperands)) {
+    if (destination && i == *destination)
+      continue;
+    if (isa<RankedTensorType>(operand.getType()) && isNeverWritten(operand))
+      operand = sharedReadBuffer(rewriter, operand);
+  }
   auto type =
-      rewriter.getFunctionType(operands.getTypes(), op->getResult(0).getType());
-  func::FuncOp fn;
-  {
+      rewriter.getFunctionType(ValueRange(callOperands).getTypes(), resultType);
+  // Everything the body may depend on (see the declaration).
+  Attribute key = rewriter.getArrayAttr(
+      {op->getName().getIdentifier(), op->getAttrDictionary(),
+       TypeAttr::get(type),
+       rewriter.getI64IntegerAttr(destination ? *destination : -1)});
+  // The destination's buffer: identity layout, as function boundaries have.
+  MemRefType bufferType;
+  if (destination) {
+    auto tensorType = cast<RankedTensorType>(resultType);
+    bufferType =
+        MemRefType::get(tensorType.getShape(), tensorType.getElementType());
+  }
+  func::FuncOp &fn = outlined[{module.getOperation(), key}];
+  if (!fn) {
+    std::string name = "__" + op->getName().getStringRef().str();
+    std::replace(name.begin(), name.end(), '.', '_');
+    SmallVector<Type> inputs(type.getInputs());
+    if (destination)
+      inputs[*destination] = bufferType;
+    if (checkBounds)
+      inputs.push_back(rewriter.getI64Type());
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToEnd(module.getBody());
-    fn = func::FuncOp::create(rewriter, loc, name, type);
+    fn = func::FuncOp::create(rewriter, loc, name,
+                              rewriter.getFunctionType(inputs, resultType));
     fn.setPrivate();
     // Renamed on a clash (one symbol table per module and pass run).
     symbols(module).insert(fn);
-    SmallVector<Location> locs(operands.size(), loc);
-    Block *entry =
-        rewriter.createBlock(&fn.getBody(), {}, operands.getTypes(), locs);
+    SmallVector<Location> locs(inputs.size(), loc);
+    Block *entry = rewriter.createBlock(&fn.getBody(), {}, inputs, locs);
     rewriter.setInsertionPointToStart(entry);
     Block *outer = constantBlock;
     constantBlock = entry;
-    Value result = lower(rewriter, loc, entry->getArguments());
+    site = checkBounds ? entry->getArguments().back() : Value();
+    SmallVector<Value> args(entry->getArguments().take_front(operands.size()));
+    // The body sees tensors: the destination writable, the others read-only.
+    for (auto [i, arg] : llvm::enumerate(args)) {
+      if (!isa<MemRefType>(arg.getType()) ||
+          isa<MemRefType>(operands[i].getType()))
+        continue;
+      bool updated = destination && i == *destination;
+      arg = bufferization::ToTensorOp::create(
+          rewriter, loc, operands[i].getType(), arg, /*restrict=*/true,
+          /*writable=*/updated);
+    }
+    Value result = lower(rewriter, loc, args);
     constantBlock = outer;
+    site = Value();
     func::ReturnOp::create(rewriter, loc, result);
+    // A lowering that checks nothing at run time needs no site.
+    if (checkBounds && entry->getArguments().back().use_empty())
+      (void)fn.eraseArgument(operands.size());
   }
-  auto call = func::CallOp::create(rewriter, loc, fn, operands);
+  // A scatter's data goes in as a buffer: to one-shot bufferization the
+  // caller writes that buffer (in place, or into a copy where the tensor is
+  // read later or is not writable), and the function returns a new tensor
+  // (which is the buffer it was given: drop-equivalent-buffer-results drops
+  // it after bufferization). The alias sets the analysis compares stay one op
+  // long, where a call that updated its tensor operand in place would join
+  // the whole chain of updates into one set (time cubic in its length).
+  // Each such buffer carries an id of its own (`nd.update`): the op is pure,
+  // and CSE would otherwise make the buffers of two updates of one tensor
+  // one.
+  // Canonicalization rewrites the `to_buffer` of a `tensor.cast` into a
+  // new `to_buffer` (without the id) of the cast's source: the buffer is
+  // taken of that source here, and cast.
+  if (destination) {
+    Value source = callOperands[*destination];
+    while (auto castOp = source.getDefiningOp<tensor::CastOp>()) {
+      if (!isa<RankedTensorType>(castOp.getSource().getType()))
+        break;
+      source = castOp.getSource();
+    }
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    // It also folds the `to_buffer` of a `to_tensor` into the memref, which
+    // the update would then write unseen by the analysis: such data is
+    // copied first.
+    if (source.getDefiningOp<bufferization::ToTensorOp>())
+      source = bufferization::AllocTensorOp::create(rewriter, loc, sourceType,
+                                                    ValueRange{}, source);
+    auto sourceBufferType =
+        MemRefType::get(sourceType.getShape(), sourceType.getElementType());
+    auto buffer = bufferization::ToBufferOp::create(rewriter, loc,
+                                                    sourceBufferType, source);
+    buffer->setAttr(kUpdateAttr, rewriter.getI64IntegerAttr(updates++));
+    Value operand = buffer;
+    if (sourceBufferType != bufferType)
+      operand = memref::CastOp::create(rewriter, loc, bufferType, operand);
+    callOperands[*destination] = operand;
+  }
+  if (fn.getNumArguments() > operands.size()) {
+    declare(rewriter, op, kSiteFn,
+            rewriter.getFunctionType({}, {rewriter.getI64Type()}));
+    auto where = func::CallOp::create(
+        rewriter, loc, kSiteFn, TypeRange{rewriter.getI64Type()}, ValueRange{});
+    where->setAttr(kSiteAttr, rewriter.getStringAttr(describeLocation(op)));
+    callOperands.push_back(where.getResult(0));
+  }
+  auto call = func::CallOp::create(rewriter, loc, fn, callOperands);
   rewriter.replaceOp(op, call.getResults());
 }
 
@@ -910,9 +1047,7 @@ Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
 
 void LoweringState::report(OpBuilder &b, Location loc, Operation *op,
                            StringRef text, Value a, Value b2) {
-  declare(b, op, kReportErrorFn,
-          b.getFunctionType({b.getI64Type(), b.getI64Type()}, {}));
-  std::string message = describeOp(op) + ": " + text.str();
+  std::string message = (op->getName().getStringRef() + ": " + text).str();
   auto toI64 = [&](Value v) -> Value {
     if (v.getType().isInteger(64))
       return v;
@@ -920,8 +1055,18 @@ void LoweringState::report(OpBuilder &b, Location loc, Operation *op,
   };
   Value lhs = toI64(a);
   Value rhs = toI64(b2);
-  auto call = func::CallOp::create(b, loc, kReportErrorFn, TypeRange{},
-                                   ValueRange{lhs, rhs});
+  Type i64 = b.getI64Type();
+  func::CallOp call;
+  if (site) {
+    declare(b, op, kReportErrorAtFn, b.getFunctionType({i64, i64, i64}, {}));
+    call = func::CallOp::create(b, loc, kReportErrorAtFn, TypeRange{},
+                                ValueRange{site, lhs, rhs});
+  } else {
+    declare(b, op, kReportErrorFn, b.getFunctionType({i64, i64}, {}));
+    message = describeLocation(op) + ": " + message;
+    call = func::CallOp::create(b, loc, kReportErrorFn, TypeRange{},
+                                ValueRange{lhs, rhs});
+  }
   call->setAttr(kMessageAttr, b.getStringAttr(message));
 }
 

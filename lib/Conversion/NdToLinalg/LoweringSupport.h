@@ -1,10 +1,12 @@
 //===- LoweringSupport.h - building blocks of the nd lowering ---*- C++ -*-===//
 //
 // Internal to the NdToLinalg library: the IR building blocks the four
-// lowerings share. Each op becomes a call of a private function of its own
-// (`outline`), which keeps the functions later passes work on small; a
-// scatter also passes the base pointer of its caller's data, so that the
-// callee can tell an update of data in place from one of a copy. The
+// lowerings share. Each op becomes a call of a private function (`outline`),
+// which keeps the functions later passes work on small; ops with the same
+// lowering share one function, so that a module's IR grows with the number
+// of distinct ops, not of ops. A scatter also passes the base pointer of its
+// caller's data, so that the callee can tell an update of data in place from
+// one of a copy. The
 // lowerings keep value semantics at the tensor level (bufferization decides
 // where results live) and move the data in memref loops:
 //
@@ -30,6 +32,7 @@
 #ifndef ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
 #define ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -272,6 +275,17 @@ MemRefType sliceMemRefType(Type elementType, ArrayRef<int64_t> shape,
 /// pipeline turns it into a call of the host's `nd_report_error`.
 inline constexpr llvm::StringLiteral kReportErrorFn = "__nd_report_error";
 inline constexpr llvm::StringLiteral kMessageAttr = "nd.message";
+/// The same inside an op's function, which ops at several places share:
+/// `__nd_report_error_at(i64 site, i64 a, i64 b)` with "<op>: <text>" in
+/// `nd.message`, where `site` is the function's last argument. Each call of
+/// the function passes `__nd_site() {nd.site = "<where>"} : () -> i64`; the
+/// LLVM stage makes each site a table of the messages "<where>: <op>: <text>"
+/// of the function it calls, so that a message names the op's own location.
+inline constexpr llvm::StringLiteral kReportErrorAtFn = "__nd_report_error_at";
+inline constexpr llvm::StringLiteral kSiteFn = "__nd_site";
+inline constexpr llvm::StringLiteral kSiteAttr = "nd.site";
+/// The id of the buffer a scatter's call updates (see outline).
+inline constexpr llvm::StringLiteral kUpdateAttr = "nd.update";
 /// Name of the function that returns the number of threads the parallel
 /// loops may use (`() -> index`).
 inline constexpr llvm::StringLiteral kMaxThreadsFn = "__nd_max_threads";
@@ -292,13 +306,24 @@ public:
   Value numPartitions(OpBuilder &b, Location loc, Operation *op, Value work,
                       Value limit = Value());
 
-  /// Moves the lowering of `op` into a new private function of the module,
-  /// `@__nd_<op name>` (made unique), taking `operands` and returning the
-  /// type of `op`'s result, and replaces `op` with a call of it.
-  /// `lower(b, loc, args)` builds the body from the function's arguments and
-  /// returns the result. One function per op keeps every function the
-  /// pipeline processes small: several upstream passes take time quadratic
-  /// in the size of a function.
+  /// Replaces `op` with a call of a private function of the module that
+  /// takes `operands` and returns the type of `op`'s result. Ops with the
+  /// same name, attributes and operand and result types share one function,
+  /// `@__nd_<op name>` (made unique), whose body `lower(b, loc, args)` builds
+  /// the first time from the function's arguments (`operands`) and returns
+  /// the result: it may depend on `op`'s name, attributes and types and on
+  /// the pass options, nothing else. With checks on, the function takes one
+  /// more argument, the call's site, that its reports name (see
+  /// kReportErrorAtFn). One small function per distinct op keeps the IR
+  /// later passes work on small: several upstream passes take time
+  /// quadratic in the size of a function.
+  ///
+  /// A scatter's function takes its data (operand 0) as a memref, which it
+  /// updates and returns as a tensor (the body sees
+  /// `bufferization.to_tensor restrict writable` of it); the caller passes
+  /// `bufferization.to_buffer` of the data, so that one-shot bufferization
+  /// decides per op whether the update happens in place or in a copy, and
+  /// sees each result as a new tensor.
   void outline(ConversionPatternRewriter &rewriter, Operation *op,
                ValueRange operands,
                function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
@@ -310,9 +335,10 @@ public:
                   FunctionType type, ValueRange operands,
                   function_ref<void(OpBuilder &, Location, ValueRange)> body);
 
-  /// Emits `func.call @__nd_report_error(a, b) {nd.message = ...}` with the
-  /// message "<where>: <op>: <text>" (`text` a printf format taking two
-  /// `long long`).
+  /// Emits the report of a failed check whose message is
+  /// "<where>: <op>: <text>" (`text` a printf format taking two
+  /// `long long`): `__nd_report_error_at(site, a, b)` inside an op's
+  /// function, `__nd_report_error(a, b)` elsewhere.
   void report(OpBuilder &b, Location loc, Operation *op, StringRef text,
               Value a, Value b2);
 
@@ -359,6 +385,10 @@ private:
   /// is asked for that module (one symbol lookup per module and pass run).
   void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
 
+  /// A read-only buffer of `tensor` (identity layout), made once per pass
+  /// run where `tensor` is defined.
+  Value sharedReadBuffer(OpBuilder &b, Value tensor);
+
   /// The symbol table of `module`, built once per pass run.
   SymbolTable &symbols(ModuleOp module);
 
@@ -366,6 +396,15 @@ private:
   int64_t grain;
   llvm::DenseSet<std::pair<Operation *, StringRef>> declared;
   llvm::DenseMap<Operation *, std::unique_ptr<SymbolTable>> tables;
+  /// The function of each distinct op, by module and (name, attributes,
+  /// function type).
+  llvm::DenseMap<std::pair<Operation *, Attribute>, func::FuncOp> outlined;
+  /// The site argument of the op function being built (null elsewhere).
+  Value site;
+  /// The shared read-only buffers made so far, by tensor.
+  llvm::DenseMap<Value, Value> readBuffers;
+  /// The number of updated buffers made so far (their ids).
+  int64_t updates = 0;
 };
 
 /// A conversion pattern of an nd op sharing the pass run's LoweringState.
@@ -386,9 +425,9 @@ void populateGatherPatterns(RewritePatternSet &patterns,
 void populateTensorScatterPatterns(RewritePatternSet &patterns,
                                    std::shared_ptr<LoweringState> state);
 
-/// "file:line:col: nd.op" (an imported node: "file (node): nd.op"), with
-/// '%' escaped for printf.
-std::string describeOp(Operation *op);
+/// "file:line:col" (an imported node: "file (node)"), with '%' escaped for
+/// printf.
+std::string describeLocation(Operation *op);
 
 } // namespace mlir::nd::lowering
 

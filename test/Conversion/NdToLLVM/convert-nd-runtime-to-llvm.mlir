@@ -1,5 +1,6 @@
 // RUN: nd-opt %s --convert-nd-runtime-to-llvm | FileCheck %s
 // RUN: nd-opt %s --convert-nd-runtime-to-llvm=parallel=false | FileCheck %s --check-prefix=SERIAL
+// RUN: nd-opt %s -split-input-file --convert-nd-runtime-to-llvm | FileCheck %s --check-prefix=SITES
 
 // The report calls become calls of the host's nd_report_error with the
 // message in a private constant (one per distinct message); the thread count
@@ -38,4 +39,58 @@ func.func @f(%a: i64, %b: i64) -> index {
   func.call @__nd_report_error(%b, %a) {nd.message = "x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64) -> ()
   func.call @__nd_report_error(%a, %a) {nd.message = "other %lld %lld"} : (i64, i64) -> ()
   return %t : index
+}
+
+// -----
+
+// A function shared by ops at several places reports through its site
+// argument: each call's site becomes the address of its entries in one table
+// of messages (the function's messages in order of first appearance, each
+// prefixed with the site), whose texts lie in one array.
+// SITES-NOT: func.func private @__nd_site
+// SITES-NOT: func.func private @__nd_report_error_at
+// SITES-DAG: llvm.mlir.global private constant @__nd_site_text("a.mlir:1:2: nd.gather_nd: second %lld %lld\00a.mlir:1:2: nd.gather_nd: first %lld %lld\00b.mlir:3:4: nd.gather_nd: second %lld %lld\00b.mlir:3:4: nd.gather_nd: first %lld %lld\00")
+// SITES-DAG: llvm.mlir.global private constant @__nd_sites() {{.*}} : !llvm.array<4 x ptr>
+// SITES-DAG:   %[[TEXT:.*]] = llvm.mlir.addressof @__nd_site_text
+// SITES-DAG:   llvm.getelementptr %[[TEXT]][0, 0]
+// SITES-DAG:   llvm.getelementptr %[[TEXT]][0, 43]
+// SITES-DAG:   llvm.getelementptr %[[TEXT]][0, 85]
+// SITES-DAG:   llvm.getelementptr %[[TEXT]][0, 128]
+
+// SITES-LABEL: func.func @caller
+//       SITES:   %[[T1:.*]] = llvm.mlir.addressof @__nd_sites
+//       SITES:   %[[E1:.*]] = llvm.getelementptr %[[T1]][0, 0]
+//       SITES:   %[[S1:.*]] = llvm.ptrtoint %[[E1]] : !llvm.ptr to i64
+//       SITES:   call @shared(%{{.*}}, %[[S1]])
+//       SITES:   %[[T2:.*]] = llvm.mlir.addressof @__nd_sites
+//       SITES:   %[[E2:.*]] = llvm.getelementptr %[[T2]][0, 2]
+//       SITES:   %[[S2:.*]] = llvm.ptrtoint %[[E2]] : !llvm.ptr to i64
+//       SITES:   call @shared(%{{.*}}, %[[S2]])
+
+// SITES-LABEL: func.func private @shared
+//  SITES-SAME:   (%[[A:.*]]: i64, %[[SITE:.*]]: i64)
+//       SITES:   %[[P1:.*]] = llvm.inttoptr %[[SITE]] : i64 to !llvm.ptr
+//       SITES:   %[[Q1:.*]] = llvm.getelementptr %[[P1]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+//       SITES:   %[[F1:.*]] = llvm.load %[[Q1]] : !llvm.ptr -> !llvm.ptr
+//       SITES:   llvm.call @nd_report_error(%[[F1]], %[[A]], %[[A]])
+//       SITES:   %[[P0:.*]] = llvm.inttoptr %[[SITE]] : i64 to !llvm.ptr
+//       SITES:   %[[Q0:.*]] = llvm.getelementptr %[[P0]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+//       SITES:   %[[F0:.*]] = llvm.load %[[Q0]] : !llvm.ptr -> !llvm.ptr
+//       SITES:   llvm.call @nd_report_error(%[[F0]], %[[A]], %[[A]])
+
+func.func private @__nd_site() -> i64
+func.func private @__nd_report_error_at(i64, i64, i64)
+
+func.func @caller(%a: i64) {
+  %s1 = func.call @__nd_site() {nd.site = "a.mlir:1:2"} : () -> i64
+  func.call @shared(%a, %s1) : (i64, i64) -> ()
+  %s2 = func.call @__nd_site() {nd.site = "b.mlir:3:4"} : () -> i64
+  func.call @shared(%a, %s2) : (i64, i64) -> ()
+  return
+}
+
+func.func private @shared(%a: i64, %site: i64) {
+  func.call @__nd_report_error_at(%site, %a, %a) {nd.message = "nd.gather_nd: second %lld %lld"} : (i64, i64, i64) -> ()
+  func.call @__nd_report_error_at(%site, %a, %a) {nd.message = "nd.gather_nd: first %lld %lld"} : (i64, i64, i64) -> ()
+  return
 }

@@ -15,7 +15,7 @@
 // partition's flag, and a serial rescan reports the first bad value.
 // CHECK-LABEL: func.func @gather_rows
 //  CHECK-SAME:   (%[[D0:.*]]: tensor<5x4x8xf32>, %[[I0:.*]]: tensor<3xi64>)
-//       CHECK:   %[[G:.*]] = call @__nd_gather(%[[D0]], %[[I0]]) : (tensor<5x4x8xf32>, tensor<3xi64>) -> tensor<3x4x8xf32>
+//       CHECK:   %[[G:.*]] = call @__nd_gather(%[[D0]], %[[I0]], %{{.*}}) : (tensor<5x4x8xf32>, tensor<3xi64>, i64) -> tensor<3x4x8xf32>
 //       CHECK:   return %[[G]]
 // CHECK-LABEL: func.func private @__nd_gather
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<5x4x8xf32>
@@ -34,7 +34,7 @@
 //       CHECK:         vector.store %[[V]], %[[RF]][%{{.*}}] : memref<96xf32>, vector<16xf32>
 //       CHECK:     memref.store %[[BAD]], %[[FLAGS]][%[[P]]] : memref<?xi1>
 //       CHECK:   scf.if
-//       CHECK:     func.call @__nd_report_error({{.*}}) {nd.message = "{{.*}}: nd.gather: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"}
+//       CHECK:     func.call @__nd_report_error_at({{.*}}) {nd.message = "nd.gather: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"}
 //       CHECK:   return %[[RESULT]]
 func.func @gather_rows(%data: tensor<5x4x8xf32>, %indices: tensor<3xi64>) -> tensor<3x4x8xf32> {
   %0 = nd.gather %data[%indices] : tensor<5x4x8xf32>, tensor<3xi64> -> tensor<3x4x8xf32>
@@ -111,11 +111,13 @@ func.func @gather_points(%d: tensor<4x6xf32>, %i: tensor<4x5xi64>) -> tensor<4x5
 // CHECK-LABEL: func.func @kv_update
 //  CHECK-SAME:   (%[[CACHE:.*]]: tensor<2x8x4x128xf16>, %[[UPD:.*]]: tensor<2x8x1x128xf16>, %[[W:.*]]: tensor<2xi64>)
 //       CHECK:   %[[PTR:.*]] = memref.extract_aligned_pointer_as_index
-//       CHECK:   call @__nd_tensor_scatter(%[[CACHE]], %[[UPD]], %[[W]], %[[PTR]])
+//       CHECK:   %[[CB:.*]] = bufferization.to_buffer %[[CACHE]] {nd.update = {{[0-9]+}} : i64} : tensor<2x8x4x128xf16> to memref<2x8x4x128xf16>
+//       CHECK:   call @__nd_tensor_scatter(%[[CB]], %[[UPD]], %[[W]], %[[PTR]], %{{.*}})
 // CHECK-LABEL: func.func private @__nd_tensor_scatter
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<2x8x4x128xf16>
+//  CHECK-SAME:   %[[DBUF:[a-zA-Z0-9]+]]: memref<2x8x4x128xf16>
+//       CHECK:   %[[DATA:.*]] = bufferization.to_tensor %[[DBUF]] restrict writable
 //       CHECK:   %[[OK:.*]] = scf.for {{.*}} iter_args
-//       CHECK:     func.call @__nd_report_error({{.*}}) {nd.message = "{{.*}}: nd.tensor_scatter: write index %lld in operand 'write_indices' is out of range for dim 2 of operand 'past_cache': the update fits from positions 0 to %lld (linear mode)"}
+//       CHECK:     func.call @__nd_report_error_at({{.*}}) {nd.message = "nd.tensor_scatter: write index %lld in operand 'write_indices' is out of range for dim 2 of operand 'past_cache': the update fits from positions 0 to %lld (linear mode)"}
 //       CHECK:   scf.if %[[OK]]
 //       CHECK:     scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[DATA]])
 //       CHECK:       %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][0, %{{.*}}, %{{.*}}, 0] [2, %{{.*}}, %{{.*}}, 128] [1, 1, 1, 1]

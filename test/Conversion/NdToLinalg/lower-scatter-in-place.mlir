@@ -80,7 +80,7 @@ func.func @scatter_elements_in_place(%data: tensor<?x?xi32> {bufferization.writa
 //       CHECK:   %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[PROBE]]
 //       CHECK:   %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<8x4xf32>
 //       CHECK:   memref.copy %[[DATA]], %[[ALLOC]]
-//       CHECK:   %[[R:.*]] = call @__nd_scatter_nd(%[[ALLOC]], %{{.*}}, %{{.*}}, %[[PTR]])
+//       CHECK:   %[[R:.*]] = call @__nd_scatter_nd(%[[ALLOC]], %{{.*}}, %{{.*}}, %[[PTR]], %{{.*}})
 //       CHECK:   return %[[R]]
 // CHECK-LABEL: func.func private @__nd_scatter_nd
 //  CHECK-SAME:   %[[COPY:[a-zA-Z0-9]+]]: memref<8x4xf32>

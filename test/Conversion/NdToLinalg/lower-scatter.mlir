@@ -48,7 +48,13 @@ func.func @gather_nd_rows(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -
 // The tuples are checked as they are read: a bad one is clamped to a valid
 // row, counted in the partition's flag, and reported after the loop by a
 // serial rescan that names the first bad component.
+// The message names the op; the site, the caller's argument, names where
+// it is (see convert-nd-runtime-to-llvm).
+// CHECKED-LABEL: func.func @gather_nd_rows
+//       CHECKED:   %[[WHERE:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:8"} : () -> i64
+//       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %[[WHERE]])
 // CHECKED-LABEL: func.func private @__nd_gather_nd
+//  CHECKED-SAME:   %[[SITE:[a-zA-Z0-9]+]]: i64)
 //       CHECKED:   scf.parallel
 //       CHECKED:     scf.for {{.*}} iter_args
 //       CHECKED:       arith.cmpi uge
@@ -59,7 +65,7 @@ func.func @gather_nd_rows(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -
 //       CHECKED:     memref.load %{{.*}} : memref<?xi1>
 //       CHECKED:   scf.if
 //       CHECKED:     scf.for
-//       CHECKED:       func.call @__nd_report_error(%{{.*}}, %{{.*}}) {nd.message = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:8: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64) -> ()
+//       CHECKED:       func.call @__nd_report_error_at(%[[SITE]], %{{.*}}, %{{.*}}) {nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64, i64) -> ()
 
 // -----
 
@@ -84,11 +90,11 @@ func.func @gather_nd_batch_dynamic(%data: tensor<?x4x5x6xf32>, %indices: tensor<
 //   CHECKED-DAG:   %[[DB:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4x5x6xf32>
 //       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[IB]], %[[DB]] : index
 //       CHECKED:   scf.if %[[NE]] {
-//       CHECKED:     func.call @__nd_report_error({{.*}}) {nd.message = "{{.*}}: nd.gather_nd: operand 'indices' dim 0 (%lld) does not match operand 'data' dim 0 (%lld)"}
+//       CHECKED:     func.call @__nd_report_error_at({{.*}}) {nd.message = "nd.gather_nd: operand 'indices' dim 0 (%lld) does not match operand 'data' dim 0 (%lld)"}
 //       CHECKED:   scf.if
 //       CHECKED:     scf.parallel
-//       CHECKED:   nd.message = "{{.*}}: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
-//       CHECKED:   nd.message = "{{.*}}: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 2 of operand 'data' (size %lld)"
+//       CHECKED:   nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 2 of operand 'data' (size %lld)"
 
 // -----
 
@@ -120,7 +126,7 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 // The off-axis dim 0 is static on both sides: no run-time shape check.
 // CHECKED-LABEL: func.func private @__nd_gather_elements
 //   CHECKED-NOT:   arith.cmpi ugt
-//       CHECKED:   nd.message = "{{.*}}: nd.gather_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   nd.message = "nd.gather_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
 // -----
 
@@ -140,11 +146,17 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 //  CHECK-SAME:   (%[[D0:.*]]: tensor<4x?xf32>, %[[I0:.*]]: tensor<3x2xi64>, %[[U0:.*]]: tensor<3xf32>)
 //       CHECK:   %[[PROBE:.*]] = bufferization.to_buffer %[[D0]] read_only : tensor<4x?xf32> to memref<4x?xf32, strided<[?, ?], offset: ?>>
 //       CHECK:   %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[PROBE]]
-//       CHECK:   call @__nd_scatter_nd(%[[D0]], %[[I0]], %[[U0]], %[[PTR]])
+// Data goes in as a buffer the call updates (bufferization decides whether
+// that is data's own or a copy), and comes back as the result.
+//       CHECK:   %[[BUF:.*]] = bufferization.to_buffer %[[D0]] {nd.update = {{[0-9]+}} : i64} : tensor<4x?xf32> to memref<4x?xf32>
+//       CHECK:   %[[R:.*]] = call @__nd_scatter_nd(%[[BUF]], %[[I0]], %[[U0]], %[[PTR]])
+//       CHECK:   return %[[R]]
 // CHECK-LABEL: func.func private @__nd_scatter_nd
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<4x?xf32>
+//  CHECK-SAME:   %[[DBUF:[a-zA-Z0-9]+]]: memref<4x?xf32>
 //  CHECK-SAME:   %[[IND:[a-zA-Z0-9]+]]: tensor<3x2xi64>
 //  CHECK-SAME:   %[[UPD:[a-zA-Z0-9]+]]: tensor<3xf32>
+//  CHECK-SAME:   -> tensor<4x?xf32>
+//       CHECK:   %[[DATA:.*]] = bufferization.to_tensor %[[DBUF]] restrict writable : memref<4x?xf32> to tensor<4x?xf32>
 //       CHECK:   %[[FLAT:.*]] = tensor.collapse_shape %[[DATA]] {{\[\[}}0, 1]] : tensor<4x?xf32> into tensor<?xf32>
 //       CHECK:   math.ctlz
 //       CHECK:   %[[BUCKETED:.*]] = arith.cmpi ugt
@@ -215,8 +227,8 @@ func.func @scatter_nd_points(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, 
 //       CHECKED:   } else {
 //       CHECKED:     scf.yield %collapsed, %true
 //       CHECKED:   scf.if %[[RESULT]]#1 {
-//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
-//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:     nd.message = "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
+//       CHECKED:     nd.message = "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 //       CHECKED:   tensor.reshape %[[RESULT]]#0
 
 // -----
@@ -224,7 +236,8 @@ func.func @scatter_nd_points(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, 
 // Slices of 128 elements: the columns are split among the partitions, each
 // applying every entry, in order, to its columns with vector moves.
 // CHECK-LABEL: func.func private @__nd_scatter_nd
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<8x2x64xf16>
+//  CHECK-SAME:   %[[DBUF:[a-zA-Z0-9]+]]: memref<8x2x64xf16>
+//       CHECK:   %[[DATA:.*]] = bufferization.to_tensor %[[DBUF]] restrict writable
 //       CHECK:   %[[ROWS:.*]] = tensor.collapse_shape %[[DATA]] {{\[\[}}0], [1, 2]] : tensor<8x2x64xf16> into tensor<8x128xf16>
 //       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[ROWS]]) -> (tensor<8x128xf16>)
 //       CHECK:     tensor.extract_slice %[[OUT]][0, %[[LO:.*]]] [8, %[[W:.*]]] [1, 1] : tensor<8x128xf16> to tensor<8x?xf16>
@@ -245,10 +258,10 @@ func.func @scatter_nd_wide_slices(%data: tensor<8x2x64xf16>, %indices: tensor<3x
 // A dynamic dim of updates is compared with data's before anything else.
 // CHECKED-LABEL: func.func private @__nd_scatter_nd
 //       CHECKED:   %[[UD:.*]] = tensor.dim %arg2, %{{.*}} : tensor<3x?xf32>
-//       CHECKED:   %[[DD:.*]] = tensor.dim %arg0, %{{.*}} : tensor<4x?xf32>
+//       CHECKED:   %[[DD:.*]] = memref.dim %arg0, %{{.*}} : memref<4x?xf32>
 //       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[UD]], %[[DD]] : index
 //       CHECKED:   scf.if %[[NE]] {
-//       CHECKED:     nd.message = "{{.*}}: nd.scatter_nd: operand 'updates' dim 1 (%lld) does not match operand 'data' dim 1 (%lld)"
+//       CHECKED:     nd.message = "nd.scatter_nd: operand 'updates' dim 1 (%lld) does not match operand 'data' dim 1 (%lld)"
 //       CHECKED:   scf.if %{{.*}} -> (tensor<4x?xf32>) {
 //       CHECKED:     arith.addf
 func.func @scatter_nd_slices_add(%data: tensor<4x?xf32>, %indices: tensor<3x1xi64>, %updates: tensor<3x?xf32>) -> tensor<4x?xf32> {
@@ -376,7 +389,8 @@ func.func @reductions_complex(%d: tensor<4xcomplex<f64>>, %i: tensor<2x1xi64>, %
 // Positions that differ off the axis never collide: partitions own ranges
 // of dim 0 (the axis is 1) and walk their positions in row-major order.
 // CHECK-LABEL: func.func private @__nd_scatter_elements
-//  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: tensor<?x5xi8>
+//  CHECK-SAME:   %[[DBUF:[a-zA-Z0-9]+]]: memref<?x5xi8>
+//       CHECK:   %[[DATA:.*]] = bufferization.to_tensor %[[DBUF]] restrict writable
 //       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[DATA]]) -> (tensor<?x5xi8>)
 //       CHECK:     %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[LO:.*]], 0] [%[[N:.*]], 5] [1, 1]
 //       CHECK:     bufferization.to_buffer %[[SLICE]] : tensor<?x5xi8> to memref<?x5xi8, strided<[?, ?], offset: ?>>
@@ -396,10 +410,10 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
 // checks every index before writing when it updates data's own buffer in
 // place (its base pointer equals data's). A failed partition's flag makes
 // the op report the first bad index afterwards.
-// CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: tensor<?x5xi8>
-//  CHECKED-SAME:   %{{.*}}: tensor<?x2xi32>, %{{.*}}: tensor<?x2xi8>, %[[DATAPTR:.*]]: index)
-//       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
-//       CHECKED:   nd.message = "{{.*}}: nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
+// CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: memref<?x5xi8>
+//  CHECKED-SAME:   %{{.*}}: tensor<?x2xi32>, %{{.*}}: tensor<?x2xi8>, %[[DATAPTR:[a-zA-Z0-9]+]]: index, %{{.*}}: i64)
+//       CHECKED:   nd.message = "nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
+//       CHECKED:   nd.message = "nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
 //       CHECKED:   scf.forall
 //       CHECKED:     %[[SLICEPTR:.*]] = memref.extract_aligned_pointer_as_index
 //       CHECKED:     %[[INPLACE:.*]] = arith.cmpi eq, %[[SLICEPTR]], %[[DATAPTR]] : index
@@ -410,13 +424,14 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
 //       CHECKED:       arith.cmpi uge
 //       CHECKED:       arith.maxsi
 //       CHECKED:     memref.store %{{.*}} : memref<?xi1>
-//       CHECKED:   nd.message = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:8: nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   nd.message = "nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
 // -----
 
 // The axis is dim 0: the partitions own ranges of the last dim.
 // CHECK-LABEL: func.func private @__nd_scatter_elements
-//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %arg0) -> (tensor<6x7xf32>)
+//       CHECK:   %[[DATA:.*]] = bufferization.to_tensor %arg0 restrict writable
+//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[DATA]]) -> (tensor<6x7xf32>)
 //       CHECK:     tensor.extract_slice %[[OUT]][0, %{{.*}}] [6, %{{.*}}] [1, 1]
 func.func @scatter_elements_axis0(%data: tensor<6x7xf32>, %indices: tensor<3x7xi64>, %updates: tensor<3x7xf32>) -> tensor<6x7xf32> {
   %0 = nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : tensor<6x7xf32>, tensor<3x7xi64>, tensor<3x7xf32>
@@ -427,10 +442,61 @@ func.func @scatter_elements_axis0(%data: tensor<6x7xf32>, %indices: tensor<3x7xi
 
 // Rank 1: the positions are the axis, cut among row owners.
 // CHECK-LABEL: func.func private @__nd_scatter_elements
+//       CHECK:   %[[DATA:.*]] = bufferization.to_tensor %arg0 restrict writable
 //       CHECK:   math.ctlz
-//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %arg0) -> (tensor<16xf32>)
+//       CHECK:   scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[DATA]]) -> (tensor<16xf32>)
 //       CHECK:     tensor.extract_slice %[[OUT]][%{{.*}}] [%{{.*}}] [1]
 func.func @scatter_elements_1d(%data: tensor<16xf32>, %indices: tensor<9xi64>, %updates: tensor<9xf32>) -> tensor<16xf32> {
   %0 = nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : tensor<16xf32>, tensor<9xi64>, tensor<9xf32>
   return %0 : tensor<16xf32>
+}
+
+// -----
+
+// Ops with the same lowering (name, attributes, operand and result types)
+// share one function; each call passes its own site, which its messages
+// name. Arguments nothing writes (not writable, as nd-donation marks them)
+// are read through one buffer that every op's call shares; a scatter's data
+// goes in as a buffer of its own per call (bufferization copies it where it
+// must).
+// CHECK-LABEL: func.func @shared_functions
+//  CHECK-SAME:   (%[[D:[a-zA-Z0-9]+]]: tensor<8x4xf32> {bufferization.writable = false}, %[[I:[a-zA-Z0-9]+]]: tensor<2x1xi64> {bufferization.writable = false}, %[[U:[a-zA-Z0-9]+]]: tensor<2x4xf32> {bufferization.writable = false})
+//   CHECK-DAG:   %[[UB:.*]] = bufferization.to_buffer %[[U]] read_only : tensor<2x4xf32> to memref<2x4xf32>
+//   CHECK-DAG:   %[[IB:.*]] = bufferization.to_buffer %[[I]] read_only : tensor<2x1xi64> to memref<2x1xi64>
+//   CHECK-DAG:   %[[DB:.*]] = bufferization.to_buffer %[[D]] read_only : tensor<8x4xf32> to memref<8x4xf32>
+//       CHECK:   %[[G0:.*]] = call @__nd_gather_nd(%[[DB]], %[[IB]]) : (memref<8x4xf32>, memref<2x1xi64>) -> tensor<2x4xf32>
+//       CHECK:   %[[G1:.*]] = call @__nd_gather_nd(%[[DB]], %[[IB]]) : (memref<8x4xf32>, memref<2x1xi64>) -> tensor<2x4xf32>
+//       CHECK:   %[[B0:.*]] = bufferization.to_buffer %[[D]] {nd.update = [[ID0:[0-9]+]] : i64} : tensor<8x4xf32> to memref<8x4xf32>
+//       CHECK:   %[[S0:.*]] = call @__nd_scatter_nd(%[[B0]], %[[IB]], %[[UB]], %{{.*}})
+//       CHECK:   %[[B1:.*]] = bufferization.to_buffer %[[S0]] {nd.update = {{[0-9]+}} : i64} : tensor<8x4xf32> to memref<8x4xf32>
+//       CHECK:   %[[S1:.*]] = call @__nd_scatter_nd(%[[B1]], %[[IB]], %[[UB]], %{{.*}})
+//       CHECK:   %[[S2:.*]] = call @__nd_scatter_nd_0(%{{.*}}, %[[IB]], %[[UB]], %{{.*}})
+//       CHECK:   return %[[G0]], %[[G1]], %[[S2]]
+// CHECK-LABEL: func.func private @__nd_gather_nd(
+//  CHECK-SAME:   %[[GD:[a-zA-Z0-9]+]]: memref<8x4xf32>, %[[GI:[a-zA-Z0-9]+]]: memref<2x1xi64>) -> tensor<2x4xf32>
+//   CHECK-NOT: func.func private @__nd_gather_nd
+// CHECK-LABEL: func.func private @__nd_scatter_nd(
+//   CHECK-NOT: func.func private @__nd_scatter_nd(
+// CHECK-LABEL: func.func private @__nd_scatter_nd_0(
+//   CHECK-NOT: func.func private @__nd_
+
+// CHECKED-LABEL: func.func @shared_functions
+//       CHECKED:   %[[W0:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:[[@LINE+12]]:9"} : () -> i64
+//       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %[[W0]])
+//       CHECKED:   %[[W1:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:[[@LINE+11]]:9"} : () -> i64
+//       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %[[W1]])
+// CHECKED-LABEL: func.func private @__nd_gather_nd(
+//  CHECKED-SAME:   %{{.*}}: memref<8x4xf32>, %{{.*}}: memref<2x1xi64>, %[[SITE:[a-zA-Z0-9]+]]: i64) -> tensor<2x4xf32>
+//       CHECKED:   func.call @__nd_report_error_at(%[[SITE]], %{{.*}}, %{{.*}}) {nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"}
+//   CHECKED-NOT: func.func private @__nd_gather_nd
+func.func @shared_functions(%data: tensor<8x4xf32> {bufferization.writable = false},
+                            %indices: tensor<2x1xi64> {bufferization.writable = false},
+                            %updates: tensor<2x4xf32> {bufferization.writable = false})
+    -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<8x4xf32>) {
+  %g0 = nd.gather_nd %data[%indices] : tensor<8x4xf32>, tensor<2x1xi64> -> tensor<2x4xf32>
+  %g1 = nd.gather_nd %data[%indices] : tensor<8x4xf32>, tensor<2x1xi64> -> tensor<2x4xf32>
+  %s0 = nd.scatter_nd %data[%indices], %updates : tensor<8x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>
+  %s1 = nd.scatter_nd %s0[%indices], %updates : tensor<8x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>
+  %s2 = nd.scatter_nd %s1[%indices], %updates reduction<add> : tensor<8x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>
+  return %g0, %g1, %s2 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<8x4xf32>
 }
