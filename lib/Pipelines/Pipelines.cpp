@@ -52,6 +52,9 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   // itself (two identical subviews); CSE makes them one and the copy folds.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  // A row scatter's view of its destination as rows and back is the
+  // destination itself, even with several dynamic dims in a group.
+  pm.addPass(createNdFoldReshapes());
   // The nd ops are outlined into private functions that update their data
   // argument in place (the caller copies it where it must): such a result
   // is the argument itself once canonicalized, and goes, so that nothing

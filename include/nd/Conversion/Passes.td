@@ -197,6 +197,28 @@ def NdSimplifyDeallocations : Pass<"nd-simplify-deallocations", "ModuleOp"> {
   ];
 }
 
+def NdFoldReshapes : Pass<"nd-fold-reshapes", "ModuleOp"> {
+  let summary = "Fold a buffer's collapse and expansion back to the buffer";
+  let description = [{
+    Runs after one-shot bufferization and canonicalization. A
+    `memref.expand_shape` of a `memref.collapse_shape` of `x` with the same
+    reassociation and result type, whose output sizes are `x`'s own (static
+    sizes, or `memref.dim` of `x`), is `x`; upstream's folder proves this
+    only where no group has two dynamic dims. A row scatter views its
+    destination as rows this way, so its function then returns the buffer it
+    was given and `drop-equivalent-buffer-results` removes the result. The
+    `scf.if` results this makes trivial are folded too. A
+    `memref.expand_shape` left with a group of several dynamic dims
+    (`expand-strided-metadata` of MLIR 22 crashes on those) becomes a
+    `memref.reinterpret_cast` of its source's strided metadata.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
   let summary = "Copy large contiguous buffers with one memcpy per thread";
   let description = [{

@@ -485,29 +485,18 @@ Value lowering::collapse(OpBuilder &b, Location loc, Value tensor,
   return tensor::CollapseShapeOp::create(b, loc, collapsedType, tensor, groups);
 }
 
-/// The inverse of `collapse`, back to the type and dims of `like`. A group
-/// that expands a dynamic dim into several becomes a `tensor.reshape` (a
-/// `memref.reshape` view once bufferized): expand-strided-metadata of MLIR 22
-/// crashes on such a `memref.expand_shape`.
+/// The inverse of `collapse`, back to the type and dims of `like`: a
+/// `tensor.expand_shape`, which bufferization sees as the same buffer as its
+/// source (a `tensor.reshape` would not, and a donated or in-function
+/// destination would be copied on return). Once bufferized, the expansion of
+/// the collapse of a buffer folds back to the buffer.
 Value lowering::expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
                            ArrayRef<ReassociationIndices> groups) {
   if (tensor.getType() == like.getType())
     return tensor;
   auto likeType = cast<RankedTensorType>(like.getType());
-  bool dynamicGroup = llvm::any_of(groups, [&](const ReassociationIndices &g) {
-    return g.size() > 1 &&
-           llvm::any_of(g, [&](int64_t d) { return likeType.isDynamicDim(d); });
-  });
-  if (!dynamicGroup) {
-    SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
-    return tensor::ExpandShapeOp::create(b, loc, likeType, tensor, groups,
-                                         shape);
-  }
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < likeType.getRank(); ++d)
-    dims.push_back(dimValue(b, loc, like, d));
-  Value shape = tensor::FromElementsOp::create(b, loc, dims);
-  return tensor::ReshapeOp::create(b, loc, likeType, tensor, shape);
+  SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
+  return tensor::ExpandShapeOp::create(b, loc, likeType, tensor, groups, shape);
 }
 
 /// `2 * size`: a raw index `i` is in `[-size, size)` iff `i + size` is

@@ -186,8 +186,8 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 //       CHECK:     %[[NEW:.*]] = bufferization.to_tensor %[[BUF]] restrict writable
 //       CHECK:     scf.forall.in_parallel {
 //       CHECK:       tensor.parallel_insert_slice %[[NEW]] into %[[OUT]][%[[LO]]] [%[[N]]] [1]
-//       CHECK:   tensor.reshape
-//  CHECK-SAME:     -> tensor<4x?xf32>
+//       CHECK:   tensor.expand_shape
+//  CHECK-SAME:     into tensor<4x?xf32>
 
 // Shared by the module's row scatters: the prefix sum of the counts, owner
 // by owner and chunk by chunk, then a parallel pass filling each owner's
@@ -229,7 +229,7 @@ func.func @scatter_nd_points(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, 
 //       CHECKED:   scf.if %[[RESULT]]#1 {
 //       CHECKED:     nd.message = "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
 //       CHECKED:     nd.message = "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
-//       CHECKED:   tensor.reshape %[[RESULT]]#0
+//       CHECKED:   tensor.expand_shape %[[RESULT]]#0
 
 // -----
 

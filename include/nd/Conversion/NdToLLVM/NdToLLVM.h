@@ -1,9 +1,10 @@
 //===- NdToLLVM.h - passes of the nd-to-llvm pipeline -----------*- C++ -*-===//
 //
 // The passes that take lowered nd ops from tensors to the LLVM dialect next to
-// upstream's: argument donation around bufferization, the simplification of
-// small functions' deallocations, parallel copies, the OpenMP `if` clause and
-// the run-time calls (error reporting, thread count).
+// upstream's: argument donation around bufferization, folded reshapes of
+// buffers, the simplification of small functions' deallocations, parallel
+// copies, the OpenMP `if` clause and the run-time calls (error reporting,
+// thread count).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@ namespace mlir::nd {
 
 #define GEN_PASS_DECL_NDDONATION
 #define GEN_PASS_DECL_NDRETURNDONATED
+#define GEN_PASS_DECL_NDFOLDRESHAPES
 #define GEN_PASS_DECL_NDPARALLELCOPY
 #define GEN_PASS_DECL_NDSIMPLIFYDEALLOCATIONS
 #define GEN_PASS_DECL_NDOPENMPIF

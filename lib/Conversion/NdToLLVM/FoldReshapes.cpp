@@ -1,0 +1,132 @@
+//===- FoldReshapes.cpp - fold a buffer's collapse and expansion -*- C++
+//-*-===//
+//
+// `--nd-fold-reshapes` (after one-shot bufferization): a row scatter views
+// its destination as `[rows, row]` (`collapse_shape`) and gives it back in
+// its own shape (`expand_shape`). Upstream's folder turns the pair back into
+// the buffer only where no group has two dynamic dims; here the output sizes
+// are compared with the buffer's own, so that the op's function returns the
+// buffer it was given whatever its dynamic dims. What is left of
+// `expand_shape` with a group of several dynamic dims becomes a
+// `reinterpret_cast` (MLIR 22's expand-strided-metadata crashes on it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::nd {
+#define GEN_PASS_DEF_NDFOLDRESHAPES
+#include "nd/Conversion/Passes.h.inc"
+} // namespace mlir::nd
+
+using namespace mlir;
+
+/// Whether `size` is the size of dim `d` of `buffer`: the static size, or
+/// `memref.dim buffer, d`.
+static bool isDimOf(OpFoldResult size, Value buffer, int64_t d) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return !type.isDynamicDim(d) && *constant == type.getDimSize(d);
+  auto dim = cast<Value>(size).getDefiningOp<memref::DimOp>();
+  if (!dim || dim.getSource() != buffer)
+    return false;
+  std::optional<int64_t> index = getConstantIntValue(dim.getIndex());
+  return index && *index == d;
+}
+
+namespace {
+/// `expand_shape(collapse_shape(x))` with the same groups, back to `x`'s
+/// type and sizes, is `x`.
+struct FoldExpandOfCollapse : public OpRewritePattern<memref::ExpandShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(memref::ExpandShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto collapse = op.getSrc().getDefiningOp<memref::CollapseShapeOp>();
+    if (!collapse)
+      return failure();
+    Value source = collapse.getSrc();
+    if (source.getType() != op.getType() ||
+        collapse.getReassociationIndices() != op.getReassociationIndices())
+      return failure();
+    SmallVector<OpFoldResult> sizes = op.getMixedOutputShape();
+    for (auto [d, size] : llvm::enumerate(sizes))
+      if (!isDimOf(size, source, static_cast<int64_t>(d)))
+        return failure();
+    rewriter.replaceOp(op, source);
+    return success();
+  }
+};
+
+/// An `expand_shape` with a group of several dynamic dims as a
+/// `reinterpret_cast` of its source: within a group, each dim's stride is
+/// the next one's times its size, the last one's the source dim's stride.
+struct ExpandToReinterpretCast
+    : public OpRewritePattern<memref::ExpandShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(memref::ExpandShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    MemRefType type = op.getResultType();
+    SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+    bool severalDynamic = llvm::any_of(groups, [&](const auto &g) {
+      return llvm::count_if(
+                 g, [&](int64_t d) { return type.isDynamicDim(d); }) > 1;
+    });
+    if (!severalDynamic)
+      return failure();
+    Location loc = op.getLoc();
+    auto meta =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, op.getSrc());
+    SmallVector<OpFoldResult> sizes = op.getMixedOutputShape();
+    SmallVector<OpFoldResult> strides(type.getRank());
+    for (auto [j, group] : llvm::enumerate(groups)) {
+      OpFoldResult stride = meta.getStrides()[j];
+      for (int64_t d : llvm::reverse(group)) {
+        strides[d] = stride;
+        Value strideValue =
+            getValueOrCreateConstantIndexOp(rewriter, loc, stride);
+        Value sizeValue =
+            getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
+        stride =
+            rewriter.createOrFold<arith::MulIOp>(loc, strideValue, sizeValue);
+      }
+    }
+    // The result type's layout may be more static than the strides here.
+    SmallVector<int64_t> dynamicStrides(type.getRank(), ShapedType::kDynamic);
+    auto layout = StridedLayoutAttr::get(rewriter.getContext(),
+                                         ShapedType::kDynamic, dynamicStrides);
+    auto castType = MemRefType::get(type.getShape(), type.getElementType(),
+                                    layout, type.getMemorySpace());
+    OpFoldResult offset = meta.getOffset();
+    Value view = memref::ReinterpretCastOp::create(
+        rewriter, loc, castType, meta.getBaseBuffer(), offset, sizes, strides);
+    rewriter.replaceOpWithNewOp<memref::CastOp>(op, type, view);
+    return success();
+  }
+};
+
+struct NdFoldReshapesPass
+    : public mlir::nd::impl::NdFoldReshapesBase<NdFoldReshapesPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet folds(ctx);
+    folds.add<FoldExpandOfCollapse>(ctx);
+    scf::IfOp::getCanonicalizationPatterns(folds, ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(folds))))
+      return signalPassFailure();
+    RewritePatternSet casts(ctx);
+    casts.add<ExpandToReinterpretCast>(ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(casts))))
+      return signalPassFailure();
+  }
+};
+} // namespace
