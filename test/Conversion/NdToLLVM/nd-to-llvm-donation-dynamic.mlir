@@ -94,7 +94,7 @@ func.func @donated_along(%d: tensor<?x1xf32> {nd.donated}, %i: tensor<?x1xi64>, 
 // -----
 
 // Not donated: one copy, before the call; a second scatter of the result
-// updates it in place.
+// updates it in place (both identical ops call one shared function).
 // CHECK-LABEL: func.func @copied
 //  CHECK-SAME:   (%[[C:[a-z0-9]+]]: memref<1x32x?x128xf16>
 //   CHECK-NOT:   bufferization.clone
@@ -103,7 +103,7 @@ func.func @donated_along(%d: tensor<?x1xf32> {nd.donated}, %i: tensor<?x1xi64>, 
 //   CHECK-NOT:   memref.copy
 //   CHECK-NOT:   memref.alloc
 //       CHECK:   call @__nd_scatter_nd(%[[ALLOC]],
-//       CHECK:   call @__nd_scatter_nd_0(%[[ALLOC]],
+//       CHECK:   call @__nd_scatter_nd(%[[ALLOC]],
 //   CHECK-NOT:   memref.copy
 //   CHECK-NOT:   bufferization.clone
 //       CHECK:   return %[[ALLOC]] : memref<1x32x?x128xf16>
