@@ -41,6 +41,7 @@
 #include "nd/Runner/ElementType.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -285,9 +286,23 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   unsigned optLevel = std::min(options.optLevel, 3u);
+  // The IR optimizations see the host's target (its vector width, its cost
+  // model), as code generation does: without it the loop vectorizer and the
+  // unroller work for a target with no vector registers.
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostBuilder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!hostBuilder)
+    return hostBuilder.takeError();
+  hostBuilder->setCodeGenOptLevel(static_cast<llvm::CodeGenOptLevel>(optLevel));
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> hostMachine =
+      hostBuilder->createTargetMachine();
+  if (!hostMachine)
+    return hostMachine.takeError();
+  std::shared_ptr<llvm::TargetMachine> targetMachine = std::move(*hostMachine);
   auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                            /*targetMachine=*/nullptr);
-  auto transformer = [optimize](llvm::Module *llvmModule) -> llvm::Error {
+                                            targetMachine.get());
+  auto transformer = [optimize, targetMachine](
+                         llvm::Module *llvmModule) -> llvm::Error {
     if (llvm::Error error = optimize(llvmModule))
       return error;
     markHugeFunctionsOptNone(*llvmModule);
