@@ -1015,9 +1015,10 @@ static MemRefType rowSliceType(const RowScatter &s, Value dest) {
 static constexpr StringLiteral kBucketEntriesFn = "__nd_bucket_entries";
 
 /// The body of `__nd_bucket_entries(rows, counts, starts, bucket, numEntries,
-/// chunks, owners, shift)`: `counts[c * owners + t]` holds the number of
-/// entries of chunk `c` (a contiguous range of entries) whose row `rows[e]`
-/// belongs to owner `t = rows[e] >> shift`. A prefix sum, owner-major then
+/// chunks, owners, stride, shift)`: `counts[c * stride + t]` holds the number
+/// of entries of chunk `c` (a contiguous range of entries) whose row `rows[e]`
+/// belongs to owner `t = rows[e] >> shift` (`stride`, at least `owners`,
+/// keeps the counts of two chunks out of one cache line). A prefix sum, owner-major then
 /// chunk order, turns the counts into bucket slots (and `starts[t]` into the
 /// first slot of owner `t`, `starts[owners]` into `numEntries`); a parallel
 /// pass over the chunks then fills `bucket` with the entries, each owner's in
@@ -1025,7 +1026,7 @@ static constexpr StringLiteral kBucketEntriesFn = "__nd_bucket_entries";
 static void buildBucketEntries(OpBuilder &b, Location loc, ValueRange args) {
   Value rows = args[0], counts = args[1], starts = args[2], bucket = args[3];
   Value numEntries = args[4], chunks = args[5], owners = args[6];
-  Value shift = args[7];
+  Value stride = args[7], shift = args[8];
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   auto prefix = scf::ForOp::create(
@@ -1035,7 +1036,7 @@ static void buildBucketEntries(OpBuilder &b, Location loc, ValueRange args) {
         auto chunkLoop = scf::ForOp::create(
             nb, nloc, zero, chunks, one, running,
             [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
-              Value base = lb.createOrFold<arith::MulIOp>(lloc, c, owners);
+              Value base = lb.createOrFold<arith::MulIOp>(lloc, c, stride);
               Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
               Value n = memref::LoadOp::create(lb, lloc, counts, at);
               memref::StoreOp::create(lb, lloc, run[0], counts, at);
@@ -1046,7 +1047,7 @@ static void buildBucketEntries(OpBuilder &b, Location loc, ValueRange args) {
       });
   memref::StoreOp::create(b, loc, prefix.getResult(0), starts, owners);
   buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
-    Value base = nb.createOrFold<arith::MulIOp>(nloc, c, owners);
+    Value base = nb.createOrFold<arith::MulIOp>(nloc, c, stride);
     std::pair<Value, Value> range = partRange(nb, nloc, numEntries, chunks, c);
     scf::ForOp::create(
         nb, nloc, range.first, range.second, one, ValueRange{},
@@ -1095,10 +1096,15 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
     countOwners = b.createOrFold<arith::AddIOp>(loc, owners, one);
   Value skippedRow = b.createOrFold<arith::ShLIOp>(loc, owners, shift);
 
-  // rows[e]: the row of entry e; counts[c * countOwners + t]: entries of
+  // rows[e]: the row of entry e; counts[c * countStride + t]: entries of
   // chunk c owned by t, then the next bucket slot of each; starts[t]: first
   // bucket slot of owner t; bucket: the entries, owner by owner, in order.
-  Value countSize = b.createOrFold<arith::MulIOp>(loc, chunks, countOwners);
+  // Each chunk's counts start a cache line of their own (8 index values):
+  // chunks run on different threads and update their counts entry by entry.
+  Value lineOfCounts = constIndex(b, loc, 8);
+  Value countStride = b.createOrFold<arith::MulIOp>(
+      loc, ceilDiv(b, loc, countOwners, lineOfCounts), lineOfCounts);
+  Value countSize = b.createOrFold<arith::MulIOp>(loc, chunks, countStride);
   Value ownersPlusOne = b.createOrFold<arith::AddIOp>(loc, countOwners, one);
   Value rows = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
   Value counts = allocScratch(b, loc, b.getIndexType(), sized(countSize));
@@ -1106,7 +1112,7 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
   Value bucket = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
 
   auto countRow = [&](OpBuilder &nb, Location nloc, Value c) -> Value {
-    return nb.createOrFold<arith::MulIOp>(nloc, c, countOwners);
+    return nb.createOrFold<arith::MulIOp>(nloc, c, countStride);
   };
   auto checked = scf::IfOp::create(
       b, loc, bucketed,
@@ -1161,10 +1167,12 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
       Type index = ab.getIndexType();
       auto scratch = MemRefType::get({ShapedType::kDynamic}, index);
       auto type = ab.getFunctionType(
-          {scratch, scratch, scratch, scratch, index, index, index, index}, {});
+          {scratch, scratch, scratch, scratch, index, index, index, index,
+           index},
+          {});
       state.callShared(ab, aloc, op, kBucketEntriesFn, type,
                        {rows, counts, starts, bucket, s.numEntries, chunks,
-                        countOwners, shift},
+                        countOwners, countStride, shift},
                        buildBucketEntries);
     }
     Value updated = buildPartitionedUpdate(
