@@ -778,7 +778,8 @@ def run_nd(cmd, model, input_paths, outdir, threads, runs, donate,
         "--quiet", "--output-dir", outdir, "--bench", str(runs),
         "--threads", str(threads)]
     if donate:
-        argv += ["--donate", "0"]
+        # The peers update the cache in place run after run; so does nd.
+        argv += ["--donate", "0", "--carry-donated"]
     if not check_bounds:
         argv += ["--no-check-bounds"]
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -1220,6 +1221,25 @@ def set_up_once(args, missing):
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
 
+DEBIAN_PYTHON = "/usr/bin/python3"
+
+
+def use_debian_python(missing):
+    """Starts over under Debian's python3, where scripts/setup.sh installs
+    numpy, ONNX and PyTorch, when this interpreter is another one (a
+    `python3` earlier on PATH)."""
+    if (os.path.realpath(sys.executable) == os.path.realpath(DEBIAN_PYTHON)
+            or not os.access(DEBIAN_PYTHON, os.X_OK)):
+        return
+    probe = subprocess.run(
+        [DEBIAN_PYTHON, "-c", f"import {', '.join(missing)}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if probe.returncode == 0:
+        print(f"bench: {', '.join(missing)} missing for {sys.executable}: "
+              f"running under {DEBIAN_PYTHON}", flush=True)
+        os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON] + sys.argv)
+
+
 def find_peers(args):
     """(have_torch, ort_dir), installing missing peers where allowed."""
     peers = set(args.peers.split(",")) if args.peers else set()
@@ -1228,6 +1248,7 @@ def find_peers(args):
         die(f"unknown peer(s) {', '.join(sorted(unknown))}")
     missing = [m for m in ("numpy", "onnx") if not importlib.util.find_spec(m)]
     if missing:
+        use_debian_python(missing)
         set_up_once(args, missing)
         die(f"no {' or '.join(missing)} for {sys.executable}: run "
             f"scripts/setup.sh")

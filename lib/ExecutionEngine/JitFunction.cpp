@@ -520,7 +520,7 @@ JitFunction::run(llvm::MutableArrayRef<HostTensor> inputs) {
 
 llvm::Expected<BenchmarkResult>
 JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
-                       unsigned iterations) {
+                       unsigned iterations, bool refreshDonated) {
   if (llvm::Error error = checkInputs(inputs))
     return std::move(error);
   llvm::SmallVector<HostTensor> scratch;
@@ -537,7 +537,9 @@ JitFunction::benchmark(llvm::ArrayRef<HostTensor> inputs, unsigned warmup,
     return std::move(error);
   std::vector<double> seconds;
   for (unsigned n = 0; n < warmup + iterations; ++n) {
-    for (unsigned position : donated)
+    // The scratch copies hold `inputs` before the first call.
+    for (unsigned position : refreshDonated && n ? donated
+                                                 : llvm::ArrayRef<unsigned>())
       std::memcpy(scratch[position].getData(), inputs[position].getData(),
                   inputs[position].getSizeInBytes());
     auto start = std::chrono::steady_clock::now();

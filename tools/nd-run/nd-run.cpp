@@ -2,7 +2,7 @@
 //
 //   nd-run MODEL [INPUT...] [--expect OUTPUT...] [--output-dir DIR] [--pb]
 //          [--bench N] [--no-check-bounds] [--entry NAME] [--quiet]
-//          [--threads N] [--donate I]... [--weights FILE]
+//          [--threads N] [--donate I]... [--carry-donated] [--weights FILE]
 //
 // MODEL is a .onnx model (imported with nd's ONNX importer), an OpenVINO IR
 // .xml model (imported with nd's OpenVINO importer, its weights from the .bin
@@ -117,6 +117,12 @@ struct Options {
       cl::desc("Donate input I: the compiled code may update it in place "
                "(repeatable)"),
       cl::value_desc("I"), cl::cat(category)};
+  cl::opt<bool> carryDonated{
+      "carry-donated",
+      cl::desc("With --bench: each timed run gets the donated inputs as the "
+               "run before left them (a cache updated call after call) "
+               "instead of their values from the input files"),
+      cl::cat(category)};
   cl::opt<std::string> weights{
       "weights",
       cl::desc("The weights file of an OpenVINO IR model (default: the .bin "
@@ -154,6 +160,8 @@ std::optional<std::string> Options::finish() {
     return std::string("--entry needs a function name");
   if (bench.getNumOccurrences() && bench == 0)
     return std::string("--bench needs a positive number of runs");
+  if (carryDonated && (!bench || donate.empty()))
+    return std::string("--carry-donated needs --bench and --donate");
   if (writePb && outputDir.empty())
     return std::string("--pb needs --output-dir");
   if (!weights.empty() && !llvm::StringRef(model).ends_with_insensitive(".xml"))
@@ -351,7 +359,8 @@ int main(int argc, char **argv) {
 
   if (options.bench) {
     llvm::Expected<BenchmarkResult> timing =
-        (*function)->benchmark(benchInputs, /*warmup=*/1, options.bench);
+        (*function)->benchmark(benchInputs, /*warmup=*/1, options.bench,
+                               /*refreshDonated=*/!options.carryDonated);
     if (!timing)
       return fail(timing.takeError());
     llvm::outs() << "compile: " << formatDuration(compileSeconds) << "\n"

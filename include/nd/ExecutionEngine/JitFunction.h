@@ -88,12 +88,16 @@ public:
   llvm::Expected<llvm::SmallVector<HostTensor>>
   run(llvm::MutableArrayRef<HostTensor> inputs);
 
-  /// Runs `warmup` untimed calls, then `iterations` timed ones; donated
-  /// inputs are refreshed from `inputs` before every call (outside the timed
-  /// region). Fails with the first failed run-time check.
+  /// Runs `warmup` untimed calls, then `iterations` timed ones. With
+  /// `refreshDonated`, donated inputs are refreshed from `inputs` before
+  /// every call (outside the timed region); without it, each call gets the
+  /// donated inputs as the previous call left them (a cache updated call
+  /// after call, as a decoder does), and the first gets `inputs`. Fails with
+  /// the first failed run-time check.
   llvm::Expected<BenchmarkResult> benchmark(llvm::ArrayRef<HostTensor> inputs,
                                             unsigned warmup,
-                                            unsigned iterations);
+                                            unsigned iterations,
+                                            bool refreshDonated = true);
 
 private:
   JitFunction() = default;
