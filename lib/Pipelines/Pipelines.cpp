@@ -82,9 +82,10 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   if (options.parallel) {
     pm.addPass(createConvertSCFToOpenMPPass());
     pm.addPass(createNdOpenMPIf());
-    // Inlines the memref.alloca_scope around each loop body (the bodies
-    // allocate nothing on the stack), which must not hold several blocks
-    // once scf-to-cf has run.
+    // The memref.alloca_scope around each loop body (the bodies allocate
+    // nothing on the stack) must not hold several blocks once scf-to-cf has
+    // run: inlined.
+    pm.addPass(createNdInlineAllocaScopes());
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -79,6 +79,11 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     runtime and to the host's `nd_report_error` with the full message
     "<location>: <op>: <text>".
 
+    Gathers whose result has at least 16 MiB, in rows of whole 64-byte
+    vectors, write it with non-temporal (streaming) stores, and a partition
+    that did so calls `__nd_store_fence()` before it ends. Row gathers
+    prefetch the first lines of the row two index values ahead.
+
     Under `oob<skip>` an entry with an index component out of range is
     dropped by a scatter (skipped entries are bucketed apart from every
     owner) and reads zeros in a gather; under `oob<clamp>` each component
@@ -258,6 +263,23 @@ def NdOpenMPIf : Pass<"nd-openmp-if", "ModuleOp"> {
   ];
 }
 
+def NdInlineAllocaScopes : Pass<"nd-inline-alloca-scopes", "ModuleOp"> {
+  let summary = "Inline the alloca scopes of loop bodies that allocate "
+                "nothing on the stack";
+  let description = [{
+    Runs after `convert-scf-to-openmp`, which wraps every loop body in a
+    `memref.alloca_scope`. A scope whose body makes no stack allocation is
+    inlined into its parent: a scope must keep one block, and `scf-to-cf`
+    would split it into several. Upstream's canonicalization inlines such
+    scopes too, but counts every call as a possible stack allocation; here
+    the calls of nd's run-time functions that `--lower-scatter` puts inside
+    loop bodies (`__nd_store_fence`) do not count, since they allocate
+    nothing in their caller's frame. Scopes holding an allocation, or an op
+    whose effects are unknown, stay.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
   let summary = "Lower nd's run-time calls to the LLVM dialect";
   let description = [{
@@ -278,7 +300,9 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
       `libnd_runner_utils.so` (prints the message to stderr, exits with
       status 1);
     - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` of
-      the OpenMP runtime with `parallel`, the constant 1 without.
+      the OpenMP runtime with `parallel`, the constant 1 without;
+    - `func.call @__nd_store_fence()` becomes `llvm.fence seq_cst`, which
+      orders the partition's non-temporal stores before its later ones.
 
     The private declarations of these functions are removed.
   }];

@@ -18,6 +18,8 @@
 //   the sites of the module.
 // - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` (or 1
 //   without OpenMP).
+// - `func.call @__nd_store_fence()` becomes `llvm.fence seq_cst`, which
+//   orders non-temporal stores too (x86: `mfence`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +49,7 @@ static constexpr StringLiteral kMessageAttr = "nd.message";
 static constexpr StringLiteral kSiteFn = "__nd_site";
 static constexpr StringLiteral kSiteAttr = "nd.site";
 static constexpr StringLiteral kMaxThreadsFn = "__nd_max_threads";
+static constexpr StringLiteral kStoreFenceFn = "__nd_store_fence";
 
 namespace {
 /// The messages a function reports through its site argument `argument`,
@@ -65,7 +68,8 @@ struct ConvertNdRuntimeToLLVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<func::CallOp> reports, siteReports, sites, threadQueries;
+    SmallVector<func::CallOp> reports, siteReports, sites, threadQueries,
+        fences;
     module.walk([&](func::CallOp call) {
       StringRef callee = call.getCallee();
       if (callee == kReportErrorFn)
@@ -76,6 +80,8 @@ struct ConvertNdRuntimeToLLVMPass
         sites.push_back(call);
       else if (callee == kMaxThreadsFn)
         threadQueries.push_back(call);
+      else if (callee == kStoreFenceFn)
+        fences.push_back(call);
     });
 
     MLIRContext *ctx = &getContext();
@@ -302,8 +308,14 @@ struct ConvertNdRuntimeToLLVMPass
       }
     }
 
-    for (StringRef name :
-         {kReportErrorFn, kReportErrorAtFn, kSiteFn, kMaxThreadsFn}) {
+    for (func::CallOp call : fences) {
+      b.setInsertionPoint(call);
+      LLVM::FenceOp::create(b, call.getLoc(), LLVM::AtomicOrdering::seq_cst);
+      call.erase();
+    }
+
+    for (StringRef name : {kReportErrorFn, kReportErrorAtFn, kSiteFn,
+                           kMaxThreadsFn, kStoreFenceFn}) {
       auto declaration = symbols.lookup<func::FuncOp>(name);
       if (declaration && declaration.isExternal() &&
           SymbolTable::symbolKnownUseEmpty(declaration, module))

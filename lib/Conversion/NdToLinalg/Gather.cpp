@@ -124,6 +124,8 @@ private:
     Value work = b.createOrFold<arith::MulIOp>(loc, rows, perRow);
     Value parts = state->numPartitions(b, loc, op, work, rows);
     Type elementType = resultType.getElementType();
+    Value total = b.createOrFold<arith::MulIOp>(loc, rows, inner);
+    Value streaming = streamsRows(b, loc, elementType, total, inner);
 
     // Rows of one element along an axis known to be non-empty move without
     // a branch.
@@ -132,6 +134,12 @@ private:
                                   [](int64_t d) { return d == 1; }) &&
                      !dataType.isDynamicDim(axis) &&
                      dataType.getDimSize(axis) > 0;
+    // Rows shorter than a line are points to the out-of-order window, which
+    // covers many of them without help.
+    std::optional<int64_t> staticInner = getConstantIntValue(inner);
+    bool prefetch = !pointRows &&
+                    (!staticInner || !isVectorizable(elementType) ||
+                     *staticInner >= vectorLength(elementType));
     Value flags;
     if (check)
       flags = allocScratch(b, loc, b.getI1Type(), parts);
@@ -166,25 +174,40 @@ private:
             }
             Value base =
                 ob.createOrFold<arith::MulIOp>(oloc, outerRow, axisSize);
+            Value last = ob.createOrFold<arith::SubIOp>(oloc, to, step);
+            Value distance = constIndex(ob, oloc, kPrefetchDistance);
+            // The data offset of the row of index value `i` (unchecked).
+            auto sourceOffset = [&](OpBuilder &lb, Location lloc, Value i) {
+              Value position =
+                  lb.createOrFold<arith::AddIOp>(lloc, indexStart, i);
+              Value raw = loadIndex(lb, lloc, indicesFlat, position);
+              ResolvedIndex index = resolveIndex(lb, lloc, oob, raw, axisSize);
+              Value srcRow =
+                  lb.createOrFold<arith::AddIOp>(lloc, base, index.position);
+              Value srcOffset =
+                  lb.createOrFold<arith::MulIOp>(lloc, srcRow, inner);
+              return std::make_pair(index, srcOffset);
+            };
             auto indexLoop = scf::ForOp::create(
                 ob, oloc, from, to, step, outAcc,
                 [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
-                  Value position =
-                      lb.createOrFold<arith::AddIOp>(lloc, indexStart, i);
-                  Value raw = loadIndex(lb, lloc, indicesFlat, position);
-                  ResolvedIndex index =
-                      resolveIndex(lb, lloc, oob, raw, axisSize);
-                  Value srcRow = lb.createOrFold<arith::AddIOp>(lloc, base,
-                                                                index.position);
-                  Value srcOffset =
-                      lb.createOrFold<arith::MulIOp>(lloc, srcRow, inner);
+                  std::pair<ResolvedIndex, Value> source =
+                      sourceOffset(lb, lloc, i);
+                  ResolvedIndex index = source.first;
+                  Value srcOffset = source.second;
                   Value u = lb.createOrFold<arith::AddIOp>(lloc, rowStart, i);
                   Value dstOffset =
                       lb.createOrFold<arith::MulIOp>(lloc, u, inner);
+                  if (prefetch) {
+                    Value ahead =
+                        lb.createOrFold<arith::AddIOp>(lloc, i, distance);
+                    Value next = minIndex(lb, lloc, ahead, last);
+                    Value nextOffset = sourceOffset(lb, lloc, next).second;
+                    prefetchRow(lb, lloc, dataFlat, nextOffset, inner);
+                  }
                   auto copyRow = [&](OpBuilder &cb, Location cloc) {
-                    emitRowUpdate(cb, cloc, ReductionKind::None, result.flat,
-                                  ValueRange{dstOffset}, dataFlat, srcOffset,
-                                  inner);
+                    emitRowCopy(cb, cloc, result.flat, dstOffset, dataFlat,
+                                srcOffset, inner, streaming);
                   };
                   Value bad = acc[0];
                   if (pointRows) {
@@ -226,6 +249,7 @@ private:
                 });
             scf::YieldOp::create(ob, oloc, indexLoop.getResults());
           });
+      state->fenceStreamedStores(pb, ploc, op, streaming);
       if (check)
         memref::StoreOp::create(pb, ploc, loop.getResult(0), flags, p);
     });

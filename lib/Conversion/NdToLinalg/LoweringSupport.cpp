@@ -323,7 +323,69 @@ bool lowering::isVectorizable(Type elementType) {
 
 int64_t lowering::vectorLength(Type elementType) {
   // 64-byte vectors: one AVX-512 register, two AVX2 ones.
-  return 512 / elementType.getIntOrFloatBitWidth();
+  return kVectorBytes * 8 / elementType.getIntOrFloatBitWidth();
+}
+
+Value lowering::streamsRows(OpBuilder &b, Location loc, Type elementType,
+                            Value numElements, Value rowLen) {
+  if (!isVectorizable(elementType))
+    return constBool(b, loc, false);
+  int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+  Value minElements = constIndex(b, loc, kStreamingBytes / bytes);
+  Value large = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                              numElements, minElements);
+  Value vl = constIndex(b, loc, vectorLength(elementType));
+  Value rem = b.createOrFold<arith::RemUIOp>(loc, rowLen, vl);
+  Value zero = constIndex(b, loc, 0);
+  Value whole = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                              rem, zero);
+  return b.createOrFold<arith::AndIOp>(loc, large, whole);
+}
+
+void lowering::emitRowCopy(OpBuilder &b, Location loc, Value dst,
+                           Value dstOffset, Value src, Value srcOffset,
+                           Value len, Value streaming) {
+  auto copy = [&](OpBuilder &cb, Location cloc, bool nontemporal) {
+    emitRowUpdate(cb, cloc, ReductionKind::None, dst, ValueRange{dstOffset},
+                  src, srcOffset, len, nontemporal);
+  };
+  std::optional<int64_t> known = getConstantIntValue(streaming);
+  if (known) {
+    copy(b, loc, *known != 0);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, streaming,
+      [&](OpBuilder &nb, Location nloc) {
+        copy(nb, nloc, true);
+        scf::YieldOp::create(nb, nloc);
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        copy(nb, nloc, false);
+        scf::YieldOp::create(nb, nloc);
+      });
+}
+
+void lowering::prefetchRow(OpBuilder &b, Location loc, Value buffer,
+                           Value offset, Value len) {
+  Type elementType = cast<MemRefType>(buffer.getType()).getElementType();
+  int64_t bytes = isVectorizable(elementType)
+                      ? elementType.getIntOrFloatBitWidth() / 8
+                      : int64_t(1);
+  // One prefetch per 64-byte line (per element for wider element types).
+  Value step = constIndex(b, loc, std::max<int64_t>(kVectorBytes / bytes, 1));
+  Value cap = constIndex(b, loc, kPrefetchLines * kVectorBytes / bytes);
+  Value end = minIndex(b, loc, len, cap);
+  Value zero = constIndex(b, loc, 0);
+  scf::ForOp::create(
+      b, loc, zero, end, step, ValueRange{},
+      [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
+        Value at = nb.createOrFold<arith::AddIOp>(nloc, offset, j);
+        memref::PrefetchOp::create(nb, nloc, buffer, ValueRange{at},
+                                   /*isWrite=*/false, /*localityHint=*/3,
+                                   /*isDataCache=*/true);
+        scf::YieldOp::create(nb, nloc);
+      });
 }
 
 /// The scalar loop `j in [from, len)` of `emitRowUpdate`.
@@ -375,7 +437,13 @@ void lowering::emitRowUpdate(OpBuilder &b, Location loc,
           Value current = vector::LoadOp::create(nb, nloc, vectorType, dst, at);
           value = combine(nb, nloc, reduction, current, value);
         }
-        vector::StoreOp::create(nb, nloc, value, dst, at, nontemporal);
+        // Non-temporal stores need the vector's alignment: x86 streams an
+        // unaligned one as scalars.
+        llvm::MaybeAlign alignment;
+        if (nontemporal)
+          alignment = llvm::Align(kVectorBytes);
+        vector::StoreOp::create(nb, nloc, value, dst, at, nontemporal,
+                                alignment);
         scf::YieldOp::create(nb, nloc);
       });
   if (staticLen && *staticLen % vl == 0)
@@ -1032,6 +1100,18 @@ Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
   if (limit)
     parts = minIndex(b, loc, parts, maxIndex(b, loc, limit, one));
   return parts;
+}
+
+void LoweringState::fenceStreamedStores(OpBuilder &b, Location loc,
+                                        Operation *op, Value streamed) {
+  std::optional<int64_t> known = getConstantIntValue(streamed);
+  if (known && *known == 0)
+    return;
+  declare(b, op, kStoreFenceFn, b.getFunctionType({}, {}));
+  auto ifOp = scf::IfOp::create(b, loc, streamed, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  func::CallOp::create(b, loc, kStoreFenceFn, TypeRange{}, ValueRange{});
 }
 
 void LoweringState::report(OpBuilder &b, Location loc, Operation *op,

@@ -131,6 +131,9 @@ Allocation allocateResult(OpBuilder &b, Location loc, RankedTensorType type,
 /// Whether rows of `elementType` are moved with vector loads and stores.
 bool isVectorizable(Type elementType);
 
+/// Bytes per vector (and per cache line).
+inline constexpr int64_t kVectorBytes = 64;
+
 /// Number of elements per vector for `elementType`.
 int64_t vectorLength(Type elementType);
 
@@ -138,10 +141,44 @@ int64_t vectorLength(Type elementType);
 /// `j` in `[0, len)`, where `dst` is a memref whose last dim is contiguous
 /// (`dstPos` gives the leading indices and the start column) and `src` a
 /// 1-D buffer; vector loads and stores where the element type allows.
-/// `nontemporal` stores bypass the caches (results written once).
+/// `nontemporal` stores bypass the caches (results written once); they need
+/// `dst[dstPos...]` on a 64-byte boundary and `len` a whole number of
+/// vectors (see streamsRows).
 void emitRowUpdate(OpBuilder &b, Location loc, ReductionKind reduction,
                    Value dst, ValueRange dstPos, Value src, Value srcOffset,
                    Value len, bool nontemporal = false);
+
+/// Results of at least this many bytes that are written once, row by row,
+/// are streamed to memory with non-temporal stores: they would only evict
+/// the caches' contents (the data still to be read among them), and a
+/// store that misses costs a read of its line first.
+inline constexpr int64_t kStreamingBytes = int64_t(16) << 20;
+
+/// Whether a fresh 64-byte aligned result of `numElements` elements of
+/// `elementType`, written in rows of `rowLen` elements, is streamed: at
+/// least kStreamingBytes, and every row a whole number of 64-byte vectors
+/// (so that each row starts on a 64-byte boundary). An i1, constant where
+/// the sizes are.
+Value streamsRows(OpBuilder &b, Location loc, Type elementType,
+                  Value numElements, Value rowLen);
+
+/// `dst[dstOffset + j] = src[srcOffset + j]` for `j` in `[0, len)` (1-D
+/// buffers), with non-temporal stores where `streaming` (see streamsRows)
+/// holds at run time.
+void emitRowCopy(OpBuilder &b, Location loc, Value dst, Value dstOffset,
+                 Value src, Value srcOffset, Value len, Value streaming);
+
+/// Asks for the first lines (at most kPrefetchLines) of the `len` elements at
+/// `buffer[offset]` (1-D) to be loaded into the caches. A gather that copies
+/// rows from addresses it learns one index at a time prefetches the row a
+/// few indices ahead: the out-of-order window covers one long row at most,
+/// so the first lines of the next row would miss one after the other.
+/// Prefetches never fault: `offset` need not be in range.
+void prefetchRow(OpBuilder &b, Location loc, Value buffer, Value offset,
+                 Value len);
+inline constexpr int64_t kPrefetchLines = 32;
+/// How many index values ahead a row gather prefetches.
+inline constexpr int64_t kPrefetchDistance = 2;
 
 //===----------------------------------------------------------------------===//
 // Pieces shared by the patterns
@@ -289,6 +326,10 @@ inline constexpr llvm::StringLiteral kUpdateAttr = "nd.update";
 /// Name of the function that returns the number of threads the parallel
 /// loops may use (`() -> index`).
 inline constexpr llvm::StringLiteral kMaxThreadsFn = "__nd_max_threads";
+/// Name of the function that orders a thread's non-temporal stores before
+/// its later stores (`() -> ()`): a partition that streamed calls it before
+/// it ends, so that the threads that join it see its writes.
+inline constexpr llvm::StringLiteral kStoreFenceFn = "__nd_store_fence";
 
 /// State shared by the lowering patterns of one pass run.
 class LoweringState {
@@ -305,6 +346,12 @@ public:
   /// otherwise at most the thread count and at most `limit` when given.
   Value numPartitions(OpBuilder &b, Location loc, Operation *op, Value work,
                       Value limit = Value());
+
+  /// Emits `if (streamed) __nd_store_fence()` (see kStoreFenceFn) at the
+  /// end of a partition that may have streamed its stores; nothing where
+  /// `streamed` is the constant false.
+  void fenceStreamedStores(OpBuilder &b, Location loc, Operation *op,
+                           Value streamed);
 
   /// Replaces `op` with a call of a private function of the module that
   /// takes `operands` and returns the type of `op`'s result. Ops with the

@@ -337,6 +337,16 @@ private:
     Value perTuple = b.createOrFold<arith::AddIOp>(loc, sliceSize, kValue);
     Value work = b.createOrFold<arith::MulIOp>(loc, numTuples, perTuple);
     Value parts = state->numPartitions(b, loc, op, work, numTuples);
+    Value total = b.createOrFold<arith::MulIOp>(loc, numTuples, sliceSize);
+    Value streaming = streamsRows(b, loc, resultType.getElementType(), total,
+                                  sliceSize);
+    // Slices shorter than a line are points: the out-of-order window covers
+    // many of them without help.
+    std::optional<int64_t> staticSlice = getConstantIntValue(sliceSize);
+    Type elementType = resultType.getElementType();
+    bool prefetch =
+        !staticSlice || !isVectorizable(elementType) ||
+        *staticSlice >= vectorLength(elementType);
     SmallVector<Value> rangeBounds;
     for (Value size : space.sizes)
       rangeBounds.push_back(rangeBound(b, loc, size));
@@ -370,6 +380,19 @@ private:
                 Value lo = bounds.first, hi = bounds.second;
                 Value one = constIndex(pb, ploc, 1);
                 Value no = constBool(pb, ploc, false);
+                // The data row of tuple `t` (unchecked).
+                auto dataRow = [&](OpBuilder &lb, Location lloc, Value t,
+                                   Value row) {
+                  if (bDims == 0)
+                    return row;
+                  Value batch =
+                      lb.createOrFold<arith::DivUIOp>(lloc, t, tuplesPerBatch);
+                  Value batchRow =
+                      lb.createOrFold<arith::MulIOp>(lloc, batch, rowsPerBatch);
+                  return lb.createOrFold<arith::AddIOp>(lloc, batchRow, row);
+                };
+                Value last = pb.createOrFold<arith::SubIOp>(ploc, hi, one);
+                Value distance = constIndex(pb, ploc, kPrefetchDistance);
                 auto loop = scf::ForOp::create(
                     pb, ploc, lo, hi, one, ValueRange{no},
                     [&](OpBuilder &lb, Location lloc, Value t, ValueRange acc) {
@@ -383,24 +406,27 @@ private:
                                        anyOutOfRange(lb, lloc, shifted, bound));
                         row = clampIfBad(lb, lloc, bad, row);
                       }
-                      if (bDims > 0) {
-                        Value batch = lb.createOrFold<arith::DivUIOp>(
-                            lloc, t, tuplesPerBatch);
-                        Value batchRow = lb.createOrFold<arith::MulIOp>(
-                            lloc, batch, rowsPerBatch);
-                        row =
-                            lb.createOrFold<arith::AddIOp>(lloc, batchRow, row);
-                      }
+                      row = dataRow(lb, lloc, t, row);
                       Value srcOffset =
                           lb.createOrFold<arith::MulIOp>(lloc, row, sliceSize);
                       Value dstOffset =
                           lb.createOrFold<arith::MulIOp>(lloc, t, sliceSize);
+                      if (prefetch) {
+                        Value ahead =
+                            lb.createOrFold<arith::AddIOp>(lloc, t, distance);
+                        Value next = minIndex(lb, lloc, ahead, last);
+                        Tuple nextTuple =
+                            readTuple(lb, lloc, indicesFlat, next, space);
+                        Value nextRow = dataRow(lb, lloc, next, nextTuple.row);
+                        Value nextOffset = lb.createOrFold<arith::MulIOp>(
+                            lloc, nextRow, sliceSize);
+                        prefetchRow(lb, lloc, dataFlat, nextOffset, sliceSize);
+                      }
                       // Under clamp only an empty dim skips: handled above.
                       Value skip = oob == OobMode::Skip ? tuple.skip : Value();
                       if (!skip) {
-                        emitRowUpdate(lb, lloc, ReductionKind::None,
-                                      result.flat, ValueRange{dstOffset},
-                                      dataFlat, srcOffset, sliceSize);
+                        emitRowCopy(lb, lloc, result.flat, dstOffset, dataFlat,
+                                    srcOffset, sliceSize, streaming);
                       } else {
                         // A skipped tuple's slice reads zeros.
                         scf::IfOp::create(
@@ -411,15 +437,16 @@ private:
                               scf::YieldOp::create(zb, zloc);
                             },
                             [&](OpBuilder &cb, Location cloc) {
-                              emitRowUpdate(cb, cloc, ReductionKind::None,
-                                            result.flat, ValueRange{dstOffset},
-                                            dataFlat, srcOffset, sliceSize);
+                              emitRowCopy(cb, cloc, result.flat, dstOffset,
+                                          dataFlat, srcOffset, sliceSize,
+                                          streaming);
                               scf::YieldOp::create(cb, cloc);
                             });
                       }
                       scf::YieldOp::create(lb, lloc,
                                            orBool(lb, lloc, acc[0], bad));
                     });
+                state->fenceStreamedStores(pb, ploc, op, streaming);
                 if (check)
                   memref::StoreOp::create(pb, ploc, loop.getResult(0), flags,
                                           p);

@@ -4,10 +4,12 @@
 
 // The report calls become calls of the host's nd_report_error with the
 // message in a private constant (one per distinct message); the thread count
-// comes from the OpenMP runtime, or is 1 without it. The declarations go.
+// comes from the OpenMP runtime, or is 1 without it; a store fence is a
+// sequentially consistent fence. The declarations go.
 
 // CHECK-NOT: func.func private @__nd_report_error
 // CHECK-NOT: func.func private @__nd_max_threads
+// CHECK-NOT: func.func private @__nd_store_fence
 // CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_msg[_0-9]*]]("x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[OTHER:__nd_msg[_0-9]*]]("other %lld %lld\00")
 // CHECK-DAG: llvm.func @nd_report_error(!llvm.ptr, i64, i64)
@@ -17,6 +19,7 @@
 //  CHECK-SAME:   (%[[A:.*]]: i64, %[[B:.*]]: i64)
 //       CHECK:   %[[T:.*]] = llvm.call @omp_get_max_threads() : () -> i32
 //       CHECK:   %[[TI:.*]] = arith.index_cast %[[T]] : i32 to index
+//       CHECK:   llvm.fence seq_cst
 //       CHECK:   %[[P1:.*]] = llvm.mlir.addressof @[[MSG]] : !llvm.ptr
 //       CHECK:   llvm.call @nd_report_error(%[[P1]], %[[A]], %[[B]])
 //       CHECK:   %[[P2:.*]] = llvm.mlir.addressof @[[MSG]] : !llvm.ptr
@@ -32,9 +35,11 @@
 
 func.func private @__nd_report_error(i64, i64)
 func.func private @__nd_max_threads() -> index
+func.func private @__nd_store_fence()
 
 func.func @f(%a: i64, %b: i64) -> index {
   %t = func.call @__nd_max_threads() : () -> index
+  func.call @__nd_store_fence() : () -> ()
   func.call @__nd_report_error(%a, %b) {nd.message = "x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64) -> ()
   func.call @__nd_report_error(%b, %a) {nd.message = "x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64) -> ()
   func.call @__nd_report_error(%a, %a) {nd.message = "other %lld %lld"} : (i64, i64) -> ()

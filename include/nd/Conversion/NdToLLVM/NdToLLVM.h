@@ -3,8 +3,8 @@
 // The passes that take lowered nd ops from tensors to the LLVM dialect next to
 // upstream's: argument donation around bufferization, folded reshapes of
 // buffers, the simplification of small functions' deallocations, parallel
-// copies, the OpenMP `if` clause and the run-time calls (error reporting,
-// thread count).
+// copies, the OpenMP `if` clause, the alloca scopes of parallel loop bodies
+// and the run-time calls (error reporting, thread count, store fences).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,7 @@ namespace mlir::nd {
 #define GEN_PASS_DECL_NDPARALLELCOPY
 #define GEN_PASS_DECL_NDSIMPLIFYDEALLOCATIONS
 #define GEN_PASS_DECL_NDOPENMPIF
+#define GEN_PASS_DECL_NDINLINEALLOCASCOPES
 #define GEN_PASS_DECL_CONVERTNDRUNTIMETOLLVM
 #include "nd/Conversion/Passes.h.inc"
 

@@ -1,0 +1,78 @@
+//===- InlineAllocaScopes.cpp - alloca scopes without allocations -*- C++ -*-===//
+//
+// `--nd-inline-alloca-scopes`: `convert-scf-to-openmp` wraps every loop body
+// in a `memref.alloca_scope`, which must keep a single block: once
+// `scf-to-cf` has turned the body's loops into blocks, a scope left in place
+// is invalid IR. A scope whose body makes no stack allocation is inlined into
+// its parent. Upstream's canonicalization does the same, but counts every
+// call as a possible allocation; the calls of nd's run-time functions that
+// lower-scatter leaves in loop bodies allocate nothing in their caller's
+// frame and do not count here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::nd {
+#define GEN_PASS_DEF_NDINLINEALLOCASCOPES
+#include "nd/Conversion/Passes.h.inc"
+} // namespace mlir::nd
+
+using namespace mlir;
+using namespace mlir::nd;
+
+/// nd's run-time functions that lower-scatter calls inside loop bodies.
+static bool isRuntimeCall(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && call.getCallee() == "__nd_store_fence";
+}
+
+/// Whether `op` itself (not the ops nested in it) may allocate on the stack
+/// of the enclosing allocation scope.
+static bool mayAllocateOnStack(Operation *op) {
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || isRuntimeCall(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect()) &&
+           isa<SideEffects::AutomaticAllocationScopeResource>(e.getResource());
+  });
+}
+
+namespace {
+struct NdInlineAllocaScopesPass
+    : public mlir::nd::impl::NdInlineAllocaScopesBase<
+          NdInlineAllocaScopesPass> {
+  void runOnOperation() override {
+    SmallVector<memref::AllocaScopeOp> scopes;
+    getOperation().walk([&](memref::AllocaScopeOp scope) {
+      if (scope->getNumResults() != 0 ||
+          !scope.getBodyRegion().hasOneBlock())
+        return;
+      WalkResult allocates = scope.getBodyRegion().walk([](Operation *op) {
+        return mayAllocateOnStack(op) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+      });
+      if (!allocates.wasInterrupted())
+        scopes.push_back(scope);
+    });
+    IRRewriter rewriter(&getContext());
+    for (memref::AllocaScopeOp scope : scopes) {
+      Block &body = scope.getBodyRegion().front();
+      rewriter.eraseOp(body.getTerminator());
+      rewriter.inlineBlockBefore(&body, scope);
+      rewriter.eraseOp(scope);
+    }
+  }
+};
+} // namespace
