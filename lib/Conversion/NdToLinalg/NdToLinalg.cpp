@@ -196,17 +196,19 @@ static void reportFirstBadTuple(LoweringState &state, OpBuilder &b,
 // Positions of the Elements ops
 //===----------------------------------------------------------------------===//
 
-/// Walks the positions of a row-major tensor with dims `dims` (rank >= 1)
-/// whose flat position lies in `[lo, hi)` and whose last coordinate lies in
-/// `[colLo, colHi)`, in row-major order. `body(coords, q, carried)` gets the
-/// coordinates, the flat position and the loop-carried values and returns
-/// the new ones.
-static SmallVector<Value> walkPositions(
+/// Walks the rows of a row-major tensor with dims `dims` (rank >= 1) that
+/// hold flat positions in `[lo, hi)`, in row-major order, restricted to the
+/// last coordinates in `[colLo, colHi)`: `segment(coords, rowStart, from,
+/// to, carried)` gets the row's coordinates (the last one unset), its first
+/// flat position, its columns `[from, to)` (possibly empty) and the
+/// loop-carried values, and returns the new ones.
+static SmallVector<Value> walkRowSegments(
     OpBuilder &b, Location loc, ArrayRef<Value> dims, Value lo, Value hi,
     Value colLo, Value colHi, ValueRange init,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, ArrayRef<Value>,
+    function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                    SmallVectorImpl<Value> &, Value, Value,
                                     Value, ValueRange)>
-        body) {
+        segment) {
   int64_t rank = dims.size();
   Value one = constIndex(b, loc, 1);
   Value rowLen = dims.back();
@@ -234,22 +236,134 @@ static SmallVector<Value> walkPositions(
         Value to = minIndex(nb, nloc, toFlat, colHi);
         // An empty range may have from > to: start at most at the end.
         from = minIndex(nb, nloc, from, to);
-        auto cols = scf::ForOp::create(
-            nb, nloc, from, to, one, carried,
-            [&](OpBuilder &cb, Location cloc, Value col, ValueRange inner) {
-              coords[rank - 1] = col;
-              Value q = cb.createOrFold<arith::AddIOp>(cloc, rowStart, col);
-              SmallVector<Value> next = body(cb, cloc, coords, q, inner);
-              scf::YieldOp::create(cb, cloc, next);
-            });
-        scf::YieldOp::create(nb, nloc, cols.getResults());
+        SmallVector<Value> next =
+            segment(nb, nloc, coords, rowStart, from, to, carried);
+        scf::YieldOp::create(nb, nloc, next);
       });
   return SmallVector<Value>(rows.getResults());
+}
+
+/// The columns `[from, to)` of a row segment (see walkRowSegments) one by
+/// one: `body(coords, q, carried)` gets the coordinates, the flat position
+/// and the loop-carried values and returns the new ones.
+static SmallVector<Value> walkColumns(
+    OpBuilder &b, Location loc, SmallVectorImpl<Value> &coords, Value rowStart,
+    Value from, Value to, ValueRange carried,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ArrayRef<Value>,
+                                    Value, ValueRange)>
+        body) {
+  Value one = constIndex(b, loc, 1);
+  auto cols = scf::ForOp::create(
+      b, loc, from, to, one, carried,
+      [&](OpBuilder &cb, Location cloc, Value col, ValueRange inner) {
+        coords.back() = col;
+        Value q = cb.createOrFold<arith::AddIOp>(cloc, rowStart, col);
+        SmallVector<Value> next = body(cb, cloc, coords, q, inner);
+        scf::YieldOp::create(cb, cloc, next);
+      });
+  return SmallVector<Value>(cols.getResults());
+}
+
+/// Walks the positions of a row-major tensor with dims `dims` (rank >= 1)
+/// whose flat position lies in `[lo, hi)` and whose last coordinate lies in
+/// `[colLo, colHi)`, in row-major order. `body(coords, q, carried)` gets the
+/// coordinates, the flat position and the loop-carried values and returns
+/// the new ones.
+static SmallVector<Value> walkPositions(
+    OpBuilder &b, Location loc, ArrayRef<Value> dims, Value lo, Value hi,
+    Value colLo, Value colHi, ValueRange init,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ArrayRef<Value>,
+                                    Value, ValueRange)>
+        body) {
+  return walkRowSegments(
+      b, loc, dims, lo, hi, colLo, colHi, init,
+      [&](OpBuilder &nb, Location nloc, SmallVectorImpl<Value> &coords,
+          Value rowStart, Value from, Value to, ValueRange carried) {
+        return walkColumns(nb, nloc, coords, rowStart, from, to, carried,
+                           body);
+      });
 }
 
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
+
+/// One vector of positions `[pos, pos + vl)` of a gather_elements row (`vl`
+/// the vector length of the element type): `result[pos + l] = data[base +
+/// resolve(indices[pos + l]) * axisStride + (lastAxis ? 0 : col + l)]`, read
+/// with one gather. Under oob<skip> a lane whose index is out of range
+/// reads a zero; with `check`, such a lane reads nothing and the returned i1
+/// says whether there was one (false otherwise). The axis is not empty.
+static Value gatherLanes(OpBuilder &b, Location loc, OobMode oob, bool check,
+                         Value indices, Value data, Value result, Value pos,
+                         Value base, Value col, Value size, Value axisStride,
+                         bool lastAxis) {
+  Type elementType = cast<MemRefType>(result.getType()).getElementType();
+  int64_t vl = vectorLength(elementType);
+  Type i64 = b.getI64Type();
+  auto lanesOf = [&](Type type) { return VectorType::get({vl}, type); };
+  auto splat = [&](Value scalar) -> Value {
+    if (scalar.getType().isIndex())
+      scalar = b.createOrFold<arith::IndexCastOp>(loc, i64, scalar);
+    return vector::BroadcastOp::create(b, loc, lanesOf(i64), scalar);
+  };
+  // The raw index values, as i64.
+  Type indexType = cast<MemRefType>(indices.getType()).getElementType();
+  Value raw =
+      vector::LoadOp::create(b, loc, lanesOf(indexType), indices, pos);
+  if (indexType.isIndex())
+    raw = arith::IndexCastOp::create(b, loc, lanesOf(i64), raw);
+  else if (indexType.getIntOrFloatBitWidth() < 64)
+    raw = arith::ExtSIOp::create(b, loc, lanesOf(i64), raw);
+  Value sizes = splat(size);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(lanesOf(i64), b.getI64IntegerAttr(0)));
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, raw, zeros);
+  Value wrapped = arith::AddIOp::create(b, loc, raw, sizes);
+  Value normalized =
+      arith::SelectOp::create(b, loc, negative, wrapped, raw);
+  Value allTrue = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(lanesOf(b.getI1Type()), true));
+  Value mask = allTrue;
+  Value anyBad = constBool(b, loc, false);
+  if (oob == OobMode::Clamp) {
+    Value ones = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(lanesOf(i64), b.getI64IntegerAttr(1)));
+    Value last = arith::SubIOp::create(b, loc, sizes, ones);
+    Value below = arith::MinSIOp::create(b, loc, normalized, last);
+    normalized = arith::MaxSIOp::create(b, loc, below, zeros);
+  } else if (oob == OobMode::Skip || check) {
+    // Out of range exactly when not below size as unsigned numbers.
+    Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                      normalized, sizes);
+    mask = arith::XOrIOp::create(b, loc, bad, allTrue);
+    if (check)
+      anyBad = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                           bad);
+  }
+  Value offsets = arith::MulIOp::create(b, loc, normalized, splat(axisStride));
+  offsets = arith::AddIOp::create(b, loc, offsets, splat(base));
+  if (!lastAxis) {
+    // The lanes' own columns: col + l.
+    SmallVector<int64_t> steps(vl);
+    for (int64_t l = 0; l < vl; ++l)
+      steps[l] = l;
+    Value columns = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(lanesOf(i64), ArrayRef<int64_t>(steps)));
+    columns = arith::AddIOp::create(b, loc, columns, splat(col));
+    offsets = arith::AddIOp::create(b, loc, offsets, columns);
+  }
+  Value zero = zeroValue(b, loc, elementType);
+  Value passThrough =
+      vector::BroadcastOp::create(b, loc, lanesOf(elementType), zero);
+  Value c0 = constIndex(b, loc, 0);
+  Value values = vector::GatherOp::create(b, loc, lanesOf(elementType), data,
+                                          ValueRange{c0}, offsets, mask,
+                                          passThrough);
+  vector::StoreOp::create(b, loc, values, result, pos);
+  return anyBad;
+}
 
 namespace {
 
@@ -533,6 +647,13 @@ private:
     Value zero = constIndex(b, loc, 0);
 
     Value parts = state->numPartitions(b, loc, op, count, count);
+    // Elements of 32 and 64 bits move a vector of positions at a time, read
+    // with a hardware gather.
+    Type elementType = resultType.getElementType();
+    bool vectorized = isa<IntegerType, FloatType>(elementType) &&
+                      (elementType.getIntOrFloatBitWidth() == 32 ||
+                       elementType.getIntOrFloatBitWidth() == 64);
+    int64_t vl = vectorized ? vectorLength(elementType) : 1;
     // Every index is out of range when the axis is empty: nothing may be
     // read then (under skip and clamp, every value is a zero).
     Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
@@ -559,43 +680,79 @@ private:
                     partRange(pb, ploc, count, parts, p);
                 Value lo = bounds.first, hi = bounds.second;
                 Value no = constBool(pb, ploc, false);
-                SmallVector<Value> bad = walkPositions(
+                auto element = [&](OpBuilder &eb, Location eloc,
+                                   ArrayRef<Value> coords, Value pos,
+                                   ValueRange acc) -> SmallVector<Value> {
+                  Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+                  auto [normalized, skip] =
+                      resolveOrSkip(eb, eloc, oob, raw, size);
+                  Value isBad = constBool(eb, eloc, false);
+                  // Under clamp, in a non-empty axis, nothing is skipped.
+                  if (oob != OobMode::Skip)
+                    skip = Value();
+                  if (skip)
+                    normalized = clampIfBad(eb, eloc, skip, normalized);
+                  if (check) {
+                    isBad = isOutOfRange(eb, eloc, normalized, size);
+                    normalized = clampIfBad(eb, eloc, isBad, normalized);
+                  }
+                  Value offset = constIndex(eb, eloc, 0);
+                  for (int64_t d = 0; d < rank; ++d) {
+                    Value coord = d == axis ? normalized : coords[d];
+                    Value term = eb.createOrFold<arith::MulIOp>(
+                        eloc, coord, dataStrides[d]);
+                    offset = eb.createOrFold<arith::AddIOp>(eloc, offset, term);
+                  }
+                  Value value = memref::LoadOp::create(eb, eloc, dataFlat,
+                                                       ValueRange{offset});
+                  if (skip) {
+                    Value zeroElement = zeroValue(eb, eloc, value.getType());
+                    value = arith::SelectOp::create(eb, eloc, skip,
+                                                    zeroElement, value);
+                  }
+                  memref::StoreOp::create(eb, eloc, value, result.flat,
+                                          ValueRange{pos});
+                  return {orBool(eb, eloc, acc[0], isBad)};
+                };
+                SmallVector<Value> bad = walkRowSegments(
                     pb, ploc, indexDims, lo, hi, zero, indexDims.back(),
                     ValueRange{no},
-                    [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
-                        Value pos, ValueRange acc) -> SmallVector<Value> {
-                      Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-                      auto [normalized, skip] =
-                          resolveOrSkip(eb, eloc, oob, raw, size);
-                      Value isBad = constBool(eb, eloc, false);
-                      // Under clamp, in a non-empty axis, nothing is skipped.
-                      if (oob != OobMode::Skip)
-                        skip = Value();
-                      if (skip)
-                        normalized = clampIfBad(eb, eloc, skip, normalized);
-                      if (check) {
-                        isBad = isOutOfRange(eb, eloc, normalized, size);
-                        normalized = clampIfBad(eb, eloc, isBad, normalized);
+                    [&](OpBuilder &sb, Location sloc,
+                        SmallVectorImpl<Value> &coords, Value rowStart,
+                        Value from, Value to,
+                        ValueRange acc) -> SmallVector<Value> {
+                      if (!vectorized)
+                        return walkColumns(sb, sloc, coords, rowStart, from,
+                                           to, acc, element);
+                      // Whole vectors of columns, then the rest one by one.
+                      Value lanes = constIndex(sb, sloc, vl);
+                      Value span = sb.createOrFold<arith::SubIOp>(sloc, to, from);
+                      Value rem = sb.createOrFold<arith::RemUIOp>(sloc, span, lanes);
+                      Value vectorEnd = sb.createOrFold<arith::SubIOp>(sloc, to, rem);
+                      // The offset of the row in data, but for the axis.
+                      Value base = constIndex(sb, sloc, 0);
+                      for (int64_t d = 0; d + 1 < rank; ++d) {
+                        if (d == axis)
+                          continue;
+                        Value term = sb.createOrFold<arith::MulIOp>(
+                            sloc, coords[d], dataStrides[d]);
+                        base = sb.createOrFold<arith::AddIOp>(sloc, base, term);
                       }
-                      Value offset = constIndex(eb, eloc, 0);
-                      for (int64_t d = 0; d < rank; ++d) {
-                        Value coord = d == axis ? normalized : coords[d];
-                        Value term = eb.createOrFold<arith::MulIOp>(
-                            eloc, coord, dataStrides[d]);
-                        offset =
-                            eb.createOrFold<arith::AddIOp>(eloc, offset, term);
-                      }
-                      Value value = memref::LoadOp::create(eb, eloc, dataFlat,
-                                                           ValueRange{offset});
-                      if (skip) {
-                        Value zeroElement =
-                            zeroValue(eb, eloc, value.getType());
-                        value = arith::SelectOp::create(eb, eloc, skip,
-                                                        zeroElement, value);
-                      }
-                      memref::StoreOp::create(eb, eloc, value, result.flat,
-                                              ValueRange{pos});
-                      return {orBool(eb, eloc, acc[0], isBad)};
+                      auto vectors = scf::ForOp::create(
+                          sb, sloc, from, vectorEnd, lanes, acc,
+                          [&](OpBuilder &vb, Location vloc, Value col,
+                              ValueRange vacc) {
+                            Value pos = vb.createOrFold<arith::AddIOp>(
+                                vloc, rowStart, col);
+                            Value anyBad = gatherLanes(
+                                vb, vloc, oob, check, indicesFlat, dataFlat,
+                                result.flat, pos, base, col, size,
+                                dataStrides[axis], axis == rank - 1);
+                            scf::YieldOp::create(
+                                vb, vloc, orBool(vb, vloc, vacc[0], anyBad));
+                          });
+                      return walkColumns(sb, sloc, coords, rowStart, vectorEnd,
+                                         to, vectors.getResults(), element);
                     });
                 if (check)
                   memref::StoreOp::create(pb, ploc, bad[0], flags, p);
