@@ -647,12 +647,13 @@ private:
     Value zero = constIndex(b, loc, 0);
 
     Value parts = state->numPartitions(b, loc, op, count, count);
-    // Elements of 32 and 64 bits move a vector of positions at a time, read
-    // with a hardware gather.
+    // Signless integers and floats of 32 and 64 bits move a vector of
+    // positions at a time, read with a hardware gather.
     Type elementType = resultType.getElementType();
-    bool vectorized = isa<IntegerType, FloatType>(elementType) &&
-                      (elementType.getIntOrFloatBitWidth() == 32 ||
-                       elementType.getIntOrFloatBitWidth() == 64);
+    bool vectorized =
+        (elementType.isSignlessInteger() || isa<FloatType>(elementType)) &&
+        (elementType.getIntOrFloatBitWidth() == 32 ||
+         elementType.getIntOrFloatBitWidth() == 64);
     int64_t vl = vectorized ? vectorLength(elementType) : 1;
     // Every index is out of range when the axis is empty: nothing may be
     // read then (under skip and clamp, every value is a zero).
