@@ -42,9 +42,19 @@ static HostTensor makeTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
   return std::move(*tensor);
 }
 
+/// A scatter large enough to bucket its entries in two batches by blocks of
+/// rows.
+static const char *const kBatchedModule = R"mlir(
+func.func @main(%data: tensor<600000xf32>, %indices: tensor<1300000x1xi64>, %updates: tensor<1300000xf32>) -> tensor<600000xf32> {
+  %0 = nd.scatter_nd %data[%indices], %updates reduction<add> : tensor<600000xf32>, tensor<1300000x1xi64>, tensor<1300000xf32>
+  return %0 : tensor<600000xf32>
+}
+)mlir";
+
 static std::unique_ptr<JitFunction> compile(MLIRContext &context,
-                                            const JitOptions &options) {
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kModule, &context);
+                                            const JitOptions &options,
+                                            const char *source = kModule) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   if (!module)
     std::exit(2);
   llvm::Expected<std::unique_ptr<JitFunction>> function =
@@ -113,5 +123,32 @@ int main(int argc, char **argv) {
   llvm::outs() << "donated data afterwards: ";
   printTensor(llvm::outs(), inputs[0]);
   llvm::outs() << "\n";
+
+  // A donated scatter whose entries are bucketed in two batches: an index
+  // out of range in the second batch leaves data untouched.
+  std::unique_ptr<JitFunction> batched =
+      compile(context, options, kBatchedModule);
+  std::vector<float> large(600000);
+  for (size_t i = 0; i < large.size(); ++i)
+    large[i] = static_cast<float>(i % 1000);
+  std::vector<int64_t> spread(1300000);
+  for (size_t e = 0; e < spread.size(); ++e)
+    spread[e] = static_cast<int64_t>((e * 7919) % 600000);
+  spread[1200000] = 600000;
+  std::vector<float> ones(1300000, 1.0f);
+  llvm::SmallVector<HostTensor> batchInputs;
+  batchInputs.push_back(makeTensor<float>(DType::F32, {600000}, large));
+  batchInputs.push_back(makeTensor<int64_t>(DType::I64, {1300000, 1}, spread));
+  batchInputs.push_back(makeTensor<float>(DType::F32, {1300000}, ones));
+  llvm::Expected<llvm::SmallVector<HostTensor>> failed =
+      batched->run(batchInputs);
+  llvm::outs() << "batched, bad index: "
+               << (failed ? std::string("no error")
+                          : llvm::toString(failed.takeError()))
+               << "\n";
+  bool untouched = std::memcmp(batchInputs[0].getData(), large.data(),
+                               large.size() * sizeof(float)) == 0;
+  llvm::outs() << "donated data after the failed batched call: "
+               << (untouched ? "untouched" : "CHANGED") << "\n";
   return 0;
 }

@@ -50,10 +50,13 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
       once otherwise. Wide ScatterND slices are split by column, each
       partition applying every entry to its columns; ScatterElements splits
       dim 0 (or the last dim when the axis is 0); point scatters, narrow
-      slices and 1-D ScatterElements cut the destination into row ranges,
-      bucket the entries by owner in a stable order (a parallel counting
-      pass, a prefix sum and a parallel fill) and let each owner apply its
-      entries.
+      slices and 1-D ScatterElements cut the destination into blocks of
+      rows (small enough for a core's cache where the entries outnumber
+      the destination's cache lines), bucket the entries by block in a
+      stable order, a batch of at most 2^20 at a time (a parallel counting
+      pass, a prefix sum and a parallel fill that carries each entry's row
+      and, for rows of one element, its update) and let each owner apply
+      its blocks' entries.
 
     Every destination element receives its updates in row-major order of
     the update entries, so results are bit-identical for every thread

@@ -31,10 +31,13 @@
 //   partitions split dim 0 (or the last dim when the axis is 0) and walk
 //   their positions in row-major order;
 // - otherwise (point scatters, narrow slices, 1-D scatter_elements) the
-//   destination rows are cut into contiguous ranges, one owner each: a
-//   parallel pass computes every entry's row (checking its index), counts
-//   entries per (chunk, owner), a prefix sum gives offsets, entries are
-//   bucketed stably and each owner applies exactly its entries in order.
+//   destination rows are cut into blocks, contiguous ranges of which have
+//   one owner each: a parallel pass computes every entry's row (checking its
+//   index) and counts entries per (chunk, block), a prefix sum gives
+//   offsets, a parallel pass buckets the entries stably with their rows and
+//   updates, and each owner applies exactly its blocks' entries in order.
+//   Blocks fit a core's cache where the entries outnumber the destination's
+//   lines; entries are bucketed in batches of bounded size.
 //
 // Unsigned element types are reinterpreted as signless around the arith ops
 // that combine values with `builtin.unrealized_conversion_cast`; the LLVM
@@ -1018,25 +1021,31 @@ static bool checksIndices(LoweringState &state, const RowScatter &s) {
   return state.checksEnabled() && s.oob == OobMode::Error;
 }
 
-/// A parallel pass over chunks of the entries: `prologue(c)` once per chunk,
-/// then `body(e)` for every entry, and, with `check`, the per-component
-/// maxima of `index + size` reduced into one flag per chunk. Returns whether
-/// every entry is in range (true without `check`); reporting is the
-/// caller's.
+/// A parallel pass over chunks of the entries `[first, last)` (all of them
+/// when null): `prologue(c)` once per chunk, then `body(e)` for every entry,
+/// and, with `check`, the per-component maxima of `index + size` reduced
+/// into one flag per chunk. Returns whether every entry is in range (true
+/// without `check`); reporting is the caller's.
 static Value forEachEntryChecked(
     OpBuilder &b, Location loc, const RowScatter &s, Value chunks, bool check,
     function_ref<void(OpBuilder &, Location, Value)> prologue,
     function_ref<void(OpBuilder &, Location, Value, const EntryRow &, Value)>
-        body) {
+        body,
+    Value first = Value(), Value last = Value()) {
+  if (!first) {
+    first = constIndex(b, loc, 0);
+    last = s.numEntries;
+  }
+  Value count = b.createOrFold<arith::SubIOp>(loc, last, first);
   Value flags;
   if (check)
     flags = allocScratch(b, loc, b.getI1Type(), chunks);
   Value indices = flatReadBuffer(b, loc, s.indices);
   buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
     prologue(nb, nloc, c);
-    std::pair<Value, Value> range =
-        partRange(nb, nloc, s.numEntries, chunks, c);
-    Value lo = range.first, hi = range.second;
+    std::pair<Value, Value> range = partRange(nb, nloc, count, chunks, c);
+    Value lo = nb.createOrFold<arith::AddIOp>(nloc, first, range.first);
+    Value hi = nb.createOrFold<arith::AddIOp>(nloc, first, range.second);
     Value one = constIndex(nb, nloc, 1);
     SmallVector<Value> init;
     if (check)
@@ -1195,257 +1204,456 @@ static MemRefType rowSliceType(const RowScatter &s, Value dest) {
                          /*contiguousRows=*/true);
 }
 
-/// Name of the function shared by the row scatters of a module that buckets
-/// their entries by owner once they are counted.
-static constexpr StringLiteral kBucketEntriesFn = "__nd_bucket_entries";
+/// Where a row scatter has more entries than its destination has cache
+/// lines, its rows form blocks of at most this many bytes (one row at
+/// least), which stay in a core's cache while the block's entries are
+/// applied.
+static constexpr int64_t kBlockBytes = int64_t(256) << 10;
+/// A row scatter of one-element rows into a destination of at most this many
+/// bytes (which stays in the cache) is split among owners only when at least
+/// kMinCachedOwners partitions are available.
+static constexpr int64_t kCachedDestBytes = int64_t(1) << 20;
+static constexpr int64_t kMinCachedOwners = 4;
+/// A row scatter buckets at most this many entries at a time: its scratch
+/// buffers do not grow with the number of updates beyond that.
+static constexpr int64_t kBatchEntries = int64_t(1) << 20;
 
-/// The body of `__nd_bucket_entries(rows, counts, starts, bucket, numEntries,
-/// chunks, owners, stride, shift)`: `counts[c * stride + t]` holds the number
-/// of entries of chunk `c` (a contiguous range of entries) whose row `rows[e]`
-/// belongs to owner `t = rows[e] >> shift` (`stride`, at least `owners`,
-/// keeps the counts of two chunks out of one cache line). A prefix sum, owner-major then
-/// chunk order, turns the counts into bucket slots (and `starts[t]` into the
-/// first slot of owner `t`, `starts[owners]` into `numEntries`); a parallel
-/// pass over the chunks then fills `bucket` with the entries, each owner's in
-/// their original order.
-static void buildBucketEntries(OpBuilder &b, Location loc, ValueRange args) {
-  Value rows = args[0], counts = args[1], starts = args[2], bucket = args[3];
-  Value numEntries = args[4], chunks = args[5], owners = args[6];
-  Value stride = args[7], shift = args[8];
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  auto prefix = scf::ForOp::create(
-      b, loc, zero, owners, one, ValueRange{zero},
-      [&](OpBuilder &nb, Location nloc, Value t, ValueRange running) {
-        memref::StoreOp::create(nb, nloc, running[0], starts, t);
-        auto chunkLoop = scf::ForOp::create(
-            nb, nloc, zero, chunks, one, running,
-            [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
-              Value base = lb.createOrFold<arith::MulIOp>(lloc, c, stride);
-              Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
-              Value n = memref::LoadOp::create(lb, lloc, counts, at);
-              memref::StoreOp::create(lb, lloc, run[0], counts, at);
-              Value next = lb.createOrFold<arith::AddIOp>(lloc, run[0], n);
-              scf::YieldOp::create(lb, lloc, next);
-            });
-        scf::YieldOp::create(nb, nloc, chunkLoop.getResults());
-      });
-  memref::StoreOp::create(b, loc, prefix.getResult(0), starts, owners);
-  buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
-    Value base = nb.createOrFold<arith::MulIOp>(nloc, c, stride);
-    std::pair<Value, Value> range = partRange(nb, nloc, numEntries, chunks, c);
-    scf::ForOp::create(
-        nb, nloc, range.first, range.second, one, ValueRange{},
-        [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
-          Value row = memref::LoadOp::create(lb, lloc, rows, e);
-          Value owner = lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
-          Value at = lb.createOrFold<arith::AddIOp>(lloc, base, owner);
-          Value slot = memref::LoadOp::create(lb, lloc, counts, at);
-          memref::StoreOp::create(lb, lloc, e, bucket, slot);
-          Value next = lb.createOrFold<arith::AddIOp>(lloc, slot, one);
-          memref::StoreOp::create(lb, lloc, next, counts, at);
-          scf::YieldOp::create(lb, lloc);
-        });
-  });
-  func::ReturnOp::create(b, loc);
+/// `floor(log2(x))` for x >= 1, as an index value.
+static Value floorLog2(OpBuilder &b, Location loc, Value x) {
+  Value asI64 = b.createOrFold<arith::IndexCastUIOp>(loc, b.getI64Type(), x);
+  Value lz = math::CountLeadingZerosOp::create(b, loc, asI64);
+  Value top = b.createOrFold<arith::ConstantIntOp>(loc, 63, 64);
+  Value bits = b.createOrFold<arith::SubIOp>(loc, top, lz);
+  return b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), bits);
 }
 
-/// Row owners: `ownerParts` partitions own contiguous ranges of 2^shift rows.
-/// With more than one owner, a counting pass (which also checks the indices
-/// and records every entry's row), a prefix sum and a filling pass bucket
-/// the entries by owner in a stable order, and each owner applies exactly its
-/// entries; with one, a check pass runs and the owner applies every entry.
-/// Returns the updated `dest`, or `dest` itself when a check fails.
+/// Bytes an element of `type` takes in memory (at least 1).
+static int64_t elementBytes(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * elementBytes(complex.getElementType());
+  return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// Row owners. The destination rows are cut into blocks of `2^shift` rows,
+/// at least one per owner partition and, where the entries outnumber the
+/// destination's cache lines, small enough to stay in a core's cache
+/// (kBlockBytes); the partitions own contiguous ranges of blocks. With one
+/// block, the one owner applies every entry as it reads it (checking first
+/// when it updates data's own buffer). With several, the entries are
+/// bucketed by block, a batch of at most kBatchEntries at a time: a parallel
+/// counting pass (which also checks the indices, when the batch is all of
+/// them; otherwise one parallel check of every index comes first, before
+/// anything is written), a prefix sum and a parallel filling pass that
+/// records each entry's row in its block and, for rows of one element, its
+/// update (otherwise its number), so that applying a block reads its bucket
+/// in order and touches nothing outside the block. Each owner applies its
+/// blocks' entries in their original order. Returns the updated `dest`, or
+/// `dest` itself when a check fails.
 static Value scatterByRowOwners(OpBuilder &b, Location loc,
                                 LoweringState &state, Operation *op,
                                 const RowScatter &s, Value dest,
                                 Value dataPointer, Value ownerParts,
                                 Value chunks) {
   bool check = checksIndices(state, s);
+  auto destType = cast<RankedTensorType>(dest.getType());
+  Type elementType = destType.getElementType();
+  Type index = b.getIndexType();
+  Type i32 = b.getI32Type();
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
-  Value rowsPerOwner =
-      ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), ownerParts);
-  Value shift = ceilLog2(b, loc, rowsPerOwner);
+  Value rows = maxIndex(b, loc, s.numRows, one);
+  // Rows per block: one block per owner partition, and where the entries
+  // are at least as many as the destination's cache lines (so that blocks
+  // that stay in the cache save reads of lines from memory), the largest
+  // power of two of rows that fits kBlockBytes (one row at least).
+  Value rowBytes = b.createOrFold<arith::MulIOp>(
+      loc, maxIndex(b, loc, s.rowSize, one),
+      constIndex(b, loc, elementBytes(elementType)));
+  Value fitting = maxIndex(
+      b, loc,
+      b.createOrFold<arith::DivUIOp>(loc, constIndex(b, loc, kBlockBytes),
+                                     rowBytes),
+      one);
+  // Bucketing costs about three passes over the entries, applying one entry
+  // of one element to a destination in the cache about one: such a scatter
+  // splits among owners only when there are enough of them to win.
+  if (getConstantIntValue(s.rowSize) == std::optional<int64_t>(1)) {
+    Value destBytes = b.createOrFold<arith::MulIOp>(loc, rows, rowBytes);
+    Value cached = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ule, destBytes,
+        constIndex(b, loc, kCachedDestBytes));
+    Value few = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ult, ownerParts,
+        constIndex(b, loc, kMinCachedOwners));
+    Value alone = b.createOrFold<arith::AndIOp>(loc, cached, few);
+    ownerParts = b.createOrFold<arith::SelectOp>(loc, alone, one, ownerParts);
+  }
+  Value ownerShift = ceilLog2(b, loc, ceilDiv(b, loc, rows, ownerParts));
+  Value destLines = b.createOrFold<arith::DivUIOp>(
+      loc, b.createOrFold<arith::MulIOp>(loc, rows, rowBytes),
+      constIndex(b, loc, kVectorBytes));
+  Value dense = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                              s.numEntries, destLines);
+  Value shift = b.createOrFold<arith::SelectOp>(
+      loc, dense, minIndex(b, loc, floorLog2(b, loc, fitting), ownerShift),
+      ownerShift);
   Value span = b.createOrFold<arith::ShLIOp>(loc, one, shift);
-  Value owners = ceilDiv(b, loc, maxIndex(b, loc, s.numRows, one), span);
+  Value blocks = ceilDiv(b, loc, rows, span);
   Value bucketed = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt,
-                                                 owners, one);
+                                                 blocks, one);
+  Value owners = b.createOrFold<arith::SelectOp>(
+      loc, bucketed, minIndex(b, loc, ownerParts, blocks), one);
   auto sized = [&](Value n) -> Value {
     return b.createOrFold<arith::SelectOp>(loc, bucketed, n, zero);
   };
-  // Under skip, skipped entries go to one more owner, after the others, whose
-  // bucket is never applied: their row is `owners << shift`.
-  Value countOwners = owners;
+  // Under skip, skipped entries go to one more block, after the others,
+  // whose bucket is never applied: their row is `blocks << shift`.
+  Value countBlocks = blocks;
   if (s.oob == OobMode::Skip)
-    countOwners = b.createOrFold<arith::AddIOp>(loc, owners, one);
-  Value skippedRow = b.createOrFold<arith::ShLIOp>(loc, owners, shift);
+    countBlocks = b.createOrFold<arith::AddIOp>(loc, blocks, one);
+  Value skippedRow = b.createOrFold<arith::ShLIOp>(loc, blocks, shift);
+  Value lastRow = b.createOrFold<arith::SubIOp>(loc, rows, one);
+  // Rows of one element carry their update in the bucket.
+  std::optional<int64_t> staticRow = getConstantIntValue(s.rowSize);
+  bool carriesValues = staticRow && *staticRow == 1;
 
-  // rows[e]: the row of entry e; counts[c * countStride + t]: entries of
-  // chunk c owned by t, then the next bucket slot of each; starts[t]: first
-  // bucket slot of owner t; bucket: the entries, owner by owner, in order.
-  // Each chunk's counts start a cache line of their own (8 index values):
-  // chunks run on different threads and update their counts entry by entry.
+  // Batches of entries.
+  Value batch = maxIndex(
+      b, loc, minIndex(b, loc, s.numEntries, constIndex(b, loc, kBatchEntries)),
+      one);
+  Value batches = ceilDiv(b, loc, s.numEntries, batch);
+  Value oneBatch = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ule,
+                                                 batches, one);
+
+  // counts[c * stride + t]: the entries of chunk c in block t, then the next
+  // bucket slot of each (each chunk's counts start a cache line of their
+  // own: chunks run on different threads and update their counts entry by
+  // entry); starts[t]: the first slot of block t; slot i of the bucket: the
+  // entry's row in its block (`rowInBlock`) and its update or number
+  // (`payload`), block by block, in order.
   Value lineOfCounts = constIndex(b, loc, 8);
-  Value countStride = b.createOrFold<arith::MulIOp>(
-      loc, ceilDiv(b, loc, countOwners, lineOfCounts), lineOfCounts);
-  Value countSize = b.createOrFold<arith::MulIOp>(loc, chunks, countStride);
-  Value ownersPlusOne = b.createOrFold<arith::AddIOp>(loc, countOwners, one);
-  Value rows = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
-  Value counts = allocScratch(b, loc, b.getIndexType(), sized(countSize));
-  Value starts = allocScratch(b, loc, b.getIndexType(), sized(ownersPlusOne));
-  Value bucket = allocScratch(b, loc, b.getIndexType(), sized(s.numEntries));
+  Value stride = b.createOrFold<arith::MulIOp>(
+      loc, ceilDiv(b, loc, countBlocks, lineOfCounts), lineOfCounts);
+  Value counts = allocScratch(
+      b, loc, index,
+      sized(b.createOrFold<arith::MulIOp>(loc, chunks, stride)));
+  Value starts = allocScratch(
+      b, loc, index,
+      sized(b.createOrFold<arith::AddIOp>(loc, countBlocks, one)));
+  Value rowInBlock = allocScratch(b, loc, i32, sized(batch));
+  Value payload = allocScratch(b, loc, carriesValues ? elementType : i32,
+                               sized(batch));
 
-  auto countRow = [&](OpBuilder &nb, Location nloc, Value c) -> Value {
-    return nb.createOrFold<arith::MulIOp>(nloc, c, countStride);
+  // The row an entry is bucketed by: a bad entry's row may be anything, kept
+  // in range until the check fails the whole op; a skipped entry's is past
+  // the blocks.
+  auto bucketRow = [&](OpBuilder &lb, Location lloc, const EntryRow &entry) {
+    Value row = minIndex(lb, lloc, entry.row, lastRow);
+    if (s.oob == OobMode::Skip)
+      row = lb.createOrFold<arith::SelectOp>(lloc, entry.skip, skippedRow, row);
+    return row;
   };
-  auto checked = scf::IfOp::create(
-      b, loc, bucketed,
-      [&](OpBuilder &nb, Location nloc) {
-        // Count (zeroing the chunk's counts first), check, record the rows.
-        Value ok = forEachEntryChecked(
-            nb, nloc, s, chunks, check,
-            [&](OpBuilder &pb, Location ploc, Value c) {
-              Value base = countRow(pb, ploc, c);
-              scf::ForOp::create(
-                  pb, ploc, zero, countOwners, one, ValueRange{},
-                  [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
-                    Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
-                    memref::StoreOp::create(lb, lloc, zero, counts, at);
-                    scf::YieldOp::create(lb, lloc);
-                  });
-            },
-            [&](OpBuilder &lb, Location lloc, Value e, const EntryRow &entry,
-                Value c) {
-              // A bad entry's row may be anything: keep it in range until
-              // the check fails the whole op.
-              Value row = minIndex(
-                  lb, lloc, entry.row,
-                  lb.createOrFold<arith::SubIOp>(lloc, s.numRows, one));
-              if (s.oob == OobMode::Skip)
-                row = lb.createOrFold<arith::SelectOp>(lloc, entry.skip,
-                                                       skippedRow, row);
-              memref::StoreOp::create(lb, lloc, row, rows, e);
-              Value owner = lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
-              Value base = countRow(lb, lloc, c);
-              Value at = lb.createOrFold<arith::AddIOp>(lloc, base, owner);
-              Value n = memref::LoadOp::create(lb, lloc, counts, at);
-              Value n1 = lb.createOrFold<arith::AddIOp>(lloc, n, one);
-              memref::StoreOp::create(lb, lloc, n1, counts, at);
-            });
-        scf::YieldOp::create(nb, nloc, ok);
-      },
-      [&](OpBuilder &nb, Location nloc) {
-        // One owner checks in its partition (see applyAllEntriesChecked).
-        scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
-      });
-  Value ok = checked.getResult(0);
+  auto countAt = [&](OpBuilder &lb, Location lloc, Value c, Value row) {
+    Value block = lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
+    Value base = lb.createOrFold<arith::MulIOp>(lloc, c, stride);
+    return lb.createOrFold<arith::AddIOp>(lloc, base, block);
+  };
 
-  Value flags;
-  if (check)
-    flags = allocScratch(b, loc, b.getI1Type(), owners);
-  auto apply = [&](OpBuilder &ab, Location aloc) -> Value {
-    auto fill = scf::IfOp::create(ab, aloc, bucketed, false);
-    {
-      OpBuilder::InsertionGuard guard(ab);
-      ab.setInsertionPointToStart(fill.thenBlock());
-      Type index = ab.getIndexType();
-      auto scratch = MemRefType::get({ShapedType::kDynamic}, index);
-      auto type = ab.getFunctionType(
-          {scratch, scratch, scratch, scratch, index, index, index, index,
-           index},
-          {});
-      state.callShared(ab, aloc, op, kBucketEntriesFn, type,
-                       {rows, counts, starts, bucket, s.numEntries, chunks,
-                        countOwners, countStride, shift},
-                       buildBucketEntries);
-    }
-    Value updated = buildPartitionedUpdate(
-        ab, aloc, dest, dataPointer, owners, rowSliceType(s, dest),
-        [&](OpBuilder &nb, Location nloc, Value t) {
-          Value lo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
-          Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, span);
-          Value hi = minIndex(nb, nloc, end, s.numRows);
-          lo = minIndex(nb, nloc, lo, hi);
-          SliceRegion region;
-          region.offsets.push_back(lo);
-          region.sizes.push_back(nb.createOrFold<arith::SubIOp>(nloc, hi, lo));
-          if (!s.oneD) {
-            region.offsets.push_back(nb.getIndexAttr(0));
-            region.sizes.push_back(s.rowSize);
-          }
-          return region;
+  // With several batches, every index is checked before anything is
+  // written; one batch is checked by its counting pass.
+  Value preOk = constBool(b, loc, true);
+  if (check) {
+    auto pre = scf::IfOp::create(
+        b, loc, b.createOrFold<arith::AndIOp>(loc, bucketed,
+                                             notBool(b, loc, oneBatch)),
+        [&](OpBuilder &nb, Location nloc) {
+          Value ok = forEachEntryChecked(
+              nb, nloc, s, chunks, true, [](OpBuilder &, Location, Value) {},
+              [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
+          scf::YieldOp::create(nb, nloc, ok);
         },
-        [&](OpBuilder &nb, Location nloc, Value t, Value slice, Value inPlace) {
-          Value updates = flatReadBuffer(nb, nloc, s.updates);
-          Value rowLo = nb.createOrFold<arith::ShLIOp>(nloc, t, shift);
-          Value colLo = constIndex(nb, nloc, 0);
-          // With a tally: reset those of the owner's rows before, finish
-          // them after.
-          auto forOwnRows =
-              [&](function_ref<void(OpBuilder &, Location, Value, Value)>
-                      body) {
-                Value end = nb.createOrFold<arith::AddIOp>(nloc, rowLo, span);
-                Value hi = minIndex(nb, nloc, end, s.numRows);
-                Value lo = minIndex(nb, nloc, rowLo, hi);
+        [&](OpBuilder &nb, Location nloc) {
+          scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
+        });
+    preOk = pre.getResult(0);
+  }
+  // Each owner partition that runs stores its flag; those of a destination
+  // without elements never run.
+  Value flags;
+  if (check) {
+    flags = allocScratch(b, loc, b.getI1Type(), owners);
+    Value no = constBool(b, loc, false);
+    scf::ForOp::create(b, loc, zero, owners, one, ValueRange{},
+                       [&](OpBuilder &nb, Location nloc, Value t, ValueRange) {
+                         memref::StoreOp::create(nb, nloc, no, flags, t);
+                         scf::YieldOp::create(nb, nloc);
+                       });
+  }
+
+  // One batch: count (and check), bucket, apply. Returns the updated
+  // destination and whether the batch's indices were all in range.
+  auto applyBatch = [&](OpBuilder &ab, Location aloc, Value batchIndex,
+                        Value current) -> std::pair<Value, Value> {
+    Value first = ab.createOrFold<arith::MulIOp>(aloc, batchIndex, batch);
+    Value last = minIndex(ab, aloc,
+                          ab.createOrFold<arith::AddIOp>(aloc, first, batch),
+                          s.numEntries);
+    Value isFirst = ab.createOrFold<arith::CmpIOp>(
+        aloc, arith::CmpIPredicate::eq, first, zero);
+    Value isLast = ab.createOrFold<arith::CmpIOp>(
+        aloc, arith::CmpIPredicate::eq, last, s.numEntries);
+    auto counted = scf::IfOp::create(
+        ab, aloc, bucketed,
+        [&](OpBuilder &nb, Location nloc) {
+          // Count (zeroing the chunk's counts first), check a single batch.
+          Value ok = forEachEntryChecked(
+              nb, nloc, s, chunks, check,
+              [&](OpBuilder &pb, Location ploc, Value c) {
+                Value base = pb.createOrFold<arith::MulIOp>(ploc, c, stride);
                 scf::ForOp::create(
-                    nb, nloc, lo, hi, one, ValueRange{},
-                    [&](OpBuilder &lb, Location lloc, Value row, ValueRange) {
-                      Value local =
-                          lb.createOrFold<arith::SubIOp>(lloc, row, lo);
-                      body(lb, lloc, row, local);
+                    pb, ploc, zero, countBlocks, one, ValueRange{},
+                    [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
+                      Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
+                      memref::StoreOp::create(lb, lloc, zero, counts, at);
                       scf::YieldOp::create(lb, lloc);
                     });
-              };
-          if (s.tally)
-            forOwnRows([&](OpBuilder &lb, Location lloc, Value row, Value) {
-              resetTally(lb, lloc, *s.tally, row);
-            });
-          auto applyRow = [&](OpBuilder &lb, Location lloc, Value e,
-                              Value row) {
-            applyEntry(lb, lloc, s, slice, updates, e, row, rowLo, colLo,
-                       s.rowSize);
-          };
-          auto ifOp = scf::IfOp::create(nb, nloc, bucketed, true);
-          OpBuilder::InsertionGuard guard(nb);
-          nb.setInsertionPointToStart(ifOp.thenBlock());
-          // Rows recorded and checked by the counting pass.
-          Value first = memref::LoadOp::create(nb, nloc, starts, t);
-          Value tNext = nb.createOrFold<arith::AddIOp>(nloc, t, one);
-          Value last = memref::LoadOp::create(nb, nloc, starts, tNext);
-          scf::ForOp::create(
-              nb, nloc, first, last, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value i, ValueRange) {
-                Value e = memref::LoadOp::create(lb, lloc, bucket, i);
-                Value row = memref::LoadOp::create(lb, lloc, rows, e);
-                applyRow(lb, lloc, e, row);
-                scf::YieldOp::create(lb, lloc);
-              });
-          if (check) {
-            Value no = constBool(nb, nloc, false);
-            memref::StoreOp::create(nb, nloc, no, flags, t);
-          }
-          // One owner: every entry, rows read again from the indices.
-          nb.setInsertionPointToStart(ifOp.elseBlock());
-          applyAllEntriesChecked(nb, nloc, s, check, inPlace, flags, t,
-                                 applyRow);
-          nb.setInsertionPointAfter(ifOp);
-          if (s.tally)
-            forOwnRows([&](OpBuilder &lb, Location lloc, Value row,
-                           Value local) {
-              finishTally(lb, lloc, *s.tally, slice, ValueRange{local}, row);
-            });
-        });
-    return updated;
-  };
-  Value result = buildIf(b, loc, ok, dest.getType(), apply,
-                         [&](OpBuilder &, Location) { return dest; });
-  if (check) {
-    // One report for a failed count or a failed partition.
-    auto failed = scf::IfOp::create(
-        b, loc, ok,
+              },
+              [&](OpBuilder &lb, Location lloc, Value, const EntryRow &entry,
+                  Value c) {
+                Value at = countAt(lb, lloc, c, bucketRow(lb, lloc, entry));
+                Value n = memref::LoadOp::create(lb, lloc, counts, at);
+                Value n1 = lb.createOrFold<arith::AddIOp>(lloc, n, one);
+                memref::StoreOp::create(lb, lloc, n1, counts, at);
+              },
+              first, last);
+          scf::YieldOp::create(nb, nloc, ok);
+        },
         [&](OpBuilder &nb, Location nloc) {
-          scf::YieldOp::create(nb, nloc, anyFlag(nb, nloc, flags, owners));
+          // One block: its owner checks as it applies.
+          scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
+        });
+    Value ok = counted.getResult(0);
+
+    auto apply = [&](OpBuilder &pb, Location ploc) -> Value {
+      auto fill = scf::IfOp::create(pb, ploc, bucketed, false);
+      {
+        OpBuilder::InsertionGuard guard(pb);
+        pb.setInsertionPointToStart(fill.thenBlock());
+        // Prefix sum, block-major then chunk order.
+        auto prefix = scf::ForOp::create(
+            pb, ploc, zero, countBlocks, one, ValueRange{zero},
+            [&](OpBuilder &nb, Location nloc, Value t, ValueRange running) {
+              memref::StoreOp::create(nb, nloc, running[0], starts, t);
+              auto chunkLoop = scf::ForOp::create(
+                  nb, nloc, zero, chunks, one, running,
+                  [&](OpBuilder &lb, Location lloc, Value c, ValueRange run) {
+                    Value base = lb.createOrFold<arith::MulIOp>(lloc, c, stride);
+                    Value at = lb.createOrFold<arith::AddIOp>(lloc, base, t);
+                    Value n = memref::LoadOp::create(lb, lloc, counts, at);
+                    memref::StoreOp::create(lb, lloc, run[0], counts, at);
+                    Value next = lb.createOrFold<arith::AddIOp>(lloc, run[0], n);
+                    scf::YieldOp::create(lb, lloc, next);
+                  });
+              scf::YieldOp::create(nb, nloc, chunkLoop.getResults());
+            });
+        memref::StoreOp::create(pb, ploc, prefix.getResult(0), starts,
+                                countBlocks);
+        // Fill: each entry's row in its block and its update or number, in
+        // order within each chunk.
+        Value updates = flatReadBuffer(pb, ploc, s.updates);
+        forEachEntryChecked(
+            pb, ploc, s, chunks, false, [](OpBuilder &, Location, Value) {},
+            [&](OpBuilder &lb, Location lloc, Value e, const EntryRow &entry,
+                Value c) {
+              Value row = bucketRow(lb, lloc, entry);
+              Value at = countAt(lb, lloc, c, row);
+              Value slot = memref::LoadOp::create(lb, lloc, counts, at);
+              Value next = lb.createOrFold<arith::AddIOp>(lloc, slot, one);
+              memref::StoreOp::create(lb, lloc, next, counts, at);
+              Value block = lb.createOrFold<arith::ShRUIOp>(lloc, row, shift);
+              Value blockStart =
+                  lb.createOrFold<arith::ShLIOp>(lloc, block, shift);
+              Value inBlock =
+                  lb.createOrFold<arith::SubIOp>(lloc, row, blockStart);
+              Value narrow =
+                  lb.createOrFold<arith::IndexCastUIOp>(lloc, i32, inBlock);
+              memref::StoreOp::create(lb, lloc, narrow, rowInBlock, slot);
+              Value carried;
+              if (carriesValues) {
+                carried = memref::LoadOp::create(lb, lloc, updates, e);
+              } else {
+                Value number = lb.createOrFold<arith::SubIOp>(lloc, e, first);
+                carried =
+                    lb.createOrFold<arith::IndexCastUIOp>(lloc, i32, number);
+              }
+              memref::StoreOp::create(lb, lloc, carried, payload, slot);
+            },
+            first, last);
+      }
+      return buildPartitionedUpdate(
+          pb, ploc, current, dataPointer, owners, rowSliceType(s, current),
+          [&](OpBuilder &nb, Location nloc, Value t) {
+            std::pair<Value, Value> range =
+                partRange(nb, nloc, blocks, owners, t);
+            Value lo = nb.createOrFold<arith::ShLIOp>(nloc, range.first, shift);
+            Value end =
+                nb.createOrFold<arith::ShLIOp>(nloc, range.second, shift);
+            Value hi = minIndex(nb, nloc, end, s.numRows);
+            lo = minIndex(nb, nloc, lo, hi);
+            SliceRegion region;
+            region.offsets.push_back(lo);
+            region.sizes.push_back(nb.createOrFold<arith::SubIOp>(nloc, hi, lo));
+            if (!s.oneD) {
+              region.offsets.push_back(nb.getIndexAttr(0));
+              region.sizes.push_back(s.rowSize);
+            }
+            return region;
+          },
+          [&](OpBuilder &nb, Location nloc, Value t, Value slice,
+              Value inPlace) {
+            Value updates = flatReadBuffer(nb, nloc, s.updates);
+            std::pair<Value, Value> range =
+                partRange(nb, nloc, blocks, owners, t);
+            Value rowLo =
+                nb.createOrFold<arith::ShLIOp>(nloc, range.first, shift);
+            Value colLo = constIndex(nb, nloc, 0);
+            // With a tally: reset those of the owner's rows before the first
+            // batch, finish them after the last.
+            auto forOwnRows =
+                [&](Value when,
+                    function_ref<void(OpBuilder &, Location, Value, Value)>
+                        body) {
+                  auto ifOp = scf::IfOp::create(nb, nloc, when, false);
+                  OpBuilder::InsertionGuard guard(nb);
+                  nb.setInsertionPointToStart(ifOp.thenBlock());
+                  Value end = nb.createOrFold<arith::ShLIOp>(
+                      nloc, range.second, shift);
+                  Value hi = minIndex(nb, nloc, end, s.numRows);
+                  Value lo = minIndex(nb, nloc, rowLo, hi);
+                  scf::ForOp::create(
+                      nb, nloc, lo, hi, one, ValueRange{},
+                      [&](OpBuilder &lb, Location lloc, Value row, ValueRange) {
+                        Value local =
+                            lb.createOrFold<arith::SubIOp>(lloc, row, lo);
+                        body(lb, lloc, row, local);
+                        scf::YieldOp::create(lb, lloc);
+                      });
+                };
+            if (s.tally)
+              forOwnRows(isFirst, [&](OpBuilder &lb, Location lloc, Value row,
+                                      Value) {
+                resetTally(lb, lloc, *s.tally, row);
+              });
+            auto applyRow = [&](OpBuilder &lb, Location lloc, Value e,
+                                Value row) {
+              applyEntry(lb, lloc, s, slice, updates, e, row, rowLo, colLo,
+                         s.rowSize);
+            };
+            auto ifOp = scf::IfOp::create(nb, nloc, bucketed, true);
+            OpBuilder::InsertionGuard guard(nb);
+            nb.setInsertionPointToStart(ifOp.thenBlock());
+            // The owner's blocks, each bucket in order.
+            scf::ForOp::create(
+                nb, nloc, range.first, range.second, one, ValueRange{},
+                [&](OpBuilder &kb, Location kloc, Value block, ValueRange) {
+                  Value blockStart =
+                      kb.createOrFold<arith::ShLIOp>(kloc, block, shift);
+                  Value from = memref::LoadOp::create(kb, kloc, starts, block);
+                  Value blockNext =
+                      kb.createOrFold<arith::AddIOp>(kloc, block, one);
+                  Value to = memref::LoadOp::create(kb, kloc, starts, blockNext);
+                  scf::ForOp::create(
+                      kb, kloc, from, to, one, ValueRange{},
+                      [&](OpBuilder &lb, Location lloc, Value i, ValueRange) {
+                        Value narrow =
+                            memref::LoadOp::create(lb, lloc, rowInBlock, i);
+                        Value inBlock = lb.createOrFold<arith::IndexCastUIOp>(
+                            lloc, index, narrow);
+                        Value row = lb.createOrFold<arith::AddIOp>(
+                            lloc, blockStart, inBlock);
+                        Value carried =
+                            memref::LoadOp::create(lb, lloc, payload, i);
+                        if (!carriesValues) {
+                          Value number = lb.createOrFold<arith::IndexCastUIOp>(
+                              lloc, index, carried);
+                          Value e =
+                              lb.createOrFold<arith::AddIOp>(lloc, first, number);
+                          applyRow(lb, lloc, e, row);
+                          scf::YieldOp::create(lb, lloc);
+                          return;
+                        }
+                        Value local =
+                            lb.createOrFold<arith::SubIOp>(lloc, row, rowLo);
+                        if (s.tally) {
+                          applyTallied(lb, lloc, *s.tally, slice,
+                                       ValueRange{local}, row, carried);
+                        } else {
+                          SmallVector<Value> at = {local};
+                          if (!s.oneD)
+                            at.push_back(constIndex(lb, lloc, 0));
+                          Value value = carried;
+                          if (s.reduction != ReductionKind::None) {
+                            Value old =
+                                memref::LoadOp::create(lb, lloc, slice, at);
+                            value = combine(lb, lloc, s.reduction, old, value);
+                          }
+                          memref::StoreOp::create(lb, lloc, value, slice, at);
+                        }
+                        scf::YieldOp::create(lb, lloc);
+                      });
+                  scf::YieldOp::create(kb, kloc);
+                });
+            if (check) {
+              Value no = constBool(nb, nloc, false);
+              memref::StoreOp::create(nb, nloc, no, flags, t);
+            }
+            // One block: every entry, as read from the indices.
+            nb.setInsertionPointToStart(ifOp.elseBlock());
+            applyAllEntriesChecked(nb, nloc, s, check, inPlace, flags, t,
+                                   applyRow);
+            nb.setInsertionPointAfter(ifOp);
+            if (s.tally)
+              forOwnRows(isLast, [&](OpBuilder &lb, Location lloc, Value row,
+                                     Value local) {
+                finishTally(lb, lloc, *s.tally, slice, ValueRange{local}, row);
+              });
+          });
+    };
+    Value updated = buildIf(ab, aloc, ok, current.getType(), apply,
+                            [&](OpBuilder &, Location) { return current; });
+    return {updated, ok};
+  };
+
+  // The batches, in order (nothing runs when the pre-check failed); one
+  // block takes every entry at once.
+  Value runs = b.createOrFold<arith::SelectOp>(
+      loc, bucketed, batches, minIndex(b, loc, batches, one));
+  runs = b.createOrFold<arith::SelectOp>(loc, preOk, runs, zero);
+  Value yes = constBool(b, loc, true);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, runs, one, ValueRange{dest, yes},
+      [&](OpBuilder &nb, Location nloc, Value batchIndex, ValueRange carried) {
+        std::pair<Value, Value> done =
+            applyBatch(nb, nloc, batchIndex, carried[0]);
+        Value ok = nb.createOrFold<arith::AndIOp>(nloc, carried[1], done.second);
+        scf::YieldOp::create(nb, nloc, ValueRange{done.first, ok});
+      });
+  Value result = loop.getResult(0);
+  if (check) {
+    // One report for a failed pre-check, count or partition, or for entries
+    // into a destination without rows (whose owner never runs).
+    Value counted = b.createOrFold<arith::AndIOp>(loc, preOk, loop.getResult(1));
+    auto failed = scf::IfOp::create(
+        b, loc, counted,
+        [&](OpBuilder &nb, Location nloc) {
+          Value noRows = nb.createOrFold<arith::CmpIOp>(
+              nloc, arith::CmpIPredicate::eq, s.numRows, zero);
+          Value someEntries = nb.createOrFold<arith::CmpIOp>(
+              nloc, arith::CmpIPredicate::ne, s.numEntries, zero);
+          Value lost =
+              nb.createOrFold<arith::AndIOp>(nloc, noRows, someEntries);
+          Value any = anyFlag(nb, nloc, flags, owners);
+          scf::YieldOp::create(nb, nloc, orBool(nb, nloc, lost, any));
         },
         [&](OpBuilder &nb, Location nloc) {
           scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));

@@ -134,12 +134,14 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 // scatter_nd
 //===----------------------------------------------------------------------===//
 
-// Point updates: the destination, flattened, is cut into ranges of rows
-// owned by one partition each. With several owners, a parallel counting pass
-// records every entry's row and counts entries per (chunk, owner), a prefix
-// sum gives bucket offsets and a parallel pass fills the buckets in order;
-// then each owner applies its bucket inside the scf.forall whose shared
-// output is data. With one owner, it applies every entry.
+// Point updates: the destination, flattened, is cut into blocks of rows,
+// contiguous ranges of which are owned by one partition each. With several
+// blocks, a parallel counting pass counts entries per (chunk, block), a
+// prefix sum gives bucket offsets and a parallel pass fills the buckets in
+// order with each entry's row in its block and its update (rows of one
+// element carry their value); then each owner applies its blocks' buckets
+// inside the scf.forall whose shared output is data. With one block, its
+// owner applies every entry.
 // The caller passes data's base pointer along, for the callee to tell an
 // update of data in place from one of a copy.
 // CHECK-LABEL: func.func @scatter_nd_points
@@ -160,26 +162,36 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 //       CHECK:   %[[FLAT:.*]] = tensor.collapse_shape %[[DATA]] {{\[\[}}0, 1]] : tensor<4x?xf32> into tensor<?xf32>
 //       CHECK:   math.ctlz
 //       CHECK:   %[[BUCKETED:.*]] = arith.cmpi ugt
-//       CHECK:   %[[ROWS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
 //       CHECK:   %[[COUNTS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
 //       CHECK:   %[[STARTS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
-//       CHECK:   %[[BUCKET:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
+//       CHECK:   %[[INBLOCK:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi32>
+//       CHECK:   %[[VALUES:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf32>
 //       CHECK:   scf.if %[[BUCKETED]]
 //       CHECK:     scf.parallel
 //       CHECK:       memref.store %{{.*}}, %[[COUNTS]]
-//       CHECK:       memref.store %{{.*}}, %[[ROWS]]
-//       CHECK:       memref.store %{{.*}}, %[[COUNTS]]
-//       CHECK:     func.call @__nd_bucket_entries(%[[ROWS]], %[[COUNTS]], %[[STARTS]], %[[BUCKET]], %{{.*}})
+//       CHECK:       scf.for
+//       CHECK:         memref.load %[[COUNTS]]
+//       CHECK:         memref.store %{{.*}}, %[[COUNTS]]
+//       CHECK:     scf.for
+//       CHECK:       memref.store %{{.*}}, %[[STARTS]]
+//       CHECK:     scf.parallel
+//       CHECK:       scf.for
+//       CHECK:         %[[SLOT:.*]] = memref.load %[[COUNTS]]
+//       CHECK:         memref.store %{{.*}}, %[[INBLOCK]][%[[SLOT]]]
+//       CHECK:         %[[UPDATE:.*]] = tensor.extract %[[UPD]]
+//       CHECK:         memref.store %[[UPDATE]], %[[VALUES]][%[[SLOT]]]
 //       CHECK:   scf.forall (%[[T:.*]]) in (%{{.*}}) shared_outs(%[[OUT:.*]] = %[[FLAT]]) -> (tensor<?xf32>)
 //       CHECK:     %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[LO:.*]]] [%[[N:.*]]] [1] : tensor<?xf32> to tensor<?xf32>
 //       CHECK:     %[[BUF:.*]] = bufferization.to_buffer %[[SLICE]] : tensor<?xf32> to memref<?xf32, strided<[1], offset: ?>>
 //       CHECK:     %[[ACCESS:.*]] = memref.assume_alignment %[[BUF]], 4
 //       CHECK:     scf.if %[[BUCKETED]] {
-//       CHECK:       memref.load %[[STARTS]]
 //       CHECK:       scf.for
-//       CHECK:         %[[E:.*]] = memref.load %[[BUCKET]]
-//       CHECK:         memref.load %[[ROWS]][%[[E]]]
-//       CHECK:         memref.store %{{.*}}, %[[ACCESS]]
+//       CHECK:         memref.load %[[STARTS]]
+//       CHECK:         memref.load %[[STARTS]]
+//       CHECK:         scf.for
+//       CHECK:           memref.load %[[INBLOCK]]
+//       CHECK:           %[[VALUE:.*]] = memref.load %[[VALUES]]
+//       CHECK:           memref.store %[[VALUE]], %[[ACCESS]]
 //       CHECK:     } else {
 //       CHECK:       scf.for
 //       CHECK:         memref.store %{{.*}}, %[[ACCESS]]
@@ -188,21 +200,6 @@ func.func @gather_elements(%data: tensor<3x?xf32>, %indices: tensor<2x2xindex>) 
 //       CHECK:       tensor.parallel_insert_slice %[[NEW]] into %[[OUT]][%[[LO]]] [%[[N]]] [1]
 //       CHECK:   tensor.expand_shape
 //  CHECK-SAME:     into tensor<4x?xf32>
-
-// Shared by the module's row scatters: the prefix sum of the counts, owner
-// by owner and chunk by chunk, then a parallel pass filling each owner's
-// bucket with its entries in order.
-// CHECK-LABEL: func.func private @__nd_bucket_entries
-//  CHECK-SAME:   (%[[R:.*]]: memref<?xindex>, %[[C:.*]]: memref<?xindex>, %[[S:.*]]: memref<?xindex>, %[[B:.*]]: memref<?xindex>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index)
-//       CHECK:   scf.for
-//       CHECK:     memref.store %{{.*}}, %[[S]]
-//       CHECK:     scf.for
-//       CHECK:       memref.load %[[C]]
-//       CHECK:       memref.store %{{.*}}, %[[C]]
-//       CHECK:   scf.parallel
-//       CHECK:     scf.for
-//       CHECK:       memref.load %[[R]]
-//       CHECK:       memref.store %{{.*}}, %[[B]]
 func.func @scatter_nd_points(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, %updates: tensor<3xf32>) -> tensor<4x?xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates : tensor<4x?xf32>, tensor<3x2xi64>, tensor<3xf32>
   return %0 : tensor<4x?xf32>
@@ -222,7 +219,7 @@ func.func @scatter_nd_points(%data: tensor<4x?xf32>, %indices: tensor<3x2xi64>, 
 //       CHECKED:       arith.cmpi uge
 //       CHECKED:       arith.cmpi uge
 //       CHECKED:   %[[RESULT:.*]]:2 = scf.if %[[PASSED]] -> (tensor<?xf32>, i1) {
-//       CHECKED:     func.call @__nd_bucket_entries
+//       CHECKED:     scf.parallel
 //       CHECKED:     scf.forall
 //       CHECKED:   } else {
 //       CHECKED:     scf.yield %collapsed, %true
