@@ -185,13 +185,21 @@ def NdSimplifyDeallocations : Pass<"nd-simplify-deallocations", "ModuleOp"> {
   let description = [{
     Runs upstream's `buffer-deallocation-simplification` on each function
     whose `bufferization.dealloc` ops list at most `max-buffers` buffers in
-    all (memrefs and retained values), and leaves the others' as they are
-    (`bufferization-lower-deallocations` lowers any). The simplification
-    compares every buffer of a dealloc op with every other, which is
-    quadratic in their number: a function calling N nd ops that each
-    allocate (a gather's result, an out-of-place scatter's copy) frees N
-    buffers at its end, and took minutes to simplify at N = 10,000. The
-    functions of the nd ops themselves, and ordinary functions, have few.
+    all (memrefs and retained values). The simplification compares every
+    buffer of a dealloc op with every other, which is quadratic in their
+    number: a function calling N nd ops that each allocate (a gather's
+    result, an out-of-place scatter's copy) frees N buffers at its end, and
+    took minutes to simplify at N = 10,000. The functions of the nd ops
+    themselves, and ordinary functions, have few. In the others, a dealloc
+    op whose buffers all come from distinct allocations of the function
+    (`memref.alloc`, and calls of private functions that return an
+    allocation of their own, as the nd op functions do) or from its
+    arguments (which it must not free) is resolved in linear time: distinct
+    allocations never alias, so each one is freed (`memref.dealloc`, under
+    its condition) unless a retained value is a view of it, whose ownership
+    is then its condition. Any other dealloc op stays as it is
+    (`bufferization-lower-deallocations` lowers any, with a run-time check
+    per buffer, which made `scf-to-cf` quadratic).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
