@@ -38,6 +38,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, List, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import debian_python  # noqa: E402
+
 # numpy may be missing on a fresh machine: find_peers installs it first.
 try:
     import numpy as np
@@ -1221,25 +1224,6 @@ def set_up_once(args, missing):
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
 
-DEBIAN_PYTHON = "/usr/bin/python3"
-
-
-def use_debian_python(missing):
-    """Starts over under Debian's python3, where scripts/setup.sh installs
-    numpy, ONNX and PyTorch, when this interpreter is another one (a
-    `python3` earlier on PATH)."""
-    if (os.path.realpath(sys.executable) == os.path.realpath(DEBIAN_PYTHON)
-            or not os.access(DEBIAN_PYTHON, os.X_OK)):
-        return
-    probe = subprocess.run(
-        [DEBIAN_PYTHON, "-c", f"import {', '.join(missing)}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    if probe.returncode == 0:
-        print(f"bench: {', '.join(missing)} missing for {sys.executable}: "
-              f"running under {DEBIAN_PYTHON}", flush=True)
-        os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON] + sys.argv)
-
-
 def find_peers(args):
     """(have_torch, ort_dir), installing missing peers where allowed."""
     peers = set(args.peers.split(",")) if args.peers else set()
@@ -1248,7 +1232,7 @@ def find_peers(args):
         die(f"unknown peer(s) {', '.join(sorted(unknown))}")
     missing = [m for m in ("numpy", "onnx") if not importlib.util.find_spec(m)]
     if missing:
-        use_debian_python(missing)
+        debian_python.ensure(["numpy", "onnx"])
         set_up_once(args, missing)
         die(f"no {' or '.join(missing)} for {sys.executable}: run "
             f"scripts/setup.sh")

@@ -33,6 +33,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import debian_python  # noqa: E402
+
 KINDS = ["scatter_nd", "gather_nd", "scatter_elements", "gather_elements"]
 DATA = "tensor<8x16xf32>"
 
@@ -106,7 +109,7 @@ def module_text(kind, count, shape):
 def write_inputs(directory, kind):
     """The .npy inputs of @main for nd-run, in argument order: valid
     indices, so that the compiled code runs to its end."""
-    import numpy as np
+    import numpy as np  # only for nd-run's inputs (see main)
     rng = np.random.default_rng(0)
     values = {
         "data": rng.standard_normal((8, 16)).astype(np.float32),
@@ -208,6 +211,8 @@ def main():
                      "or pass --nd-opt/--nd-run)")
     sizes = [int(s) for s in options.sizes.split(",") if s]
     jit_sizes = [int(s) for s in options.jit_sizes.split(",") if s]
+    if jit_sizes:
+        debian_python.ensure(["numpy"])
     kinds = [k for k in options.kinds.split(",") if k]
     shapes = [s for s in options.shapes.split(",") if s]
     for k in kinds:

@@ -21,7 +21,11 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import debian_python  # noqa: E402
+
+debian_python.ensure(["numpy"])
+import numpy as np  # noqa: E402
 
 
 def workloads(rng):

@@ -243,8 +243,12 @@ def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
     `scf.parallel` over as many contiguous byte ranges as there are threads
     (`__nd_max_threads()`, at most one range per `min-bytes`), each copied by
     one `llvm.intr.memcpy`; smaller copies stay as they are. Out-of-place
-    scatters copy `data` this way. One large memcpy per thread lets the C
-    library stream the bytes (non-temporal stores past its threshold).
+    scatters copy `data` this way. A copy of 16 MiB or more streams: each
+    range moves in 64-byte loads and non-temporal stores to the target's
+    whole lines (a memcpy for the bytes before the first line boundary and
+    after the last), then fences them (`llvm.fence seq_cst`). The C
+    library streams only past a threshold it derives from the size of the
+    last-level cache, which some machines report as hundreds of MiB.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -5,15 +5,17 @@
 // `scf-to-cf` has turned the body's loops into blocks, a scope left in place
 // is invalid IR. A scope whose body makes no stack allocation is inlined into
 // its parent. Upstream's canonicalization does the same, but counts every
-// call as a possible allocation; the calls of nd's run-time functions that
-// lower-scatter leaves in loop bodies allocate nothing in their caller's
-// frame and do not count here.
+// call (and every op whose effects are unknown) as a possible allocation;
+// the fences nd puts in loop bodies (lower-scatter's call of
+// `__nd_store_fence`, nd-parallel-copy's `llvm.fence`) allocate nothing and
+// do not count here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -27,8 +29,11 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-/// nd's run-time functions that lower-scatter calls inside loop bodies.
-static bool isRuntimeCall(Operation *op) {
+/// The fences nd puts inside loop bodies: lower-scatter's call of its
+/// run-time function, nd-parallel-copy's `llvm.fence`.
+static bool isFence(Operation *op) {
+  if (isa<LLVM::FenceOp>(op))
+    return true;
   auto call = dyn_cast<func::CallOp>(op);
   return call && call.getCallee() == "__nd_store_fence";
 }
@@ -36,7 +41,7 @@ static bool isRuntimeCall(Operation *op) {
 /// Whether `op` itself (not the ops nested in it) may allocate on the stack
 /// of the enclosing allocation scope.
 static bool mayAllocateOnStack(Operation *op) {
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || isRuntimeCall(op))
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || isFence(op))
     return false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)

@@ -4,9 +4,11 @@
 // (such as the copy of `data` an out-of-place scatter makes) becomes, when it
 // moves at least `min-bytes`, an `scf.parallel` over as many contiguous byte
 // ranges as there are threads (at most one per `min-bytes`), each copied by
-// one `llvm.intr.memcpy`. One large memcpy per thread lets the C library
-// stream the bytes (non-temporal stores past its size threshold), which a
-// copy cut into small chunks would not. Smaller copies stay as they are.
+// one `llvm.intr.memcpy`, or, for a copy of kStreamingBytes or more, by
+// 64-byte loads and non-temporal stores to whole target lines (a memcpy for
+// the ends) and a fence: the C library streams only past its own threshold,
+// which it sets from the size of the last-level cache. Smaller copies stay
+// as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "nd/Conversion/Streaming.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDPARALLELCOPY
@@ -55,6 +58,46 @@ static Value addressOf(OpBuilder &b, Location loc, Value memref, Value offset) {
   Value asInt = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), at);
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
   return LLVM::IntToPtrOp::create(b, loc, ptrType, asInt);
+}
+
+/// Copies the bytes `[at, at + length)` of `source` to `target` with 64-byte
+/// loads and non-temporal stores to the whole lines of the target in that
+/// range, `memcpy(at, size)` for the bytes before the first such line and
+/// after the last, then fences the stores (they are weakly ordered, and the
+/// threads that join this one read the target).
+static void
+streamCopy(OpBuilder &b, Location loc, Value source, Value target, Value at,
+           Value length,
+           function_ref<void(OpBuilder &, Location, Value, Value)> memcpy) {
+  Value line = arith::ConstantIndexOp::create(b, loc, kStreamingLineBytes);
+  // The bytes up to the target's next line boundary, at most `length`.
+  Value targetBase = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, b.getIndexType(), target);
+  Value start = arith::AddIOp::create(b, loc, targetBase, at);
+  Value past = arith::RemUIOp::create(b, loc, start, line);
+  Value toBoundary = arith::RemUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, line, past), line);
+  Value head = arith::MinUIOp::create(b, loc, toBoundary, length);
+  Value rest = arith::SubIOp::create(b, loc, length, head);
+  Value tail = arith::RemUIOp::create(b, loc, rest, line);
+  Value bodyStart = arith::AddIOp::create(b, loc, at, head);
+  Value bodyEnd = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, at, length), tail);
+  memcpy(b, loc, at, head);
+  auto lineType = VectorType::get({kStreamingLineBytes}, b.getI8Type());
+  scf::ForOp::create(
+      b, loc, bodyStart, bodyEnd, line, ValueRange{},
+      [&](OpBuilder &lb, Location lloc, Value offset, ValueRange) {
+        Value from = addressOf(lb, lloc, source, offset);
+        Value to = addressOf(lb, lloc, target, offset);
+        Value bytes = LLVM::LoadOp::create(lb, lloc, lineType, from,
+                                           /*alignment=*/1);
+        LLVM::StoreOp::create(lb, lloc, bytes, to, kStreamingLineBytes,
+                              /*isVolatile=*/false, /*isNonTemporal=*/true);
+        scf::YieldOp::create(lb, lloc);
+      });
+  memcpy(b, loc, bodyEnd, tail);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
 }
 
 namespace {
@@ -133,6 +176,9 @@ struct NdParallelCopyPass
     };
     Value source = copy.getSource();
     Value target = copy.getTarget();
+    Value streaming = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, bytes,
+        arith::ConstantIndexOp::create(b, loc, kStreamingBytes));
     scf::ParallelOp::create(
         b, loc, ValueRange{zero}, ValueRange{parts}, ValueRange{one},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
@@ -141,12 +187,25 @@ struct NdParallelCopyPass
           Value lo = start(nb, nloc, p);
           Value hi = start(nb, nloc, next);
           Value length = arith::SubIOp::create(nb, nloc, hi, lo);
-          Value from = addressOf(nb, nloc, source, lo);
-          Value to = addressOf(nb, nloc, target, lo);
-          Value count =
-              arith::IndexCastUIOp::create(nb, nloc, nb.getI64Type(), length);
-          LLVM::MemcpyOp::create(nb, nloc, to, from, count,
-                                 /*isVolatile=*/false);
+          auto memcpy = [&](OpBuilder &cb, Location cloc, Value at,
+                            Value size) {
+            Value from = addressOf(cb, cloc, source, at);
+            Value to = addressOf(cb, cloc, target, at);
+            Value count =
+                arith::IndexCastUIOp::create(cb, cloc, cb.getI64Type(), size);
+            LLVM::MemcpyOp::create(cb, cloc, to, from, count,
+                                   /*isVolatile=*/false);
+          };
+          scf::IfOp::create(
+              nb, nloc, streaming,
+              [&](OpBuilder &sb, Location sloc) {
+                streamCopy(sb, sloc, source, target, lo, length, memcpy);
+                scf::YieldOp::create(sb, sloc);
+              },
+              [&](OpBuilder &cb, Location cloc) {
+                memcpy(cb, cloc, lo, length);
+                scf::YieldOp::create(cb, cloc);
+              });
         });
   }
 };

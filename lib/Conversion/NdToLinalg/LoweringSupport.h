@@ -38,6 +38,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "nd/Conversion/Streaming.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -148,16 +149,11 @@ void emitRowUpdate(OpBuilder &b, Location loc, ReductionKind reduction,
                    Value dst, ValueRange dstPos, Value src, Value srcOffset,
                    Value len, bool nontemporal = false);
 
-/// Results of at least this many bytes that are written once, row by row,
-/// are streamed to memory with non-temporal stores: they would only evict
-/// the caches' contents (the data still to be read among them), and a
-/// store that misses costs a read of its line first.
-inline constexpr int64_t kStreamingBytes = int64_t(16) << 20;
-
 /// Whether a fresh 64-byte aligned result of `numElements` elements of
 /// `elementType`, written in rows of `rowLen` elements, is streamed: at
-/// least kStreamingBytes, and every row a whole number of 64-byte vectors
-/// (so that each row starts on a 64-byte boundary). An i1, constant where
+/// least kStreamingBytes (nd/Conversion/Streaming.h), and every row a whole
+/// number of 64-byte vectors (so that each row starts on a 64-byte
+/// boundary). An i1, constant where
 /// the sizes are.
 Value streamsRows(OpBuilder &b, Location loc, Type elementType,
                   Value numElements, Value rowLen);

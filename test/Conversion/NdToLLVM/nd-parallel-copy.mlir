@@ -2,7 +2,10 @@
 
 // Copies of at least twice min-bytes between identity-layout buffers become
 // an scf.parallel over as many contiguous byte ranges as there are threads,
-// each one memcpy; smaller ones stay as they are.
+// each one memcpy or, for copies of 16 MiB or more, 64-byte loads and
+// non-temporal stores to the target's whole lines between two memcpys (the
+// bytes before the first line boundary and after the last) and a fence;
+// smaller ones stay as they are.
 
 // CHECK: func.func private @__nd_max_threads() -> index
 
@@ -15,10 +18,19 @@
 //       CHECK:     %[[BYMIN:.*]] = arith.divui %[[BYTES]], %{{.*}} : index
 //       CHECK:     %[[P:.*]] = arith.minui %[[BYMIN]], %[[THREADS]] : index
 //       CHECK:     %[[PARTS:.*]] = arith.maxui %[[P]], %{{.*}} : index
+//       CHECK:     %[[STREAM:.*]] = arith.cmpi uge, %[[BYTES]], %c16777216 : index
 //       CHECK:     scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[PARTS]]) step (%{{.*}}) {
-//   CHECK-DAG:       %[[S:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
-//   CHECK-DAG:       %[[D:.*]] = memref.extract_aligned_pointer_as_index %[[DST]]
-//       CHECK:       "llvm.intr.memcpy"(%{{.*}}, %{{.*}}, %{{.*}}) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+//       CHECK:       scf.if %[[STREAM]] {
+//       CHECK:         "llvm.intr.memcpy"
+//       CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c64 {
+//       CHECK:           %[[LINE:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<64xi8>
+//       CHECK:           llvm.store %[[LINE]], %{{.*}} {alignment = 64 : i64, nontemporal} : vector<64xi8>, !llvm.ptr
+//       CHECK:         "llvm.intr.memcpy"
+//       CHECK:         llvm.fence seq_cst
+//       CHECK:       } else {
+//   CHECK-DAG:         %[[S:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
+//   CHECK-DAG:         %[[D:.*]] = memref.extract_aligned_pointer_as_index %[[DST]]
+//       CHECK:         "llvm.intr.memcpy"(%{{.*}}, %{{.*}}, %{{.*}}) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
 //       CHECK:   } else {
 //       CHECK:     memref.copy %[[SRC]], %[[DST]] : memref<40x10xf32> to memref<40x10xf32>
 func.func @large(%src: memref<40x10xf32>, %dst: memref<40x10xf32>) {
