@@ -28,3 +28,24 @@ def write(out, arg_types, ops, inputs, expected):
     with open(os.path.join(out, "expected"), "w") as f:
         f.write(" ".join(os.path.join(out, f"expect_{n}.npy")
                          for n in range(len(expected))))
+
+
+def push_outside(rng, indices, size, fraction):
+    """Moves about `fraction` of `indices` (in place) out of `[-size, size)`,
+    to either side."""
+    far = rng.random(indices.shape) < fraction
+    indices[far] = rng.integers(size, 3 * size, far.sum()) * \
+        rng.choice([-1, 1], far.sum())
+
+
+def resolve(indices, size, oob):
+    """(the entries that take effect, the positions they address) of raw
+    `indices` for a dim of `size` under an oob mode: under clamp every entry,
+    clamped into range after normalising negative values; otherwise those in
+    `[-size, size)`, normalised (the others address 0)."""
+    if oob == "clamp":
+        rows = np.clip(np.where(indices < 0, indices + size, indices), 0,
+                       size - 1)
+        return np.ones(indices.shape, bool), rows
+    inside = (indices >= -size) & (indices < size)
+    return inside, np.where(inside, indices % size, 0)

@@ -51,16 +51,6 @@ def values(shape, dtype):
     return rng.integers(-1000, 1000, shape).astype(dtype)
 
 
-def positions(indices, size, oob):
-    """(kept entries, their rows) of raw indices for a dim of `size`."""
-    inside = (indices >= -size) & (indices < size)
-    if oob == "clamp":
-        rows = np.clip(np.where(indices < 0, indices + size, indices), 0,
-                       size - 1)
-        return np.ones(indices.shape, bool), rows
-    return inside, np.where(inside, indices % size, 0)
-
-
 def last_wins(out, rows, updates):
     last = len(rows) - 1 - np.unique(rows[::-1], return_index=True)[1]
     out[rows[last]] = updates[last]
@@ -70,7 +60,7 @@ def scatter_nd(data, low, high, count, reduction, oob="error"):
     size = data.shape[0]
     indices = rng.integers(low, high, (count, 1)).astype(np.int64)
     updates = values((count,) + data.shape[1:], data.dtype.type)
-    keep, rows = positions(indices[:, 0], size, oob)
+    keep, rows = det_files.resolve(indices[:, 0], size, oob)
     result = data.copy()
     if reduction == "none":
         last_wins(result, rows[keep], updates[keep])

@@ -58,18 +58,9 @@ def case(dtype, shape, axis, reduction, index_type, index_shape, oob="error",
     indices = rng.integers(-span, span, index_shape) % size - \
         size * rng.integers(0, 2, index_shape)
     indices[:same_rows] = rng.integers(0, size)
-    far = rng.random(index_shape) < outside
-    indices[far] = rng.integers(size, 3 * size, far.sum()) * \
-        rng.choice([-1, 1], far.sum())
+    det_files.push_outside(rng, indices, size, outside)
     indices = indices.astype(IDX[index_type])
-    inside = (indices >= -size) & (indices < size)
-    if oob == "clamp":
-        resolved = np.clip(np.where(indices < 0, indices + size, indices), 0,
-                           size - 1)
-        keep = np.ones(index_shape, bool)
-    else:
-        resolved = np.where(inside, indices % size, 0)
-        keep = inside
+    keep, resolved = det_files.resolve(indices, size, oob)
     # Flat destination of every update position, in row-major order.
     coords = list(np.indices(index_shape))
     coords[axis] = resolved

@@ -91,26 +91,23 @@ e4 = np.zeros((17000, 512), np.float16)
 e4[inside] = d4[i4[inside, 0] % 4096]
 expected.append(e4)
 
-# 5: nd.gather of rows.
+def gather_rows(data, indices):
+    """An nd.gather of whole rows (axis 0) of `data` at `indices`."""
+    rows, cols = data.shape
+    data_type = f"tensor<{rows}x{cols}xf32>"
+    index_type = f"tensor<{len(indices)}xi64>"
+    result_type = f"tensor<{len(indices)}x{cols}xf32>"
+    a, b = arg(data, data_type), arg(indices, index_type)
+    ops.append((f"nd.gather {a}[{b}] : {data_type}, {index_type} -> "
+                f"{result_type}", result_type))
+    expected.append(np.take(data, indices, axis=0))
+
+
+# 5: nd.gather of rows; 6: of long rows; 7: a result below the streaming
+# size.
 i5 = ids(17000, 4096)
-a, b = arg(d0, "tensor<4096x256xf32>"), arg(i5, "tensor<17000xi64>")
-ops.append((f"nd.gather {a}[{b}] : tensor<4096x256xf32>, tensor<17000xi64> "
-            f"-> tensor<17000x256xf32>", "tensor<17000x256xf32>"))
-expected.append(np.take(d0, i5, axis=0))
-
-# 6: nd.gather of long rows.
-d6 = table(256, 4096)
-i6 = ids(1100, 256)
-a, b = arg(d6, "tensor<256x4096xf32>"), arg(i6, "tensor<1100xi64>")
-ops.append((f"nd.gather {a}[{b}] : tensor<256x4096xf32>, tensor<1100xi64> "
-            f"-> tensor<1100x4096xf32>", "tensor<1100x4096xf32>"))
-expected.append(np.take(d6, i6, axis=0))
-
-# 7: a result below the streaming size.
-d7 = table(4096, 64)
-a, b = arg(d7, "tensor<4096x64xf32>"), arg(i5, "tensor<17000xi64>")
-ops.append((f"nd.gather {a}[{b}] : tensor<4096x64xf32>, tensor<17000xi64> "
-            f"-> tensor<17000x64xf32>", "tensor<17000x64xf32>"))
-expected.append(np.take(d7, i5, axis=0))
+gather_rows(d0, i5)
+gather_rows(table(256, 4096), ids(1100, 256))
+gather_rows(table(4096, 64), i5)
 
 det_files.write(out, types, ops, args, expected)

@@ -47,16 +47,9 @@ def case(dtype, shape, axis, index_type, index_shape, oob="error",
     else:
         data = rng.integers(-1000, 1000, shape).astype(NP[dtype])
     indices = rng.integers(-size, size, index_shape)
-    far = rng.random(index_shape) < outside
-    indices[far] = rng.integers(size, 3 * size, far.sum()) * \
-        rng.choice([-1, 1], far.sum())
+    det_files.push_outside(rng, indices, size, outside)
     indices = indices.astype(IDX[index_type])
-    inside = (indices >= -size) & (indices < size)
-    if oob == "clamp":
-        resolved = np.clip(np.where(indices < 0, indices + size, indices), 0,
-                           size - 1)
-    else:
-        resolved = np.where(inside, indices % size, 0)
+    inside, resolved = det_files.resolve(indices, size, oob)
     # Indices may be shorter than data off the axis.
     view = data[tuple(slice(None) if d == axis else slice(0, index_shape[d])
                       for d in range(len(shape)))]
