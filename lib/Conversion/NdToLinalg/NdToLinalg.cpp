@@ -1262,6 +1262,9 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   Value rows = maxIndex(b, loc, s.numRows, one);
+  // Rows of one element carry their update in the bucket.
+  std::optional<int64_t> staticRow = getConstantIntValue(s.rowSize);
+  bool carriesValues = staticRow && *staticRow == 1;
   // Rows per block: one block per owner partition, and where the entries
   // are at least as many as the destination's cache lines (so that blocks
   // that stay in the cache save reads of lines from memory), the largest
@@ -1277,7 +1280,7 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
   // Bucketing costs about three passes over the entries, applying one entry
   // of one element to a destination in the cache about one: such a scatter
   // splits among owners only when there are enough of them to win.
-  if (getConstantIntValue(s.rowSize) == std::optional<int64_t>(1)) {
+  if (carriesValues) {
     Value destBytes = b.createOrFold<arith::MulIOp>(loc, rows, rowBytes);
     Value cached = b.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::ule, destBytes,
@@ -1313,9 +1316,6 @@ static Value scatterByRowOwners(OpBuilder &b, Location loc,
     countBlocks = b.createOrFold<arith::AddIOp>(loc, blocks, one);
   Value skippedRow = b.createOrFold<arith::ShLIOp>(loc, blocks, shift);
   Value lastRow = b.createOrFold<arith::SubIOp>(loc, rows, one);
-  // Rows of one element carry their update in the bucket.
-  std::optional<int64_t> staticRow = getConstantIntValue(s.rowSize);
-  bool carriesValues = staticRow && *staticRow == 1;
 
   // Batches of entries.
   Value batch = maxIndex(
