@@ -3,10 +3,13 @@
 // The entry function is lowered with nd-to-llvm: its tensors become memrefs
 // with identity layouts, each passed as the expanded descriptor
 // (allocated pointer, aligned pointer, offset, sizes..., strides...) and
-// returned as an LLVM struct of such descriptors. The ExecutionEngine's packed
-// wrapper `_mlir_<entry>(void **)` takes one pointer per expanded argument
-// plus one to storage for the returned struct; every field is 8 bytes wide,
-// so the struct has no padding and is read as an array of int64.
+// returned as an LLVM struct of such descriptors. Once lowered, the entry
+// function writes that struct through a pointer it takes as its last
+// argument instead of returning it (see returnThroughPointer). The
+// ExecutionEngine's packed wrapper `_mlir_<entry>(void **)` takes one pointer
+// per expanded argument, the last one to a pointer to storage for the struct;
+// every field is 8 bytes wide, so the struct has no padding and is read as
+// an array of int64.
 //
 // Returned buffers are owned by the caller (the deallocation pipeline clones
 // whatever the function does not own) and are released through nd's runtime
@@ -25,6 +28,7 @@
 
 #include "Runtime/Memory.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -208,6 +212,69 @@ static void markHugeFunctionsOptNone(llvm::Module &llvmModule) {
   }
 }
 
+/// Makes the lowered entry function `entry` write its result through a
+/// pointer it takes as a new last argument, and return nothing. A function
+/// with N results returns an LLVM struct of N memref descriptors, built by a
+/// chain of `insertvalue`s in the function's last block: code generation
+/// takes such a block whole to the SelectionDAG, whose scheduler is
+/// quadratic in the block's length (1,000 results: 18 s). Stored field by
+/// field instead, the block is plain calls and stores.
+static LogicalResult returnThroughPointer(ModuleOp module, StringRef entry) {
+  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
+  if (!function || function.isExternal())
+    return failure();
+  LLVM::LLVMFunctionType type = function.getFunctionType();
+  Type resultType = type.getReturnType();
+  if (isa<LLVM::LLVMVoidType>(resultType))
+    return success();
+  MLIRContext *context = module.getContext();
+  auto pointerType = LLVM::LLVMPointerType::get(context);
+  Location loc = function.getLoc();
+  unsigned position = function.getNumArguments();
+  if (failed(function.insertArgument(position, pointerType,
+                                     DictionaryAttr::get(context), loc)))
+    return failure();
+  function.setFunctionType(LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context),
+      function.getFunctionType().getParams(), type.isVarArg()));
+  function.removeResAttrsAttr();
+  Value out = function.getArgument(position);
+
+  SmallVector<LLVM::ReturnOp> returns;
+  function.walk([&](LLVM::ReturnOp op) { returns.push_back(op); });
+  for (LLVM::ReturnOp op : returns) {
+    OpBuilder b(op);
+    // The chain of insertvalues that builds the returned value, from its
+    // root: the root goes first (unless it is undefined), then each field in
+    // the chain's order, so that a field inserted twice ends up with its
+    // last value.
+    SmallVector<LLVM::InsertValueOp> chain;
+    Value root = op.getArg();
+    while (auto insert = root.getDefiningOp<LLVM::InsertValueOp>()) {
+      chain.push_back(insert);
+      root = insert.getContainer();
+    }
+    if (!root.getDefiningOp<LLVM::PoisonOp>() &&
+        !root.getDefiningOp<LLVM::UndefOp>())
+      LLVM::StoreOp::create(b, op.getLoc(), root, out);
+    for (LLVM::InsertValueOp insert : llvm::reverse(chain)) {
+      SmallVector<LLVM::GEPArg> indices = {0};
+      for (int64_t index : insert.getPosition())
+        indices.push_back(static_cast<int32_t>(index));
+      Value field =
+          LLVM::GEPOp::create(b, op.getLoc(), pointerType, resultType, out,
+                              indices, LLVM::GEPNoWrapFlags::inbounds);
+      LLVM::StoreOp::create(b, op.getLoc(), insert.getValue(), field);
+    }
+    LLVM::ReturnOp::create(b, op.getLoc(), ValueRange{});
+    op.erase();
+    for (LLVM::InsertValueOp insert : chain)
+      if (insert->use_empty())
+        insert.erase();
+  }
+  return success();
+}
+
 llvm::Expected<std::unique_ptr<JitFunction>>
 JitFunction::compile(ModuleOp module, const JitOptions &options) {
   auto entry = module.lookupSymbol<func::FuncOp>(options.entry);
@@ -282,6 +349,8 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   buildNdToLLVMPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return makeError("lowering the module to the LLVM dialect failed");
+  if (failed(returnThroughPointer(module, options.entry)))
+    return makeError("the lowered module has no function @" + options.entry);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -371,11 +440,14 @@ llvm::Error JitFunction::checkInputs(llvm::ArrayRef<HostTensor> inputs) const {
 
 /// The packed arguments of one call: the expanded descriptors of the inputs
 /// (one heap vector per input, so the addresses handed out stay put), one
-/// pointer per descriptor field, and storage for the returned descriptors.
+/// pointer per descriptor field, and storage for the returned descriptors
+/// (with the pointer to it that the entry function takes).
 struct JitFunction::CallFrame {
   std::vector<std::vector<int64_t>> descriptors;
   llvm::SmallVector<void *> args;
   llvm::SmallVector<int64_t> resultStorage;
+  /// The entry function's last argument: where it writes its results.
+  void *resultPointer = nullptr;
 };
 
 llvm::Error JitFunction::prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
@@ -403,8 +475,10 @@ llvm::Error JitFunction::prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
   for (const TensorSignature &result : results)
     resultSlots += descriptorSize(result.shape.size());
   frame.resultStorage.assign(resultSlots, 0);
-  if (!results.empty())
-    frame.args.push_back(frame.resultStorage.data());
+  if (!results.empty()) {
+    frame.resultPointer = frame.resultStorage.data();
+    frame.args.push_back(&frame.resultPointer);
+  }
   return llvm::Error::success();
 }
 

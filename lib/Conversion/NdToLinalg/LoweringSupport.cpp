@@ -1056,18 +1056,35 @@ void LoweringState::outline(
       source = castOp.getSource();
     }
     auto sourceType = cast<RankedTensorType>(source.getType());
-    // It also folds the `to_buffer` of a `to_tensor` into the memref, which
-    // the update would then write unseen by the analysis: such data is
-    // copied first.
-    if (source.getDefiningOp<bufferization::ToTensorOp>())
-      source = bufferization::AllocTensorOp::create(rewriter, loc, sourceType,
-                                                    ValueRange{}, source);
     auto sourceBufferType =
         MemRefType::get(sourceType.getShape(), sourceType.getElementType());
-    auto buffer = bufferization::ToBufferOp::create(rewriter, loc,
-                                                    sourceBufferType, source);
-    buffer->setAttr(kUpdateAttr, rewriter.getI64IntegerAttr(updates++));
-    Value operand = buffer;
+    Value operand;
+    if (isNeverWritten(source)) {
+      // Data that nothing may write (a constant, an argument not donated) is
+      // copied here, from the buffer all its readers share: the analysis
+      // would copy it too, after comparing each use of that data with every
+      // other (time quadratic in the number of ops that update one
+      // argument).
+      Value shared = sharedReadBuffer(rewriter, source);
+      SmallVector<Value> sizes;
+      for (auto [d, size] : llvm::enumerate(sourceType.getShape()))
+        if (ShapedType::isDynamic(size))
+          sizes.push_back(memref::DimOp::create(rewriter, loc, shared, d));
+      operand = memref::AllocOp::create(rewriter, loc, sourceBufferType, sizes,
+                                        rewriter.getI64IntegerAttr(64));
+      memref::CopyOp::create(rewriter, loc, shared, operand);
+    } else {
+      // It also folds the `to_buffer` of a `to_tensor` into the memref,
+      // which the update would then write unseen by the analysis: such data
+      // is copied first.
+      if (source.getDefiningOp<bufferization::ToTensorOp>())
+        source = bufferization::AllocTensorOp::create(
+            rewriter, loc, sourceType, ValueRange{}, source);
+      auto buffer = bufferization::ToBufferOp::create(rewriter, loc,
+                                                      sourceBufferType, source);
+      buffer->setAttr(kUpdateAttr, rewriter.getI64IntegerAttr(updates++));
+      operand = buffer;
+    }
     if (sourceBufferType != bufferType)
       operand = memref::CastOp::create(rewriter, loc, bufferType, operand);
     callOperands[*destination] = operand;
