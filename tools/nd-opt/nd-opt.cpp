@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Registration/Registration.h"
 #include "nd/Support/Version.h"
 
@@ -22,6 +24,13 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::nd::registerNdDialects(registry);
+  // The nd dialect's printer names large LLVM structs (the results of a
+  // function with many of them): loaded with the LLVM dialect, it does so
+  // for LLVM IR that nd-opt reads as well as for what nd's passes lower.
+  registry.addExtension(
+      +[](mlir::MLIRContext *context, mlir::LLVM::LLVMDialect *) {
+        context->getOrLoadDialect<mlir::nd::NdDialect>();
+      });
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "nd optimizer driver\n", registry));

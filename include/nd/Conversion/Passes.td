@@ -320,8 +320,15 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
       orders the partition's non-temporal stores before its later ones.
 
     The private declarations of these functions are removed.
+
+    The pass loads the nd dialect, whose printer names literal LLVM structs
+    of more than eight members once, at the top of the module (a function
+    with N results builds a struct of N memref descriptors that each of its
+    N `insertvalue`s would otherwise spell out), so that the IR of every
+    module lowered by nd prints in size linear in its results.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::nd::NdDialect"];
   let options = [
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Ask the OpenMP runtime for the thread count (false: one thread)">

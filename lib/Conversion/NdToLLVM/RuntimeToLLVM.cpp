@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

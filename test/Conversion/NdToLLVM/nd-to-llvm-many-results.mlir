@@ -1,4 +1,5 @@
 // RUN: nd-opt %s --nd-to-llvm | FileCheck %s
+// RUN: nd-opt %s --nd-to-llvm | nd-opt | FileCheck %s
 // RUN: nd-opt %s --nd-to-llvm | %mlir_opt | FileCheck %s --check-prefix=PARSED
 
 // A function with N results returns an LLVM struct of N memref descriptors,
@@ -6,7 +7,8 @@
 // the text would grow as N squared. Structs of more than eight members get
 // a name (a type alias) at the top of the module, which the printed IR
 // uses; structs of up to eight members, memref descriptors among them, print
-// in full. Stock mlir-opt parses the result.
+// in full. nd-opt prints LLVM IR it reads in the same way (the second RUN
+// line), and stock mlir-opt parses the result.
 
 // CHECK: !llvm_struct_9_members = !llvm.struct<(struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>,
 // CHECK-LABEL: llvm.func @nine(
