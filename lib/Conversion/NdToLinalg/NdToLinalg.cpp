@@ -295,8 +295,9 @@ static SmallVector<Value> walkPositions(
 /// the vector length of the element type): `result[pos + l] = data[base +
 /// resolve(indices[pos + l]) * axisStride + (lastAxis ? 0 : col + l)]`, read
 /// with one gather. Under oob<skip> a lane whose index is out of range
-/// reads a zero; with `check`, such a lane reads nothing and the returned i1
-/// says whether there was one (false otherwise). The axis is not empty.
+/// reads a zero; with `check`, such a lane reads nothing, and the returned
+/// vector of i1 marks the lanes whose index is out of range (null without
+/// `check`). The axis is not empty.
 static Value gatherLanes(OpBuilder &b, Location loc, OobMode oob, bool check,
                          Value indices, Value data, Value result, Value pos,
                          Value base, Value col, Value size, Value axisStride,
@@ -329,7 +330,7 @@ static Value gatherLanes(OpBuilder &b, Location loc, OobMode oob, bool check,
   Value allTrue = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(lanesOf(b.getI1Type()), true));
   Value mask = allTrue;
-  Value anyBad = constBool(b, loc, false);
+  Value badLanes;
   if (oob == OobMode::Clamp) {
     Value ones = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(lanesOf(i64), b.getI64IntegerAttr(1)));
@@ -342,8 +343,7 @@ static Value gatherLanes(OpBuilder &b, Location loc, OobMode oob, bool check,
                                       normalized, sizes);
     mask = arith::XOrIOp::create(b, loc, bad, allTrue);
     if (check)
-      anyBad = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
-                                           bad);
+      badLanes = bad;
   }
   Value offsets = arith::MulIOp::create(b, loc, normalized, splat(axisStride));
   offsets = arith::AddIOp::create(b, loc, offsets, splat(base));
@@ -365,7 +365,7 @@ static Value gatherLanes(OpBuilder &b, Location loc, OobMode oob, bool check,
                                           ValueRange{c0}, offsets, mask,
                                           passThrough);
   vector::StoreOp::create(b, loc, values, result, pos);
-  return anyBad;
+  return badLanes;
 }
 
 namespace {
@@ -742,21 +742,39 @@ private:
                             sloc, coords[d], dataStrides[d]);
                         base = sb.createOrFold<arith::AddIOp>(sloc, base, term);
                       }
+                      // With checks, the vectors' out-of-range lanes
+                      // accumulate in a vector, reduced once per segment.
+                      SmallVector<Value> init(acc);
+                      if (check)
+                        init[0] = arith::ConstantOp::create(
+                            sb, sloc,
+                            DenseElementsAttr::get(
+                                VectorType::get({vl}, sb.getI1Type()), false));
                       auto vectors = scf::ForOp::create(
-                          sb, sloc, from, vectorEnd, lanes, acc,
+                          sb, sloc, from, vectorEnd, lanes, init,
                           [&](OpBuilder &vb, Location vloc, Value col,
                               ValueRange vacc) {
                             Value pos = vb.createOrFold<arith::AddIOp>(
                                 vloc, rowStart, col);
-                            Value anyBad = gatherLanes(
+                            Value badLanes = gatherLanes(
                                 vb, vloc, oob, check, indicesFlat, dataFlat,
                                 result.flat, pos, base, col, size,
                                 dataStrides[axis], axis == rank - 1);
-                            scf::YieldOp::create(
-                                vb, vloc, orBool(vb, vloc, vacc[0], anyBad));
+                            Value next = vacc[0];
+                            if (badLanes)
+                              next = arith::OrIOp::create(vb, vloc, next,
+                                                          badLanes);
+                            scf::YieldOp::create(vb, vloc, next);
                           });
+                      SmallVector<Value> carried(vectors.getResults());
+                      if (check)
+                        carried[0] = orBool(
+                            sb, sloc, acc[0],
+                            vector::ReductionOp::create(
+                                sb, sloc, vector::CombiningKind::OR,
+                                carried[0]));
                       return walkColumns(sb, sloc, coords, rowStart, vectorEnd,
-                                         to, vectors.getResults(), element);
+                                         to, carried, element);
                     });
                 if (check)
                   memref::StoreOp::create(pb, ploc, bad[0], flags, p);
