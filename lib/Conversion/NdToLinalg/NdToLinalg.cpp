@@ -2146,16 +2146,60 @@ private:
                 scf::YieldOp::create(eb, eloc, any);
               },
               [&](OpBuilder &eb, Location eloc) {
-                Value bad = checkedApply(
+                // Every index is checked before the partition writes: in
+                // place all of them (no partition may write if one is bad),
+                // into a copy only the partition's own, with one vectorised
+                // max per row (a check fused into the walk would cost a
+                // compare and a select per random access).
+                auto pre = scf::IfOp::create(
                     eb, eloc, inPlace,
                     [&](OpBuilder &cb, Location cloc) {
-                      return maxShifted(cb, cloc, indicesFlat, zero, count,
-                                        size, bound);
+                      scf::YieldOp::create(
+                          cb, cloc,
+                          maxShifted(cb, cloc, indicesFlat, zero, count, size,
+                                     bound));
+                    },
+                    [&](OpBuilder &cb, Location cloc) {
+                      Value max;
+                      if (split == 0) {
+                        max = shiftedMax(cb, cloc, indicesFlat, flatLo, flatHi,
+                                         size, zero);
+                      } else {
+                        Value cols = indexDims.back();
+                        Value rows = cb.createOrFold<arith::DivUIOp>(
+                            cloc, count, maxIndex(cb, cloc, cols, one));
+                        auto perRow = scf::ForOp::create(
+                            cb, cloc, zero, rows, one, ValueRange{zero},
+                            [&](OpBuilder &rb, Location rloc, Value row,
+                                ValueRange acc) {
+                              Value start = rb.createOrFold<arith::MulIOp>(
+                                  rloc, row, cols);
+                              Value from = rb.createOrFold<arith::AddIOp>(
+                                  rloc, start, colLo);
+                              Value to = rb.createOrFold<arith::AddIOp>(
+                                  rloc, start, colHi);
+                              scf::YieldOp::create(
+                                  rb, rloc,
+                                  shiftedMax(rb, rloc, indicesFlat, from, to,
+                                             size, acc[0]));
+                            });
+                        max = perRow.getResult(0);
+                      }
+                      scf::YieldOp::create(cb, cloc,
+                                           anyOutOfRange(cb, cloc, max, bound));
+                    });
+                Value preBad = pre.getResult(0);
+                auto work = scf::IfOp::create(
+                    eb, eloc, preBad,
+                    [&](OpBuilder &ab, Location aloc) {
+                      scf::YieldOp::create(ab, aloc, constBool(ab, aloc, true));
                     },
                     [&](OpBuilder &ab, Location aloc) {
-                      return walk(ab, aloc, true);
+                      walk(ab, aloc, false);
+                      scf::YieldOp::create(ab, aloc,
+                                           constBool(ab, aloc, false));
                     });
-                scf::YieldOp::create(eb, eloc, bad);
+                scf::YieldOp::create(eb, eloc, work.getResult(0));
               });
           memref::StoreOp::create(nb, nloc, ifEmpty.getResult(0), flags, p);
         });

@@ -402,11 +402,13 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
   return %0 : tensor<?x5xi8>
 }
 
-// The shapes are compared first. Each partition then checks as it updates
-// when the destination is a copy of data (a failure discards the copy), and
-// checks every index before writing when it updates data's own buffer in
-// place (its base pointer equals data's). A failed partition's flag makes
-// the op report the first bad index afterwards.
+// The shapes are compared first. Each partition then checks indices before
+// it writes: when it updates data's own buffer in place (its base pointer
+// equals data's) every index of the op, when the destination is a copy of
+// data (a failure discards the copy) only the positions it owns; both are
+// one unsigned max, which vectorises, and the update that follows checks
+// nothing. A failed partition's flag makes the op report the first bad
+// index afterwards.
 // CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: memref<?x5xi8>
 //  CHECKED-SAME:   %{{.*}}: tensor<?x2xi32>, %{{.*}}: tensor<?x2xi8>, %[[DATAPTR:[a-zA-Z0-9]+]]: index, %{{.*}}: i64)
 //       CHECKED:   nd.message = "nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
@@ -414,13 +416,19 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
 //       CHECKED:   scf.forall
 //       CHECKED:     %[[SLICEPTR:.*]] = memref.extract_aligned_pointer_as_index
 //       CHECKED:     %[[INPLACE:.*]] = arith.cmpi eq, %[[SLICEPTR]], %[[DATAPTR]] : index
-//       CHECKED:     scf.if %[[INPLACE]] -> (i1) {
-//       CHECKED:       arith.maxui
-//       CHECKED:     scf.if %{{.*}} -> (i1) {
-//       CHECKED:     } else {
+//       CHECKED:     %[[BAD:.*]] = scf.if %[[INPLACE]] -> (i1) {
+//       CHECKED:       scf.for %{{.*}} = %c0 to
+//       CHECKED:         arith.maxui
 //       CHECKED:       arith.cmpi uge
+//       CHECKED:     } else {
+//       CHECKED:       scf.for %{{.*}} = %[[LO:[a-zA-Z0-9]+]] to %[[HI:[a-zA-Z0-9]+]] step
+//       CHECKED:         arith.maxui
+//       CHECKED:       arith.cmpi uge
+//       CHECKED:     scf.if %[[BAD]] {
+//       CHECKED:     } else {
+//   CHECKED-NOT:       arith.cmpi uge
 //       CHECKED:       arith.maxsi
-//       CHECKED:     memref.store %{{.*}} : memref<?xi1>
+//       CHECKED:     memref.store %[[BAD]], %{{.*}} : memref<?xi1>
 //       CHECKED:   nd.message = "nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
 // -----
