@@ -402,34 +402,25 @@ func.func @scatter_elements(%data: tensor<?x5xi8>, %indices: tensor<?x2xi32>, %u
   return %0 : tensor<?x5xi8>
 }
 
-// The shapes are compared first. Each partition then checks indices before
-// it writes: when it updates data's own buffer in place (its base pointer
-// equals data's) every index of the op, when the destination is a copy of
-// data (a failure discards the copy) only the positions it owns; both are
-// one unsigned max, which vectorises, and the update that follows checks
-// nothing. A failed partition's flag makes the op report the first bad
-// index afterwards.
+// The shapes are compared first, then every index, before anything is
+// written: a parallel pass over ranges of the indices, one unsigned max
+// each (which vectorises), raises one flag per range. A raised flag makes
+// the op report the first bad index in row-major order; otherwise the
+// partitions update data (in place, or a copy of it) and check nothing.
 // CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: memref<?x5xi8>
-//  CHECKED-SAME:   %{{.*}}: tensor<?x2xi32>, %{{.*}}: tensor<?x2xi8>, %[[DATAPTR:[a-zA-Z0-9]+]]: index, %{{.*}}: i64)
+//  CHECKED-SAME:   %{{.*}}: tensor<?x2xi32>, %{{.*}}: tensor<?x2xi8>, %{{.*}}: index, %{{.*}}: i64)
 //       CHECKED:   nd.message = "nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
 //       CHECKED:   nd.message = "nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
-//       CHECKED:   scf.forall
-//       CHECKED:     %[[SLICEPTR:.*]] = memref.extract_aligned_pointer_as_index
-//       CHECKED:     %[[INPLACE:.*]] = arith.cmpi eq, %[[SLICEPTR]], %[[DATAPTR]] : index
-//       CHECKED:     %[[BAD:.*]] = scf.if %[[INPLACE]] -> (i1) {
-//       CHECKED:       scf.for %{{.*}} = %c0 to
-//       CHECKED:         arith.maxui
-//       CHECKED:       arith.cmpi uge
-//       CHECKED:     } else {
-//       CHECKED:       scf.for %{{.*}} = %[[LO:[a-zA-Z0-9]+]] to %[[HI:[a-zA-Z0-9]+]] step
-//       CHECKED:         arith.maxui
-//       CHECKED:       arith.cmpi uge
-//       CHECKED:     scf.if %[[BAD]] {
-//       CHECKED:     } else {
-//   CHECKED-NOT:       arith.cmpi uge
-//       CHECKED:       arith.maxsi
-//       CHECKED:     memref.store %[[BAD]], %{{.*}} : memref<?xi1>
+//       CHECKED:   %[[FLAGS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi1>
+//       CHECKED:     scf.for %{{.*}} iter_args(%{{.*}} = %c0) -> (index) {
+//       CHECKED:       arith.maxui
+//       CHECKED:     arith.cmpi uge
+//       CHECKED:     memref.store %{{.*}}, %[[FLAGS]][%{{.*}}] : memref<?xi1>
 //       CHECKED:   nd.message = "nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   scf.forall
+//   CHECKED-NOT:     arith.cmpi uge
+//       CHECKED:     arith.maxsi
+//       CHECKED:   scf.forall.in_parallel
 
 // -----
 
