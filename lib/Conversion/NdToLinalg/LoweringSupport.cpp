@@ -616,24 +616,18 @@ void lowering::reportFirstBadElement(LoweringState &state, OpBuilder &b,
 
 /// Whether a value of `indices[lo, hi)` is out of range for a dim of
 /// `size`: one unsigned max of `index + size` (see rangeBound).
-Value lowering::shiftedMax(OpBuilder &b, Location loc, Value indices, Value lo,
-                           Value hi, Value size, Value init) {
+Value lowering::maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
+                           Value hi, Value size, Value bound) {
+  Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   auto loop = scf::ForOp::create(
-      b, loc, lo, hi, one, ValueRange{init},
+      b, loc, lo, hi, one, ValueRange{zero},
       [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
         Value raw = loadIndex(lb, lloc, indices, q);
         Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
         scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
       });
-  return loop.getResult(0);
-}
-
-Value lowering::maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
-                           Value hi, Value size, Value bound) {
-  Value zero = constIndex(b, loc, 0);
-  return anyOutOfRange(b, loc, shiftedMax(b, loc, indices, lo, hi, size, zero),
-                       bound);
+  return anyOutOfRange(b, loc, loop.getResult(0), bound);
 }
 
 Value lowering::zeroValue(OpBuilder &b, Location loc, Type elementType) {

@@ -234,11 +234,6 @@ void reportFirstBadElement(LoweringState &state, OpBuilder &b, Location loc,
                            Operation *op, Value indices, Value count,
                            Value size, int64_t axis);
 
-/// The unsigned maximum of `init` and of `index + size` over
-/// `indices[lo, hi)` (see rangeBound).
-Value shiftedMax(OpBuilder &b, Location loc, Value indices, Value lo, Value hi,
-                 Value size, Value init);
-
 /// Whether a value of `indices[lo, hi)` is out of range for a dim of
 /// `size`: one unsigned max of `index + size` (see rangeBound).
 Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo, Value hi,
