@@ -29,7 +29,9 @@ void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 /// Attaches `MemoryEffectOpInterface` to the MPI dialect's ops that have
 /// effects but do not declare them in MLIR 22 (`mpi.init`, `mpi.allreduce`,
 /// `mpi.send`, ...), so that bufferization's deallocation accepts functions
-/// that use them.
+/// that use them. A bridge over a gap of MLIR 22 (docs/Rationale.md,
+/// "Bridges over gaps of MLIR 22"): upstream main declares the effects itself
+/// since PR #186158, and a model is attached only where an op declares none.
 void registerMPIMemoryEffectsExternalModels(DialectRegistry &registry);
 
 /// Adds the rewrite of `shard.all_gather` into a `shard.all_reduce` (see
