@@ -18,5 +18,4 @@ void mlir::nd::registerNdPasses() {
   registerNdConversionPasses();
   registerNdPipelines();
   registerNdShardPasses();
-  registerNdShardPipelines();
 }
