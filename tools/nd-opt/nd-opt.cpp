@@ -15,6 +15,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Registration/Registration.h"
+#include "nd/Support/CommandLine.h"
 #include "nd/Support/Version.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,8 +34,16 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   nd::registerNdDialects(registry);
 
+  // --help shows the passes and mlir-opt's options, which register next,
+  // not libLLVM's code generation flags (--help-hidden does).
+  nd::hideLibraryOptions();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
-      argc, argv, "nd optimizer driver\n", registry);
+      argc, argv,
+      "nd optimizer driver: mlir-opt with nd's dialect, its passes "
+      "(--lower-scatter, --convert-tensor-to-nd, --convert-tosa-to-nd, "
+      "--convert-nd-runtime-to-llvm, the --nd-* passes) and its pipelines "
+      "(--nd-to-llvm, --nd-sharded-to-llvm) among upstream's\n",
+      registry);
   // The nd dialect's printer names large LLVM structs (the results of a
   // function with many of them), in LLVM IR that nd-opt reads as well as in
   // what nd's passes lower: each buffer's context loads it before its
