@@ -16,6 +16,7 @@
 #include "nd/ExecutionEngine/JitFunction.h"
 #include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
+#include "nd/Support/CommandLine.h"
 #include "nd/Support/Version.h"
 #include "nd/Target/ONNX/ImportONNX.h"
 #include "nd/Target/OpenVINO/ImportOpenVINO.h"
@@ -230,8 +231,8 @@ static std::string formatDuration(double seconds) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   releaseOptionName("threads");
+  hideLibraryOptions();
   Options options;
-  cl::HideUnrelatedOptions(options.category);
   registerVersionPrinter();
   std::string parseErrors;
   llvm::raw_string_ostream parseErrorStream(parseErrors);

@@ -43,7 +43,8 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-// The names --lower-scatter uses (see LoweringSupport.h).
+// The names --lower-scatter (see LoweringSupport.h) and
+// createRuntimeErrorReport use.
 static constexpr StringLiteral kReportErrorFn = "__nd_report_error";
 static constexpr StringLiteral kReportErrorAtFn = "__nd_report_error_at";
 static constexpr StringLiteral kMessageAttr = "nd.message";
@@ -51,6 +52,24 @@ static constexpr StringLiteral kSiteFn = "__nd_site";
 static constexpr StringLiteral kSiteAttr = "nd.site";
 static constexpr StringLiteral kMaxThreadsFn = "__nd_max_threads";
 static constexpr StringLiteral kStoreFenceFn = "__nd_store_fence";
+
+void mlir::nd::createRuntimeErrorReport(OpBuilder &builder, Location loc,
+                                        StringRef format, Value a, Value b) {
+  auto module = builder.getInsertionBlock()
+                    ->getParentOp()
+                    ->getParentOfType<ModuleOp>();
+  if (!SymbolTable::lookupSymbolIn(module, kReportErrorFn)) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    Type i64 = builder.getI64Type();
+    auto declaration = func::FuncOp::create(
+        builder, loc, kReportErrorFn, builder.getFunctionType({i64, i64}, {}));
+    declaration.setPrivate();
+  }
+  auto call = func::CallOp::create(builder, loc, kReportErrorFn, TypeRange{},
+                                   ValueRange{a, b});
+  call->setAttr(kMessageAttr, builder.getStringAttr(format));
+}
 
 namespace {
 /// The messages a function reports through its site argument `argument`,

@@ -150,10 +150,13 @@ private:
       Value zero =
           oob == OobMode::Error ? Value() : zeroValue(pb, ploc, elementType);
       // The partition's rows [lo, hi) as (outer row, index value) pairs:
-      // the outer rows' loop does the divisions, the inner loop none.
+      // the outer rows' loop does the divisions, the inner loop none. An
+      // empty `indices` (perBatch 0, known at run time only) means no rows:
+      // divide by at least 1.
       Value lo = bounds.first, hi = bounds.second;
-      Value firstOuter = pb.createOrFold<arith::DivUIOp>(ploc, lo, perBatch);
-      Value lastOuter = ceilDiv(pb, ploc, hi, perBatch);
+      Value divisor = maxIndex(pb, ploc, perBatch, step);
+      Value firstOuter = pb.createOrFold<arith::DivUIOp>(ploc, lo, divisor);
+      Value lastOuter = ceilDiv(pb, ploc, hi, divisor);
       auto loop = scf::ForOp::create(
           pb, ploc, firstOuter, lastOuter, step, ValueRange{no},
           [&](OpBuilder &ob, Location oloc, Value outerRow, ValueRange outAcc) {

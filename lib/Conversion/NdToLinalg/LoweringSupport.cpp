@@ -306,11 +306,31 @@ Value lowering::flatReadBuffer(OpBuilder &b, Location loc, Value tensor) {
 Allocation lowering::allocateResult(OpBuilder &b, Location loc,
                                     RankedTensorType type,
                                     ValueRange dynamicSizes) {
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-  Value buffer = memref::AllocOp::create(b, loc, memrefType, dynamicSizes,
+  // A dim the result type leaves dynamic but the operands give statically
+  // (an empty static `indices` under a `?` of the result) is static in the
+  // buffer: canonicalization would make it so after `flatten` has chosen a
+  // collapse_shape, and fold that against a 0 into a type the verifier of
+  // collapse_shape rejects.
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<Value> sizes;
+  auto size = dynamicSizes.begin();
+  for (int64_t &dim : shape) {
+    if (!ShapedType::isDynamic(dim))
+      continue;
+    if (std::optional<int64_t> known = getConstantIntValue(*size))
+      dim = *known;
+    else
+      sizes.push_back(*size);
+    ++size;
+  }
+  auto memrefType = MemRefType::get(shape, type.getElementType());
+  Value buffer = memref::AllocOp::create(b, loc, memrefType, sizes,
                                          b.getI64IntegerAttr(64));
+  auto bufferTensorType = RankedTensorType::get(shape, type.getElementType());
   Value tensor = bufferization::ToTensorOp::create(
-      b, loc, type, buffer, /*restrict=*/true, /*writable=*/true);
+      b, loc, bufferTensorType, buffer, /*restrict=*/true, /*writable=*/true);
+  if (bufferTensorType != type)
+    tensor = tensor::CastOp::create(b, loc, type, tensor);
   return {flatten(b, loc, buffer), tensor};
 }
 

@@ -1850,22 +1850,26 @@ private:
       reportFirstBadTuple(*state, nb, nloc, op, flat, numEntries, *space);
     };
 
-    // A dim of static size 0 leaves nothing to write; the indices are still
-    // checked (under oob<error>).
-    if (llvm::is_contained(op.getData().getType().getShape(), 0)) {
+    // A dim of size 0 leaves nothing to write; the indices are still
+    // checked (under oob<error>). The partitions of a row scatter cover the
+    // destination's elements: they would check none.
+    auto checkOnly = [&](OpBuilder &nb, Location nloc) -> Value {
       if (!checksIndices(*state, s))
         return data;
-      Value chunks = state->numPartitions(b, loc, op, s.numEntries);
+      Value chunks = state->numPartitions(nb, nloc, op, s.numEntries);
       Value ok = forEachEntryChecked(
-          b, loc, s, chunks, state->checksEnabled(),
+          nb, nloc, s, chunks, state->checksEnabled(),
           [](OpBuilder &, Location, Value) {},
           [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
-      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-        Value flat = flatReadBuffer(nb, nloc, indices);
-        s.reportFirstBad(nb, nloc, flat);
+      reportUnless(nb, nloc, ok, [&](OpBuilder &rb, Location rloc) {
+        Value flat = flatReadBuffer(rb, rloc, indices);
+        s.reportFirstBad(rb, rloc, flat);
       });
       return data;
-    }
+    };
+    auto dataType = op.getData().getType();
+    if (llvm::is_contained(dataType.getShape(), 0))
+      return checkOnly(b, loc);
     // The destination as [rows, slice] (or [rows]).
     SmallVector<ReassociationIndices> groups(1);
     for (int64_t d = 0; d < k; ++d)
@@ -1875,7 +1879,17 @@ private:
       for (int64_t d = k; d < r; ++d)
         groups[1].push_back(d);
     }
-    return scatterRows(b, loc, *state, op, s, data, dataPointer, groups);
+    auto write = [&](OpBuilder &nb, Location nloc) {
+      return scatterRows(nb, nloc, *state, op, s, data, dataPointer, groups);
+    };
+    if (!checksIndices(*state, s) || dataType.hasStaticShape())
+      return write(b, loc);
+    // A dynamic dim may be 0 at run time.
+    Value zero = constIndex(b, loc, 0);
+    Value size = b.createOrFold<arith::MulIOp>(loc, s.numRows, s.rowSize);
+    Value nonEmpty = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne, size, zero);
+    return buildIf(b, loc, nonEmpty, data.getType(), write, checkOnly);
   }
 };
 

@@ -13,6 +13,12 @@
 
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+class Location;
+class OpBuilder;
+class Value;
+} // namespace mlir
+
 namespace mlir::nd {
 
 #define GEN_PASS_DECL_NDDONATION
@@ -29,6 +35,15 @@ namespace mlir::nd {
 /// `void nd_report_error(const char *format, int64_t a, int64_t b)`, where
 /// `format` is a printf format with two `%lld` conversions.
 inline constexpr llvm::StringLiteral kHostReportErrorFn = "nd_report_error";
+
+/// Emits, at `builder`'s insertion point, the run-time report of a failed
+/// check that `--convert-nd-runtime-to-llvm` lowers to a call of the host's
+/// `nd_report_error(format, a, b)` (`a` and `b` are i64 values; `format` a
+/// printf format with at most two `%lld`, any other `%` doubled), and
+/// declares what it calls in the enclosing module. The host decides what
+/// follows: libnd_runner_utils.so ends the process with status 1.
+void createRuntimeErrorReport(OpBuilder &builder, Location loc,
+                              llvm::StringRef format, Value a, Value b);
 
 } // namespace mlir::nd
 
