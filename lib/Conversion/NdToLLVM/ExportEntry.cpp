@@ -28,6 +28,7 @@
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Runner/ElementType.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDRECORDSIGNATURE
@@ -153,7 +154,8 @@ public:
                        StringRef symbol);
 
 private:
-  /// A private constant global, uniquely named from `name`, made by `make`.
+  /// A global (private and constant unless `constant` is false: external),
+  /// uniquely named from `name`.
   LLVM::GlobalOp addGlobal(StringRef name, Type type, Attribute value,
                            bool constant = true);
   LLVM::GlobalOp addString(StringRef text);
@@ -168,6 +170,8 @@ private:
   Location loc;
   Type ptrType, i32, i64;
   LLVM::LLVMStructType tensorType, signatureType;
+  /// One global per distinct string.
+  llvm::StringMap<LLVM::GlobalOp> strings;
 };
 } // namespace
 
@@ -184,10 +188,14 @@ LLVM::GlobalOp DescriptionBuilder::addGlobal(StringRef name, Type type,
 }
 
 LLVM::GlobalOp DescriptionBuilder::addString(StringRef text) {
+  LLVM::GlobalOp &global = strings[text];
+  if (global)
+    return global;
   std::string bytes = text.str();
   bytes.push_back('\0');
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
-  return addGlobal("__nd_signature_text", type, b.getStringAttr(bytes));
+  global = addGlobal("__nd_signature_text", type, b.getStringAttr(bytes));
+  return global;
 }
 
 Value DescriptionBuilder::address(OpBuilder &init, LLVM::GlobalOp global) {
