@@ -76,17 +76,20 @@ createTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
       subtarget.AddFeature(feature.getKey(), feature.getValue());
     features = subtarget.getString();
   }
+  // LLVM takes an unknown CPU name with a warning on stderr only: checked
+  // first, on the target's generic subtarget.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!generic || !generic->isCPUStringValid(cpuName))
+    return makeError("unknown CPU '" + cpu + "' (LLVM's names: x86-64, " +
+                     "x86-64-v2, x86-64-v3, x86-64-v4, skylake, znver4, " +
+                     "...; or native)");
   auto codeGenLevel = static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u));
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpuName, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
       std::nullopt, codeGenLevel));
   if (!machine)
     return makeError("cannot generate code for CPU '" + cpu + "'");
-  // LLVM takes an unknown CPU name with a warning on stderr only.
-  if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpuName))
-    return makeError("unknown CPU '" + cpu + "' (LLVM's names: x86-64, " +
-                     "x86-64-v2, x86-64-v3, x86-64-v4, skylake, znver4, " +
-                     "...; or native)");
   return machine;
 }
 
@@ -113,15 +116,23 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
                      " with a body");
   if (llvm::Error error = markDonated(entry, options.donated))
     return std::move(error);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(options.cpu, options.optLevel);
+  if (!machine)
+    return machine.takeError();
   CompiledEntry compiled;
   compiled.symbol = options.symbol.empty() ? options.function : options.symbol;
 
   // Everything that the exported signature needs from the tensor level is
   // recorded before the lowering forgets it.
-  PassManager pm(module.getContext());
+  PassManager recordPm(module.getContext());
   NdRecordSignatureOptions recordOptions;
   recordOptions.function = options.function;
-  pm.addPass(createNdRecordSignature(recordOptions));
+  recordPm.addPass(createNdRecordSignature(recordOptions));
+  if (failed(recordPm.run(module)))
+    return makeError("@" + options.function + " cannot be exported");
+
+  PassManager pm(module.getContext());
   NdToLLVMPipelineOptions pipelineOptions;
   pipelineOptions.checkBounds = options.checkBounds;
   buildNdToLLVMPipeline(pm, pipelineOptions);
@@ -143,10 +154,6 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
     return makeError("exporting @" + options.function + " as '" +
                      compiled.symbol + "' failed");
 
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      createTargetMachine(options.cpu, options.optLevel);
-  if (!machine)
-    return machine.takeError();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, compiled.symbol);

@@ -36,6 +36,8 @@ llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
                                         const LinkOptions &options) {
   llvm::ErrorOr<std::string> driver =
       llvm::sys::findProgramByName(options.driver);
+  if (driver && !llvm::sys::fs::can_execute(*driver))
+    driver = std::make_error_code(std::errc::no_such_file_or_directory);
   if (!driver)
     return makeError("cannot find the C compiler driver '" + options.driver +
                      "' to link with: " + driver.getError().message());

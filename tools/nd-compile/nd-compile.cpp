@@ -207,6 +207,9 @@ int main(int argc, char **argv) {
   registerModelImportDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the model's lines; the IR of a failed pass would
+  // only bury them.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
