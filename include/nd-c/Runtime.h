@@ -1,4 +1,4 @@
-/*===- nd-c/Runtime.h - calling code that nd-compile built -------*- C -*-===*\
+/*===- Runtime.h - calling code that nd-compile built -------------*- C -*-===*\
 |*                                                                            *|
 |* The C interface of libnd_runtime.so and of every library (or object) that  *|
 |* `nd-compile` builds. No MLIR or LLVM is needed to use it.                  *|

@@ -1,4 +1,4 @@
-/*===- nd-c/RuntimeABI.h - nd's run-time ABI, one home --------------*- C -*-===*\
+/*===- RuntimeABI.h - nd's run-time ABI, one home -----------------*- C -*-===*\
 |*                                                                            *|
 |* Every name that nd's generated code and its hosts share, and the           *|
 |* signatures behind them. The compiler side (the lowering, the LLVM stage of *|

@@ -1,4 +1,4 @@
-//===- Compile.cpp - ahead-of-time compilation of tensor functions -*- C++ -*-===//
+//===- Compile.cpp - ahead-of-time compilation ------------------*- C++ -*-===//
 //
 // See Compile.h. The MLIR steps: --nd-record-signature, the nd-to-llvm
 // pipeline (buildNdToLLVMPipeline, as the JIT runs it), the entry passes the
@@ -29,13 +29,13 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
 using namespace mlir;
@@ -84,7 +84,8 @@ createTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
     return makeError("unknown CPU '" + cpu + "' (LLVM's names: x86-64, " +
                      "x86-64-v2, x86-64-v3, x86-64-v4, skylake, znver4, " +
                      "...; or native)");
-  auto codeGenLevel = static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u));
+  auto codeGenLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u));
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpuName, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
       std::nullopt, codeGenLevel));

@@ -76,11 +76,9 @@ llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
                         "-Wl,--no-undefined",
                         "-Wl,-rpath,$ORIGIN:$ORIGIN/../lib",
                         "-Wl,--version-script=" + *script};
-  llvm::SmallVector<llvm::StringRef> argRefs(std::begin(args),
-                                             std::end(args));
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
-                                                llvm::StringRef(*log),
-                                                llvm::StringRef(*log)};
+  llvm::SmallVector<llvm::StringRef> argRefs(std::begin(args), std::end(args));
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(*log), llvm::StringRef(*log)};
   std::string error;
   int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt,
                                          redirects, /*SecondsToWait=*/0,
@@ -95,6 +93,6 @@ llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
   for (llvm::StringRef arg : argRefs)
     command += (command.empty() ? "" : " ") + arg.str();
   return makeError("linking " + outputPath + " failed" +
-                   (error.empty() ? "" : " (" + error + ")") + ":\n" +
-                   command + (output.empty() ? "" : "\n" + output));
+                   (error.empty() ? "" : " (" + error + ")") + ":\n" + command +
+                   (output.empty() ? "" : "\n" + output));
 }

@@ -77,8 +77,8 @@ std::string formatShape(const int64_t *shape, int32_t rank) {
   for (int32_t d = 0; d < rank; ++d) {
     if (d)
       text += ", ";
-    text += shape[d] == ND_DYNAMIC ? std::string("?")
-                                   : std::to_string(shape[d]);
+    text +=
+        shape[d] == ND_DYNAMIC ? std::string("?") : std::to_string(shape[d]);
   }
   return text + "]";
 }
@@ -131,8 +131,8 @@ bool isRowMajor(const int64_t *shape, const int64_t *strides, int32_t rank) {
 /// Copies the elements of `shape` from `src` (strides `srcStrides`, in
 /// elements) to `dst` (`dstStrides`): rows of contiguous elements at a time.
 void copyStrided(uint8_t *dst, const int64_t *dstStrides, const uint8_t *src,
-                 const int64_t *srcStrides, const int64_t *shape,
-                 int32_t rank, size_t elementSize) {
+                 const int64_t *srcStrides, const int64_t *shape, int32_t rank,
+                 size_t elementSize) {
   if (rank == 0) {
     std::memcpy(dst, src, elementSize);
     return;
@@ -192,8 +192,7 @@ void nd::runtime::reportError(nd_call_state *state, const char *format,
     return;
   }
   state->message.resize(static_cast<size_t>(size) + 1);
-  std::snprintf(state->message.data(), state->message.size(), format, lla,
-                llb);
+  std::snprintf(state->message.data(), state->message.size(), format, lla, llb);
   state->message.resize(static_cast<size_t>(size));
 }
 
@@ -227,13 +226,12 @@ int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
                 formatString("%s: expected rank %d, got %d", what.c_str(),
                              type.rank, tensor.rank));
   if (type.rank > 0 && !tensor.shape)
-    return fail(ND_ERROR_INVALID_ARGUMENT,
-                what + ": its shape is NULL");
+    return fail(ND_ERROR_INVALID_ARGUMENT, what + ": its shape is NULL");
   for (int32_t d = 0; d < type.rank; ++d) {
     if (tensor.shape[d] < 0)
       return fail(ND_ERROR_INVALID_ARGUMENT,
-                  formatString("%s: dim %d is negative (%lld)", what.c_str(),
-                               d, static_cast<long long>(tensor.shape[d])));
+                  formatString("%s: dim %d is negative (%lld)", what.c_str(), d,
+                               static_cast<long long>(tensor.shape[d])));
     if (type.dims[d] != ND_DYNAMIC && type.dims[d] != tensor.shape[d])
       return fail(ND_ERROR_INVALID_ARGUMENT,
                   formatString("%s: dim %d must be %lld, got %lld (shape %s)",
@@ -245,12 +243,10 @@ int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
   int64_t count = countElements(tensor.shape, type.rank);
   int64_t bytes = 0;
   if (count < 0 ||
-      __builtin_mul_overflow(count, static_cast<int64_t>(getElementSize(
-                                        type.dtype)),
-                             &bytes))
+      __builtin_mul_overflow(
+          count, static_cast<int64_t>(getElementSize(type.dtype)), &bytes))
     return fail(ND_ERROR_INVALID_ARGUMENT,
-                formatString("%s: shape %s has too many elements",
-                             what.c_str(),
+                formatString("%s: shape %s has too many elements", what.c_str(),
                              formatShape(tensor.shape, type.rank).c_str()));
   if (!tensor.data && count > 0)
     return fail(ND_ERROR_INVALID_ARGUMENT, what + ": its data is NULL");
@@ -430,7 +426,8 @@ int32_t Call::finish() {
     return fail(ND_ERROR_INVALID_ARGUMENT,
                 formatString("%s: the call computed shape %s, the buffer has "
                              "shape %s",
-                             what.c_str(), formatShape(sizes, type.rank).c_str(),
+                             what.c_str(),
+                             formatShape(sizes, type.rank).c_str(),
                              formatShape(output.shape, type.rank).c_str()));
   }
 
@@ -494,9 +491,8 @@ int32_t Call::finish() {
     const nd_tensor_type &type = signature.outputs[k];
     const int64_t *fields = resultFields(k);
     size_t elementSize = getElementSize(type.dtype);
-    auto *data =
-        reinterpret_cast<uint8_t *>(static_cast<intptr_t>(fields[1])) +
-        fields[2] * static_cast<int64_t>(elementSize);
+    auto *data = reinterpret_cast<uint8_t *>(static_cast<intptr_t>(fields[1])) +
+                 fields[2] * static_cast<int64_t>(elementSize);
     const int64_t *sizes = fields + 3;
     const int64_t *strides = fields + 3 + type.rank;
     std::vector<int64_t> contiguous(static_cast<size_t>(type.rank));
@@ -508,17 +504,16 @@ int32_t Call::finish() {
       bool same = output.data == data &&
                   std::equal(target, target + type.rank, strides);
       if (!same)
-        copyStrided(static_cast<uint8_t *>(output.data), target, data,
-                    strides, sizes, type.rank, elementSize);
+        copyStrided(static_cast<uint8_t *>(output.data), target, data, strides,
+                    sizes, type.rank, elementSize);
       output.owner = nullptr;
       continue;
     }
 
     OwnedTensor *owner = owners[k];
     std::copy(sizes, sizes + type.rank, owner->shape);
-    bool copied = owner->buffer &&
-                  reinterpret_cast<intptr_t>(owner->buffer) !=
-                      static_cast<intptr_t>(fields[0]);
+    bool copied = owner->buffer && reinterpret_cast<intptr_t>(owner->buffer) !=
+                                       static_cast<intptr_t>(fields[0]);
     if (copied) {
       rowMajorStrides(sizes, type.rank, contiguous.data());
       copyStrided(static_cast<uint8_t *>(owner->buffer), contiguous.data(),
@@ -537,8 +532,7 @@ int32_t Call::finish() {
   std::vector<intptr_t> released;
   for (int32_t k = 0; k < numOutputs; ++k) {
     intptr_t allocated = static_cast<intptr_t>(resultFields(k)[0]);
-    if (!isFresh(signature.outputs[k], allocated) ||
-        isInputBuffer(allocated) ||
+    if (!isFresh(signature.outputs[k], allocated) || isInputBuffer(allocated) ||
         std::find(handedOver.begin(), handedOver.end(), allocated) !=
             handedOver.end() ||
         std::find(released.begin(), released.end(), allocated) !=

@@ -55,8 +55,8 @@ public:
   Call(const Call &) = delete;
   Call &operator=(const Call &) = delete;
 
-  int32_t prepare(const nd_tensor *inputs, size_t numInputs,
-                  nd_tensor *outputs, size_t numOutputs);
+  int32_t prepare(const nd_tensor *inputs, size_t numInputs, nd_tensor *outputs,
+                  size_t numOutputs);
   /// Runs the entry on `threads` threads (0: the control's default).
   int32_t run(int32_t threads, const ThreadControl &control);
   int32_t finish();
@@ -93,8 +93,8 @@ private:
 /// prepare, run and finish, with the context's thread count (or the
 /// signature's default) and status and message written to the context.
 int32_t invoke(const nd_signature &signature, nd_packed_fn packed,
-               nd_context *context, const nd_tensor *inputs,
-               size_t numInputs, nd_tensor *outputs, size_t numOutputs,
+               nd_context *context, const nd_tensor *inputs, size_t numInputs,
+               nd_tensor *outputs, size_t numOutputs,
                const ThreadControl &control);
 
 /// Bytes per element of `dtype`, 0 if unknown.

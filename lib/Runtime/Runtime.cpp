@@ -35,8 +35,7 @@ extern "C" {
 
 int32_t ND_ABI_INVOKE(const nd_signature *signature, nd_packed_fn packed,
                       nd_context *context, const nd_tensor *inputs,
-                      size_t numInputs, nd_tensor *outputs,
-                      size_t numOutputs) {
+                      size_t numInputs, nd_tensor *outputs, size_t numOutputs) {
   ThreadControl control;
   control.getMaxThreads = &ND_ABI_OMP_MAX_THREADS;
   control.setNumThreads = &ND_ABI_OMP_SET_THREADS;

@@ -163,7 +163,9 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-static int fail(llvm::Error error) { return fail(llvm::toString(std::move(error))); }
+static int fail(llvm::Error error) {
+  return fail(llvm::toString(std::move(error)));
+}
 
 /// Writes `bytes` to `path`.
 static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef bytes) {
@@ -216,8 +218,8 @@ int main(int argc, char **argv) {
   ModelImportOptions importOptions;
   importOptions.weightsPath = options.weights;
   std::string readError;
-  OwningOpRef<ModuleOp> module = importModel(options.model, context, sourceMgr,
-                                             importOptions, readError);
+  OwningOpRef<ModuleOp> module =
+      importModel(options.model, context, sourceMgr, importOptions, readError);
   if (!readError.empty())
     return fail("cannot read model '" + options.model + "': " + readError);
   if (!module)
@@ -240,11 +242,10 @@ int main(int argc, char **argv) {
       return fail(std::move(error));
   } else {
     llvm::SmallString<128> objectPath;
-    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-            "nd-compile", "o", objectPath))
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("nd-compile", "o", objectPath))
       return fail("cannot create a temporary file: " + ec.message());
-    llvm::scope_exit removeObject(
-        [&] { llvm::sys::fs::remove(objectPath); });
+    llvm::scope_exit removeObject([&] { llvm::sys::fs::remove(objectPath); });
     if (llvm::Error error = writeFile(objectPath, compiled->object))
       return fail(std::move(error));
     LinkOptions linkOptions;

@@ -182,8 +182,8 @@ static OwningOpRef<ModuleOp> loadModel(const Options &options,
   ModelImportOptions importOptions;
   importOptions.weightsPath = options.weights;
   std::string readError;
-  OwningOpRef<ModuleOp> module = importModel(options.model, context, sourceMgr,
-                                             importOptions, readError);
+  OwningOpRef<ModuleOp> module =
+      importModel(options.model, context, sourceMgr, importOptions, readError);
   if (!readError.empty())
     fail("cannot read model '" + options.model + "': " + readError);
   return module;

@@ -1,4 +1,4 @@
-//===- Compile.h - ahead-of-time compilation of tensor functions -*- C++ -*-===//
+//===- Compile.h - ahead-of-time compilation --------------------*- C++ -*-===//
 //
 // What `nd-compile` does, as a library: lower a module of tensor functions
 // with nd-to-llvm, prepare its entry for hosts and export it with nd's C
@@ -38,8 +38,7 @@ namespace nd {
 /// linear, `optnone` on functions with a basic block of thousands of
 /// instructions (straight-line glue calling thousands of nd ops).
 llvm::Error optimizeLLVMModule(llvm::Module &module,
-                               llvm::TargetMachine &machine,
-                               unsigned optLevel);
+                               llvm::TargetMachine &machine, unsigned optLevel);
 
 /// The CPU nd-compile generates code for by default: a portable x86-64 level
 /// (AVX2, FMA, BMI2: x86 processors since 2013-2015).

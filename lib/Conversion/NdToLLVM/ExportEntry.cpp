@@ -53,7 +53,8 @@ static std::optional<int32_t> getNdDType(Type elementType) {
 static bool isCIdentifier(StringRef name) {
   if (name.empty() || llvm::isDigit(name.front()))
     return false;
-  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -181,8 +182,7 @@ LLVM::GlobalOp DescriptionBuilder::addGlobal(StringRef name, Type type,
   b.setInsertionPointToEnd(module.getBody());
   auto global = LLVM::GlobalOp::create(
       b, loc, type, constant,
-      constant ? LLVM::Linkage::Private : LLVM::Linkage::External, name,
-      value);
+      constant ? LLVM::Linkage::Private : LLVM::Linkage::External, name, value);
   symbols.insert(global);
   return global;
 }
@@ -220,8 +220,8 @@ LLVM::GlobalOp DescriptionBuilder::addTable(ArrayRef<ExportedTensor> entries,
   LLVM::GlobalOp dimsGlobal;
   auto dimsType = LLVM::LLVMArrayType::get(i64, dims.size());
   if (!dims.empty()) {
-    auto shape = RankedTensorType::get({static_cast<int64_t>(dims.size())},
-                                       i64);
+    auto shape =
+        RankedTensorType::get({static_cast<int64_t>(dims.size())}, i64);
     dimsGlobal = addGlobal(("__nd_signature_dims_" + what).str(), dimsType,
                            DenseIntElementsAttr::get(shape, dims));
   }
@@ -294,9 +294,8 @@ LLVM::GlobalOp DescriptionBuilder::build(const ExportedSignature &signature,
 /// Reads the signature `--nd-record-signature` recorded.
 static FailureOr<ExportedSignature> readRecorded(ModuleOp module) {
   auto emit = [&]() {
-    return module.emitError()
-           << "expected the module attribute '" << kSignatureAttr
-           << "' of --nd-record-signature";
+    return module.emitError() << "expected the module attribute '"
+                              << kSignatureAttr << "' of --nd-record-signature";
   };
   auto dictionary = module->getAttrOfType<DictionaryAttr>(kSignatureAttr);
   if (!dictionary)
@@ -357,9 +356,8 @@ mlir::nd::getResultAliases(Operation *entry, ArrayRef<int64_t> inputRanks,
                            ArrayRef<bool> donated) {
   auto buffers = entry->getAttrOfType<DenseI64ArrayAttr>(kResultBuffersAttr);
   if (!buffers)
-    return entry->emitError()
-           << "expected '" << kResultBuffersAttr
-           << "': run --nd-return-through-pointer first";
+    return entry->emitError() << "expected '" << kResultBuffersAttr
+                              << "': run --nd-return-through-pointer first";
   SmallVector<int64_t> starts;
   int64_t start = 0;
   for (int64_t rank : inputRanks) {
@@ -385,7 +383,8 @@ mlir::nd::getResultAliases(Operation *entry, ArrayRef<int64_t> inputRanks,
 
 /// Sets each output's `alias` from the entry's `nd.result_buffers`, after
 /// checking the entry's arguments.
-static LogicalResult readAliases(LLVM::LLVMFuncOp entry, ExportedSignature &signature) {
+static LogicalResult readAliases(LLVM::LLVMFuncOp entry,
+                                 ExportedSignature &signature) {
   SmallVector<int64_t> ranks;
   SmallVector<bool> donated;
   int64_t fields = 0;
@@ -421,8 +420,8 @@ FailureOr<ExportedSignature> mlir::nd::readExportedSignature(ModuleOp module) {
     return failure();
   auto entry = module.lookupSymbol<LLVM::LLVMFuncOp>(signature->function);
   if (!entry || entry.isExternal())
-    return module.emitError() << "the module defines no LLVM function @"
-                              << signature->function;
+    return module.emitError()
+           << "the module defines no LLVM function @" << signature->function;
   if (failed(readAliases(entry, *signature)))
     return failure();
   return signature;
@@ -438,8 +437,8 @@ static LLVM::LLVMFuncOp buildPackedWrapper(ModuleOp module,
   auto ptrType = LLVM::LLVMPointerType::get(context);
   OpBuilder b(context);
   b.setInsertionPointToEnd(module.getBody());
-  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                          {ptrType});
+  auto type =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), {ptrType});
   auto wrapper = LLVM::LLVMFuncOp::create(
       b, loc, ("__nd_packed_" + entry.getSymName()).str(), type,
       LLVM::Linkage::Private);
@@ -477,8 +476,8 @@ static LogicalResult buildExportedEntry(ModuleOp module, StringRef symbol,
       {ptrType, ptrType, ptrType, ptrType, i64, ptrType, i64}, i32);
   if (failed(invoke))
     return failure();
-  auto type = LLVM::LLVMFunctionType::get(
-      i32, {ptrType, ptrType, i64, ptrType, i64});
+  auto type =
+      LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType, i64, ptrType, i64});
   auto exported = LLVM::LLVMFuncOp::create(b, loc, symbol, type);
   Block *body = exported.addEntryBlock(b);
   b.setInsertionPointToStart(body);

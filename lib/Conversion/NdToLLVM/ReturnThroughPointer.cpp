@@ -70,8 +70,8 @@ static SmallVector<SmallVector<int64_t, 2>> allocatedPointerPaths(Type type) {
 
 /// For each result, the argument of `function` that its allocated pointer is
 /// at every return, or -1.
-static SmallVector<int64_t> findResultBuffers(LLVM::LLVMFuncOp function,
-                                              ArrayRef<LLVM::ReturnOp> returns) {
+static SmallVector<int64_t>
+findResultBuffers(LLVM::LLVMFuncOp function, ArrayRef<LLVM::ReturnOp> returns) {
   Type resultType = function.getFunctionType().getReturnType();
   SmallVector<SmallVector<int64_t, 2>> paths;
   if (isa<LLVM::LLVMStructType>(resultType))
@@ -137,8 +137,8 @@ static void fillAdapter(LLVM::LLVMFuncOp adapter, LLVM::LLVMFuncOp entry,
   Block *body = adapter.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   auto pointerType = LLVM::LLVMPointerType::get(context);
-  Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                       b.getI64IntegerAttr(1));
+  Value one =
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(1));
   Value slot = LLVM::AllocaOp::create(b, loc, pointerType, resultType, one);
   SmallVector<Value> arguments(body->getArguments());
   arguments.push_back(slot);
@@ -221,7 +221,8 @@ struct NdReturnThroughPointerPass
     Value out = entry.getArgument(position);
     for (LLVM::ReturnOp op : returns)
       storeThroughPointer(op, out, resultType);
-    entry->setAttr(kResultBuffersAttr, DenseI64ArrayAttr::get(context, buffers));
+    entry->setAttr(kResultBuffersAttr,
+                   DenseI64ArrayAttr::get(context, buffers));
 
     if (adapter)
       fillAdapter(adapter, entry, resultType);

@@ -1,4 +1,4 @@
-//===- RuntimeToLLVM.cpp - nd's run-time calls, LLVM stage ---*- C++ -*-===//
+//===- RuntimeToLLVM.cpp - nd's run-time calls, LLVM stage ------*- C++ -*-===//
 //
 // `--convert-nd-runtime-to-llvm`: the calls `--lower-scatter` leaves for the
 // LLVM stage.

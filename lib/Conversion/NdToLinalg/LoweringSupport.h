@@ -324,13 +324,11 @@ inline constexpr llvm::StringLiteral kSiteAttr = ND_ABI_SITE_ATTR;
 inline constexpr llvm::StringLiteral kUpdateAttr = "nd.update";
 /// Name of the function that returns the number of threads the parallel
 /// loops may use (`() -> index`).
-inline constexpr llvm::StringLiteral kMaxThreadsFn =
-    ND_ABI_LOWERED_MAX_THREADS;
+inline constexpr llvm::StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
 /// Name of the function that orders a thread's non-temporal stores before
 /// its later stores (`() -> ()`): a partition that streamed calls it before
 /// it ends, so that the threads that join it see its writes.
-inline constexpr llvm::StringLiteral kStoreFenceFn =
-    ND_ABI_LOWERED_STORE_FENCE;
+inline constexpr llvm::StringLiteral kStoreFenceFn = ND_ABI_LOWERED_STORE_FENCE;
 
 /// State shared by the lowering patterns of one pass run.
 class LoweringState {

@@ -36,8 +36,8 @@ OwningOpRef<ModuleOp> mlir::nd::importModel(llvm::StringRef path,
   if (isOpenVINOModel(path)) {
     OpenVINOImportOptions importOptions;
     importOptions.weightsPath = options.weightsPath;
-    return importOpenVINOModel(sourceMgr.getMemoryBuffer(id)->getBuffer(),
-                               path, &context, importOptions);
+    return importOpenVINOModel(sourceMgr.getMemoryBuffer(id)->getBuffer(), path,
+                               &context, importOptions);
   }
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }
