@@ -106,6 +106,23 @@ void *ND_ABI_ALIGNED_ALLOC(size_t alignment, size_t size);
 void ND_ABI_FREE(void *buffer);
 
 /*===----------------------------------------------------------------------===*
+ * Conversions that code generation calls
+ *
+ * For a CPU without bfloat16 conversion instructions (x86-64-v3, nd-compile's
+ * default), LLVM's x86-64 code generator calls compiler-rt's conversions to
+ * bfloat16, which the C library's support library of GCC 12 (libgcc) lacks.
+ * libnd_runtime.so and JitFunction provide them, rounding to nearest even
+ * and keeping NaNs NaN. LLVM takes a bfloat16 result in the low 16 bits of
+ * XMM0, where a function returning `float` leaves its bits: they return the
+ * bfloat16 bits as the low half of a float's.
+ *===----------------------------------------------------------------------===*/
+
+#define ND_ABI_TRUNC_F32_TO_BF16 __truncsfbf2
+#define ND_ABI_TRUNC_F64_TO_BF16 __truncdfbf2
+float ND_ABI_TRUNC_F32_TO_BF16(float value);
+float ND_ABI_TRUNC_F64_TO_BF16(double value);
+
+/*===----------------------------------------------------------------------===*
  * Threads: LLVM's OpenMP runtime
  *===----------------------------------------------------------------------===*/
 

@@ -21,6 +21,7 @@
 
 #include "nd/ExecutionEngine/JitFunction.h"
 
+#include "Runtime/BFloat16.h"
 #include "Runtime/Call.h"
 #include "Runtime/Memory.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -66,6 +67,14 @@ static void *allocateBuffer(int64_t size) {
 static void *allocateAlignedBuffer(int64_t alignment, int64_t size) {
   return ::nd::runtime::allocateAligned(static_cast<size_t>(alignment),
                                         static_cast<size_t>(size));
+}
+
+/// The conversions to bfloat16 of code generated for a CPU without them.
+static float truncateFloat(float value) {
+  return ::nd::runtime::asReturnedBFloat16(::nd::runtime::toBFloat16(value));
+}
+static float truncateDouble(double value) {
+  return ::nd::runtime::asReturnedBFloat16(::nd::runtime::toBFloat16(value));
 }
 
 /// The signature of the entry as the run-time library reads it, with the
@@ -294,6 +303,8 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
     add(ND_ABI_NAME(ND_ABI_ALLOC), &allocateBuffer);
     add(ND_ABI_NAME(ND_ABI_ALIGNED_ALLOC), &allocateAlignedBuffer);
     add(ND_ABI_NAME(ND_ABI_FREE), &::nd::runtime::release);
+    add(ND_ABI_NAME(ND_ABI_TRUNC_F32_TO_BF16), &truncateFloat);
+    add(ND_ABI_NAME(ND_ABI_TRUNC_F64_TO_BF16), &truncateDouble);
     return symbols;
   });
   // Looking the symbol up compiles the module now rather than on first call.

@@ -3,11 +3,12 @@
 // The run-time library of code that nd-compile builds: the C interface of
 // nd-c/Runtime.h, the entry points the generated code calls (nd-c/
 // RuntimeABI.h: `nd_runtime_invoke` from each exported entry, the error
-// reporter, the allocator) and nothing else. It depends on LLVM's OpenMP
+// reporter, the allocator, the conversions to bfloat16) and nothing else. It depends on LLVM's OpenMP
 // runtime for the thread count of a call, and on no LLVM or MLIR library.
 //
 //===----------------------------------------------------------------------===//
 
+#include "BFloat16.h"
 #include "Call.h"
 #include "Memory.h"
 #include "nd/Version.h"
@@ -56,6 +57,14 @@ ND_RUNTIME_EXPORT void *ND_ABI_ALIGNED_ALLOC(size_t alignment, size_t size) {
 }
 
 ND_RUNTIME_EXPORT void ND_ABI_FREE(void *buffer) { release(buffer); }
+
+ND_RUNTIME_EXPORT float ND_ABI_TRUNC_F32_TO_BF16(float value) {
+  return asReturnedBFloat16(toBFloat16(value));
+}
+
+ND_RUNTIME_EXPORT float ND_ABI_TRUNC_F64_TO_BF16(double value) {
+  return asReturnedBFloat16(toBFloat16(value));
+}
 
 void nd_tensor_free(nd_tensor *tensor) {
   if (tensor)
