@@ -3,8 +3,9 @@
 // The run-time library of code that nd-compile builds: the C interface of
 // nd-c/Runtime.h, the entry points the generated code calls (nd-c/
 // RuntimeABI.h: `nd_runtime_invoke` from each exported entry, the error
-// reporter, the allocator, the conversions to bfloat16) and nothing else. It depends on LLVM's OpenMP
-// runtime for the thread count of a call, and on no LLVM or MLIR library.
+// reporter, the allocator, the conversions to bfloat16) and nothing else. It
+// depends on LLVM's OpenMP runtime for the thread count of a call, and on no
+// LLVM or MLIR library.
 //
 //===----------------------------------------------------------------------===//
 
