@@ -35,9 +35,7 @@
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Pipelines/Pipelines.h"
 #include "nd/Runner/ElementType.h"
-#include "llvm/ADT/Sequence.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -45,12 +43,8 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 using namespace mlir;
