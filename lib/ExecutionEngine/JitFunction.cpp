@@ -72,14 +72,63 @@ static float truncateDouble(double value) {
 }
 
 /// The signature of the entry as the run-time library reads it, with the
-/// storage its pointers point into.
+/// storage its pointers point into: `arguments` and `results`, the donated
+/// arguments, and for each result the argument whose buffer it is (-1: a
+/// fresh one).
 struct JitFunction::Description {
+  Description(StringRef entryName, ArrayRef<TensorSignature> arguments,
+              ArrayRef<TensorSignature> results, ArrayRef<bool> donated,
+              ArrayRef<int32_t> aliases);
+  Description(const Description &) = delete;
+  Description &operator=(const Description &) = delete;
+
   nd_signature signature{};
   std::vector<nd_tensor_type> inputs;
   std::vector<nd_tensor_type> outputs;
   std::vector<std::vector<int64_t>> dims;
   std::string entry;
+
+private:
+  nd_tensor_type describe(const TensorSignature &tensor);
 };
+
+JitFunction::Description::Description(StringRef entryName,
+                                      ArrayRef<TensorSignature> arguments,
+                                      ArrayRef<TensorSignature> results,
+                                      ArrayRef<bool> donated,
+                                      ArrayRef<int32_t> aliases)
+    : entry(entryName.str()) {
+  dims.reserve(arguments.size() + results.size());
+  for (auto [i, argument] : llvm::enumerate(arguments)) {
+    inputs.push_back(describe(argument));
+    inputs.back().donated = donated[i];
+  }
+  for (auto [k, result] : llvm::enumerate(results)) {
+    outputs.push_back(describe(result));
+    outputs.back().alias = aliases[k];
+  }
+  signature.abi_version = ND_ABI_VERSION;
+  signature.num_inputs = static_cast<int32_t>(inputs.size());
+  signature.num_outputs = static_cast<int32_t>(outputs.size());
+  signature.entry = entry.c_str();
+  signature.inputs = inputs.data();
+  signature.outputs = outputs.data();
+}
+
+nd_tensor_type
+JitFunction::Description::describe(const TensorSignature &tensor) {
+  nd_tensor_type type{};
+  type.dtype = static_cast<int32_t>(tensor.dtype);
+  type.rank = static_cast<int32_t>(tensor.shape.size());
+  std::vector<int64_t> &tensorDims = dims.emplace_back();
+  for (int64_t dim : tensor.shape)
+    tensorDims.push_back(ShapedType::isDynamic(dim) ? ND_DYNAMIC : dim);
+  // Each tensor's dims stay put when `dims` grows (vectors move whole).
+  type.dims = tensorDims.data();
+  type.name = "";
+  type.alias = -1;
+  return type;
+}
 
 /// The host dtype of an MLIR element type, if a HostTensor can hold it.
 /// `index` lowers to 64 bits here: its host tensors are int64.
@@ -218,42 +267,9 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   if (failed(aliases))
     return makeError("the lowered entry does not say which results are "
                      "donated inputs");
-  function->description = std::make_unique<Description>();
-  Description &description = *function->description;
-  description.entry = options.entry;
-  auto describe = [&](const TensorSignature &tensor) {
-    nd_tensor_type type{};
-    type.dtype = static_cast<int32_t>(tensor.dtype);
-    type.rank = static_cast<int32_t>(tensor.shape.size());
-    std::vector<int64_t> &dims = description.dims.emplace_back();
-    for (int64_t dim : tensor.shape)
-      dims.push_back(ShapedType::isDynamic(dim) ? ND_DYNAMIC : dim);
-    type.name = "";
-    type.alias = -1;
-    return type;
-  };
-  description.dims.reserve(function->arguments.size() +
-                           function->results.size());
-  for (auto [i, argument] : llvm::enumerate(function->arguments)) {
-    description.inputs.push_back(describe(argument));
-    description.inputs.back().donated = isDonated[i];
-  }
-  for (auto [k, result] : llvm::enumerate(function->results)) {
-    description.outputs.push_back(describe(result));
-    description.outputs.back().alias = (*aliases)[k];
-  }
-  size_t slot = 0;
-  for (nd_tensor_type &type : description.inputs)
-    type.dims = description.dims[slot++].data();
-  for (nd_tensor_type &type : description.outputs)
-    type.dims = description.dims[slot++].data();
-  nd_signature &signature = description.signature;
-  signature.abi_version = ND_ABI_VERSION;
-  signature.num_inputs = static_cast<int32_t>(description.inputs.size());
-  signature.num_outputs = static_cast<int32_t>(description.outputs.size());
-  signature.entry = description.entry.c_str();
-  signature.inputs = description.inputs.data();
-  signature.outputs = description.outputs.data();
+  function->description = std::make_unique<Description>(
+      options.entry, function->arguments, function->results, isDonated,
+      *aliases);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
