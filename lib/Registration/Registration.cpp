@@ -10,6 +10,7 @@
 
 void mlir::nd::registerNdDialects(DialectRegistry &registry) {
   registry.insert<NdDialect>();
+  registerNdToLLVMInterfaces(registry);
   registerShardingInterfaceExternalModels(registry);
   registerMPIMemoryEffectsExternalModels(registry);
 }

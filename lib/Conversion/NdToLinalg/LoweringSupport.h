@@ -38,6 +38,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "nd-c/RuntimeABI.h"
 #include "nd/Conversion/Streaming.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "llvm/ADT/DenseSet.h"
@@ -306,26 +307,28 @@ MemRefType sliceMemRefType(Type elementType, ArrayRef<int64_t> shape,
 /// `__nd_report_error(i64 a, i64 b)` with the message (a printf format with
 /// two `%lld`) in the call's `nd.message` attribute. The LLVM stage of the
 /// pipeline turns it into a call of the host's `nd_report_error`.
-inline constexpr llvm::StringLiteral kReportErrorFn = "__nd_report_error";
-inline constexpr llvm::StringLiteral kMessageAttr = "nd.message";
+inline constexpr llvm::StringLiteral kReportErrorFn =
+    ND_ABI_LOWERED_REPORT_ERROR;
+inline constexpr llvm::StringLiteral kMessageAttr = ND_ABI_MESSAGE_ATTR;
 /// The same inside an op's function, which ops at several places share:
 /// `__nd_report_error_at(i64 site, i64 a, i64 b)` with "<op>: <text>" in
 /// `nd.message`, where `site` is the function's last argument. Each call of
 /// the function passes `__nd_site() {nd.site = "<where>"} : () -> i64`; the
 /// LLVM stage makes each site a table of the messages "<where>: <op>: <text>"
 /// of the function it calls, so that a message names the op's own location.
-inline constexpr llvm::StringLiteral kReportErrorAtFn = "__nd_report_error_at";
-inline constexpr llvm::StringLiteral kSiteFn = "__nd_site";
-inline constexpr llvm::StringLiteral kSiteAttr = "nd.site";
+inline constexpr llvm::StringLiteral kReportErrorAtFn =
+    ND_ABI_LOWERED_REPORT_ERROR_AT;
+inline constexpr llvm::StringLiteral kSiteFn = ND_ABI_LOWERED_SITE;
+inline constexpr llvm::StringLiteral kSiteAttr = ND_ABI_SITE_ATTR;
 /// The id of the buffer a scatter's call updates (see outline).
 inline constexpr llvm::StringLiteral kUpdateAttr = "nd.update";
 /// Name of the function that returns the number of threads the parallel
 /// loops may use (`() -> index`).
-inline constexpr llvm::StringLiteral kMaxThreadsFn = "__nd_max_threads";
+inline constexpr llvm::StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
 /// Name of the function that orders a thread's non-temporal stores before
 /// its later stores (`() -> ()`): a partition that streamed calls it before
 /// it ends, so that the threads that join it see its writes.
-inline constexpr llvm::StringLiteral kStoreFenceFn = "__nd_store_fence";
+inline constexpr llvm::StringLiteral kStoreFenceFn = ND_ABI_LOWERED_STORE_FENCE;
 
 /// State shared by the lowering patterns of one pass run.
 class LoweringState {
