@@ -2,7 +2,7 @@
 #
 #   include/nd/...         public headers, .td files and the generated .inc /
 #                          .h.inc headers and nd/Version.h
-#   lib/                   nd's libraries (NdDialect, NdToLinalg, ...) and
+#   lib/                   nd's libraries (NdDialect, NdToLoops, ...) and
 #                          NdPlugin.so
 #   bin/                   nd-opt, nd-translate, nd-run, nd-tensor-tool
 #   share/doc/nd/          the op and pass reference generated from ODS

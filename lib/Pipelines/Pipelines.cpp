@@ -25,7 +25,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
-#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/NdToLoops/NdToLoops.h"
 
 using namespace mlir;
 

@@ -1,4 +1,4 @@
-//===- NdToLinalg.cpp - lower nd ops to upstream dialects -------*- C++ -*-===//
+//===- NdToLoops.cpp - lower nd ops to upstream dialects -------*- C++ -*-===//
 //
 // Lowers scatter_nd, gather_nd, scatter_elements and gather_elements (every
 // oob mode, every reduction, use_init_val) to tensor, bufferization, memref,
@@ -45,7 +45,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/NdToLoops/NdToLoops.h"
 
 #include "LoweringSupport.h"
 
@@ -2178,7 +2178,7 @@ private:
 };
 } // namespace
 
-void mlir::nd::populateNdToLinalgPatterns(RewritePatternSet &patterns,
+void mlir::nd::populateNdToLoopsPatterns(RewritePatternSet &patterns,
                                           const NdLoweringOptions &options) {
   auto state = std::make_shared<LoweringState>(options.checkBounds,
                                                options.parallelGrain);
@@ -2203,7 +2203,7 @@ struct LowerScatterPass
     NdLoweringOptions options;
     options.checkBounds = checkBounds;
     options.parallelGrain = grain;
-    populateNdToLinalgPatterns(patterns, options);
+    populateNdToLoopsPatterns(patterns, options);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NdDialect>();

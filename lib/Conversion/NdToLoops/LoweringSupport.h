@@ -1,6 +1,6 @@
 //===- LoweringSupport.h - building blocks of the nd lowering ---*- C++ -*-===//
 //
-// Internal to the NdToLinalg library: the IR building blocks the four
+// Internal to the NdToLoops library: the IR building blocks the four
 // lowerings share. Each op becomes a call of a private function (`outline`),
 // which keeps the functions later passes work on small; ops with the same
 // lowering share one function, so that a module's IR grows with the number
@@ -29,8 +29,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
-#define ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
+#ifndef ND_LIB_CONVERSION_NDTOLOOPS_LOWERINGSUPPORT_H
+#define ND_LIB_CONVERSION_NDTOLOOPS_LOWERINGSUPPORT_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -474,4 +474,4 @@ std::string describeLocation(Operation *op);
 
 } // namespace mlir::nd::lowering
 
-#endif // ND_LIB_CONVERSION_NDTOLINALG_LOWERINGSUPPORT_H
+#endif // ND_LIB_CONVERSION_NDTOLOOPS_LOWERINGSUPPORT_H
