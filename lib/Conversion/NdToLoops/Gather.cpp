@@ -1,8 +1,7 @@
-//===- Gather.cpp - lower nd.gather ------------------------------*- C++
-//-*-===//
+//===- Gather.cpp - lower nd.gather -----------------------------*- C++ -*-===//
 //
 // Lowers nd.gather (ONNX Gather, OpenVINO Gather-1/7/8) under every oob
-// mode, into a private function of its own (see LoweringSupport.h).
+// mode, into a private function of its own (see LoweringState.h).
 //
 // With `a` the axis and `b` the batch dims, `data` is seen as
 // `[B, M, s, inner]` (B = prod(data.shape[:b]), M = prod(data.shape[b:a]),
@@ -27,16 +26,177 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringSupport.h"
+#include "Buffers.h"
+#include "CheckedGather.h"
+#include "IndexChecks.h"
+#include "OpLowerings.h"
+#include "Parallel.h"
+#include "Scalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::lowering;
+
+namespace {
+/// What the partitions of an nd.gather read and write, with data seen as
+/// `[B, M, s, inner]`, indices as `[B, I]` (`perBatch` = I) and the result as
+/// `[B, M, I, inner]`.
+struct RowGather {
+  OobMode oob;
+  bool check;
+  int64_t bDims;
+  /// The flat buffers of data, indices and the result.
+  Value data, indices, result;
+  Value middle, axisSize, inner, perBatch;
+  Type elementType;
+  /// Whether the result is streamed (i1); whether rows are points (one
+  /// element along a non-empty axis, moved without a branch); whether rows
+  /// are prefetched.
+  Value streaming;
+  bool pointRows, prefetch;
+};
+
+/// The result rows of one outer row `(bb, m)`: `rowStart` is the first of
+/// them (index value 0), `indexStart` the position of the batch entry's
+/// first index value, `base` the data row of index value 0, `last` the last
+/// index value of the partition in it.
+struct OuterRow {
+  Value rowStart, indexStart, base, last;
+};
+} // namespace
+
+/// The index value `i` of outer row `outer` resolved, and the data offset of
+/// the row it addresses (unchecked).
+static std::pair<ResolvedIndex, Value> rowSource(OpBuilder &b, Location loc,
+                                                 const RowGather &g,
+                                                 const OuterRow &outer,
+                                                 Value i) {
+  Value position = b.createOrFold<arith::AddIOp>(loc, outer.indexStart, i);
+  Value raw = loadIndex(b, loc, g.indices, position);
+  ResolvedIndex index = resolveIndex(b, loc, g.oob, raw, g.axisSize);
+  Value srcRow = b.createOrFold<arith::AddIOp>(loc, outer.base, index.position);
+  Value srcOffset = b.createOrFold<arith::MulIOp>(loc, srcRow, g.inner);
+  return std::make_pair(index, srcOffset);
+}
+
+/// Copies the result row of index value `i` of `outer` (zeros for a value
+/// that addresses nothing under skip and clamp; nothing read for a bad one
+/// under error), prefetching the row `kPrefetchDistance` values ahead.
+/// `zero` is the zero element (null under error). Returns `bad` or'ed with
+/// whether the value was bad (with checks).
+static Value gatherRow(OpBuilder &b, Location loc, const RowGather &g,
+                       const OuterRow &outer, Value zero, Value distance,
+                       Value i, Value bad) {
+  std::pair<ResolvedIndex, Value> source = rowSource(b, loc, g, outer, i);
+  ResolvedIndex index = source.first;
+  Value srcOffset = source.second;
+  Value u = b.createOrFold<arith::AddIOp>(loc, outer.rowStart, i);
+  Value dstOffset = b.createOrFold<arith::MulIOp>(loc, u, g.inner);
+  if (g.prefetch) {
+    Value ahead = b.createOrFold<arith::AddIOp>(loc, i, distance);
+    Value next = minIndex(b, loc, ahead, outer.last);
+    Value nextOffset = rowSource(b, loc, g, outer, next).second;
+    prefetchRow(b, loc, g.data, nextOffset, g.inner);
+  }
+  auto copyRow = [&](OpBuilder &cb, Location cloc) {
+    emitRowCopy(cb, cloc, g.result, dstOffset, g.data, srcOffset, g.inner,
+                g.streaming);
+  };
+  if (g.pointRows) {
+    // One element per row along a non-empty axis: a bad index reads a safe
+    // element, dropped or replaced by zero without a branch.
+    Value safe = clampIfBad(b, loc, index.bad, srcOffset);
+    Value value = memref::LoadOp::create(b, loc, g.data, safe);
+    if (g.oob == OobMode::Skip)
+      value = arith::SelectOp::create(b, loc, index.bad, zero, value);
+    memref::StoreOp::create(b, loc, value, g.result, dstOffset);
+    if (g.check)
+      bad = orBool(b, loc, bad, index.bad);
+    return bad;
+  }
+  if (g.oob == OobMode::Error && !g.check) {
+    // Trusted indices: no check at all.
+    copyRow(b, loc);
+    return bad;
+  }
+  Value good = notBool(b, loc, index.bad);
+  bool fill = g.oob != OobMode::Error;
+  auto ifOp = scf::IfOp::create(b, loc, good, /*withElseRegion=*/fill);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    copyRow(b, loc);
+    if (fill) {
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      emitRowFill(b, loc, g.result, ValueRange{dstOffset}, zero, g.inner);
+    }
+  }
+  if (g.check)
+    bad = orBool(b, loc, bad, index.bad);
+  return bad;
+}
+
+/// The rows of outer row `outerRow` in the partition's rows `[lo, hi)`.
+/// Returns the values `acc` carries on (whether a value was bad).
+static ValueRange gatherOuterRow(OpBuilder &b, Location loc, const RowGather &g,
+                                 Value zero, Value lo, Value hi, Value outerRow,
+                                 ValueRange acc) {
+  Value step = constIndex(b, loc, 1);
+  // Rows exist, so perBatch and middle are not 0 here.
+  OuterRow outer;
+  outer.rowStart = b.createOrFold<arith::MulIOp>(loc, outerRow, g.perBatch);
+  Value firstRow = maxIndex(b, loc, lo, outer.rowStart);
+  Value from = b.createOrFold<arith::SubIOp>(loc, firstRow, outer.rowStart);
+  Value rowEnd = b.createOrFold<arith::AddIOp>(loc, outer.rowStart, g.perBatch);
+  Value endRow = minIndex(b, loc, hi, rowEnd);
+  Value to = b.createOrFold<arith::SubIOp>(loc, endRow, outer.rowStart);
+  outer.indexStart = constIndex(b, loc, 0);
+  if (g.bDims > 0) {
+    Value bb = b.createOrFold<arith::DivUIOp>(loc, outerRow, g.middle);
+    outer.indexStart = b.createOrFold<arith::MulIOp>(loc, bb, g.perBatch);
+  }
+  outer.base = b.createOrFold<arith::MulIOp>(loc, outerRow, g.axisSize);
+  outer.last = b.createOrFold<arith::SubIOp>(loc, to, step);
+  Value distance = constIndex(b, loc, kPrefetchDistance);
+  auto indexLoop = scf::ForOp::create(
+      b, loc, from, to, step, acc,
+      [&](OpBuilder &lb, Location lloc, Value i, ValueRange inner) {
+        Value bad = gatherRow(lb, lloc, g, outer, zero, distance, i, inner[0]);
+        scf::YieldOp::create(lb, lloc, bad);
+      });
+  return indexLoop.getResults();
+}
+
+/// Partition `p`: its range of the `rows` result rows, as (outer row, index
+/// value) pairs: the outer rows' loop does the divisions, the inner loop
+/// none. Returns whether an index value was bad (null without checks).
+static Value gatherPartition(OpBuilder &b, Location loc, LoweringState &state,
+                             Operation *op, const RowGather &g, Value rows,
+                             Value parts, Value p) {
+  std::pair<Value, Value> bounds = partRange(b, loc, rows, parts, p);
+  Value step = constIndex(b, loc, 1);
+  Value no = constBool(b, loc, false);
+  Value zero =
+      g.oob == OobMode::Error ? Value() : zeroValue(b, loc, g.elementType);
+  Value lo = bounds.first, hi = bounds.second;
+  Value firstOuter = b.createOrFold<arith::DivUIOp>(loc, lo, g.perBatch);
+  Value lastOuter = ceilDiv(b, loc, hi, g.perBatch);
+  auto loop = scf::ForOp::create(
+      b, loc, firstOuter, lastOuter, step, ValueRange{no},
+      [&](OpBuilder &ob, Location oloc, Value outerRow, ValueRange outAcc) {
+        ValueRange bad =
+            gatherOuterRow(ob, oloc, g, zero, lo, hi, outerRow, outAcc);
+        scf::YieldOp::create(ob, oloc, bad);
+      });
+  state.fenceStreamedStores(b, loc, op, g.streaming);
+  return g.check ? loop.getResult(0) : Value();
+}
 
 namespace {
 /// result[p..., i..., s...] = data[p..., resolve(indices[p[:b]..., i...]),
@@ -100,193 +260,78 @@ private:
   Value gather(OpBuilder &b, Location loc, GatherOp op, Value data,
                Value indices, ValueRange resultSizes) const {
     auto resultType = cast<RankedTensorType>(op.getType());
-    OobMode oob = op.getOob();
+    RowGather g;
+    g.oob = op.getOob();
     int64_t axis = op.getNormalizedAxis();
-    int64_t bDims = static_cast<int64_t>(op.getBatchDims());
+    g.bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t q = op.getIndices().getType().getRank();
     int64_t r = op.getData().getType().getRank();
-    bool check = oob == OobMode::Error && state->checksEnabled();
+    g.check = g.oob == OobMode::Error && state->checksEnabled();
 
-    Value dataFlat = flatReadBuffer(b, loc, data);
-    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    g.data = flatReadBuffer(b, loc, data);
+    g.indices = flatReadBuffer(b, loc, indices);
     Allocation result = allocateResult(b, loc, resultType, resultSizes);
+    g.result = result.flat;
 
-    Value batch = product(b, loc, dimValues(b, loc, data, 0, bDims));
-    Value middle = product(b, loc, dimValues(b, loc, data, bDims, axis));
-    Value axisSize = dimValue(b, loc, data, axis);
-    Value inner = product(b, loc, dimValues(b, loc, data, axis + 1, r));
-    Value perBatch = product(b, loc, dimValues(b, loc, indices, bDims, q));
-    Value numIndices = b.createOrFold<arith::MulIOp>(loc, batch, perBatch);
-    Value outer = b.createOrFold<arith::MulIOp>(loc, batch, middle);
-    Value rows = b.createOrFold<arith::MulIOp>(loc, outer, perBatch);
+    Value batch = product(b, loc, dimValues(b, loc, data, 0, g.bDims));
+    g.middle = product(b, loc, dimValues(b, loc, data, g.bDims, axis));
+    g.axisSize = dimValue(b, loc, data, axis);
+    g.inner = product(b, loc, dimValues(b, loc, data, axis + 1, r));
+    g.perBatch = product(b, loc, dimValues(b, loc, indices, g.bDims, q));
+    Value numIndices = b.createOrFold<arith::MulIOp>(loc, batch, g.perBatch);
+    Value outer = b.createOrFold<arith::MulIOp>(loc, batch, g.middle);
+    Value rows = b.createOrFold<arith::MulIOp>(loc, outer, g.perBatch);
     Value one = constIndex(b, loc, 1);
-    Value perRow = b.createOrFold<arith::AddIOp>(loc, inner, one);
+    Value perRow = b.createOrFold<arith::AddIOp>(loc, g.inner, one);
     Value work = b.createOrFold<arith::MulIOp>(loc, rows, perRow);
     Value parts = state->numPartitions(b, loc, op, work, rows);
-    Type elementType = resultType.getElementType();
-    Value total = b.createOrFold<arith::MulIOp>(loc, rows, inner);
-    Value streaming = streamsRows(b, loc, elementType, total, inner);
+    g.elementType = resultType.getElementType();
+    Value total = b.createOrFold<arith::MulIOp>(loc, rows, g.inner);
+    g.streaming = streamsRows(b, loc, g.elementType, total, g.inner);
 
     // Rows of one element along an axis known to be non-empty move without
     // a branch.
     auto dataType = op.getData().getType();
-    bool pointRows = llvm::all_of(dataType.getShape().drop_front(axis + 1),
-                                  [](int64_t d) { return d == 1; }) &&
-                     !dataType.isDynamicDim(axis) &&
-                     dataType.getDimSize(axis) > 0;
+    g.pointRows = llvm::all_of(dataType.getShape().drop_front(axis + 1),
+                               [](int64_t d) { return d == 1; }) &&
+                  !dataType.isDynamicDim(axis) && dataType.getDimSize(axis) > 0;
     // Rows shorter than a line are points to the out-of-order window, which
     // covers many of them without help.
-    std::optional<int64_t> staticInner = getConstantIntValue(inner);
-    bool prefetch = !pointRows &&
-                    (!staticInner || !isVectorizable(elementType) ||
-                     *staticInner >= vectorLength(elementType));
-    Value flags;
-    if (check)
-      flags = allocScratch(b, loc, b.getI1Type(), parts);
-    buildParallel(b, loc, parts, [&](OpBuilder &pb, Location ploc, Value p) {
-      std::pair<Value, Value> bounds = partRange(pb, ploc, rows, parts, p);
-      Value step = constIndex(pb, ploc, 1);
-      Value no = constBool(pb, ploc, false);
-      Value zero =
-          oob == OobMode::Error ? Value() : zeroValue(pb, ploc, elementType);
-      // The partition's rows [lo, hi) as (outer row, index value) pairs:
-      // the outer rows' loop does the divisions, the inner loop none.
-      Value lo = bounds.first, hi = bounds.second;
-      Value firstOuter = pb.createOrFold<arith::DivUIOp>(ploc, lo, perBatch);
-      Value lastOuter = ceilDiv(pb, ploc, hi, perBatch);
-      auto loop = scf::ForOp::create(
-          pb, ploc, firstOuter, lastOuter, step, ValueRange{no},
-          [&](OpBuilder &ob, Location oloc, Value outerRow, ValueRange outAcc) {
-            // Rows exist, so perBatch and middle are not 0 here.
-            Value rowStart =
-                ob.createOrFold<arith::MulIOp>(oloc, outerRow, perBatch);
-            Value from = ob.createOrFold<arith::SubIOp>(
-                oloc, maxIndex(ob, oloc, lo, rowStart), rowStart);
-            Value rowEnd =
-                ob.createOrFold<arith::AddIOp>(oloc, rowStart, perBatch);
-            Value to = ob.createOrFold<arith::SubIOp>(
-                oloc, minIndex(ob, oloc, hi, rowEnd), rowStart);
-            Value indexStart = constIndex(ob, oloc, 0);
-            if (bDims > 0) {
-              Value bb =
-                  ob.createOrFold<arith::DivUIOp>(oloc, outerRow, middle);
-              indexStart = ob.createOrFold<arith::MulIOp>(oloc, bb, perBatch);
-            }
-            Value base =
-                ob.createOrFold<arith::MulIOp>(oloc, outerRow, axisSize);
-            Value last = ob.createOrFold<arith::SubIOp>(oloc, to, step);
-            Value distance = constIndex(ob, oloc, kPrefetchDistance);
-            // The data offset of the row of index value `i` (unchecked).
-            auto sourceOffset = [&](OpBuilder &lb, Location lloc, Value i) {
-              Value position =
-                  lb.createOrFold<arith::AddIOp>(lloc, indexStart, i);
-              Value raw = loadIndex(lb, lloc, indicesFlat, position);
-              ResolvedIndex index = resolveIndex(lb, lloc, oob, raw, axisSize);
-              Value srcRow =
-                  lb.createOrFold<arith::AddIOp>(lloc, base, index.position);
-              Value srcOffset =
-                  lb.createOrFold<arith::MulIOp>(lloc, srcRow, inner);
-              return std::make_pair(index, srcOffset);
-            };
-            auto indexLoop = scf::ForOp::create(
-                ob, oloc, from, to, step, outAcc,
-                [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
-                  std::pair<ResolvedIndex, Value> source =
-                      sourceOffset(lb, lloc, i);
-                  ResolvedIndex index = source.first;
-                  Value srcOffset = source.second;
-                  Value u = lb.createOrFold<arith::AddIOp>(lloc, rowStart, i);
-                  Value dstOffset =
-                      lb.createOrFold<arith::MulIOp>(lloc, u, inner);
-                  if (prefetch) {
-                    Value ahead =
-                        lb.createOrFold<arith::AddIOp>(lloc, i, distance);
-                    Value next = minIndex(lb, lloc, ahead, last);
-                    Value nextOffset = sourceOffset(lb, lloc, next).second;
-                    prefetchRow(lb, lloc, dataFlat, nextOffset, inner);
-                  }
-                  auto copyRow = [&](OpBuilder &cb, Location cloc) {
-                    emitRowCopy(cb, cloc, result.flat, dstOffset, dataFlat,
-                                srcOffset, inner, streaming);
-                  };
-                  Value bad = acc[0];
-                  if (pointRows) {
-                    // One element per row along a non-empty axis: a bad
-                    // index reads a safe element, dropped or replaced by
-                    // zero without a branch.
-                    Value safe = clampIfBad(lb, lloc, index.bad, srcOffset);
-                    Value value =
-                        memref::LoadOp::create(lb, lloc, dataFlat, safe);
-                    if (oob == OobMode::Skip)
-                      value = arith::SelectOp::create(lb, lloc, index.bad, zero,
-                                                      value);
-                    memref::StoreOp::create(lb, lloc, value, result.flat,
-                                            dstOffset);
-                    if (check)
-                      bad = orBool(lb, lloc, bad, index.bad);
-                  } else if (oob == OobMode::Error && !check) {
-                    // Trusted indices: no check at all.
-                    copyRow(lb, lloc);
-                  } else {
-                    Value good = notBool(lb, lloc, index.bad);
-                    bool fill = oob != OobMode::Error;
-                    auto ifOp = scf::IfOp::create(lb, lloc, good,
-                                                  /*withElseRegion=*/fill);
-                    {
-                      OpBuilder::InsertionGuard guard(lb);
-                      lb.setInsertionPointToStart(ifOp.thenBlock());
-                      copyRow(lb, lloc);
-                      if (fill) {
-                        lb.setInsertionPointToStart(ifOp.elseBlock());
-                        emitRowFill(lb, lloc, result.flat,
-                                    ValueRange{dstOffset}, zero, inner);
-                      }
-                    }
-                    if (check)
-                      bad = orBool(lb, lloc, bad, index.bad);
-                  }
-                  scf::YieldOp::create(lb, lloc, bad);
-                });
-            scf::YieldOp::create(ob, oloc, indexLoop.getResults());
-          });
-      state->fenceStreamedStores(pb, ploc, op, streaming);
-      if (check)
-        memref::StoreOp::create(pb, ploc, loop.getResult(0), flags, p);
-    });
-    if (!check)
-      return result.tensor;
+    std::optional<int64_t> staticInner = getConstantIntValue(g.inner);
+    g.prefetch =
+        !g.pointRows && (!staticInner || !isVectorizable(g.elementType) ||
+                         *staticInner >= vectorLength(g.elementType));
 
-    // No row was read when `rows` is 0: the indices are checked on their own
+    auto partition = [&](OpBuilder &pb, Location ploc, Value p) {
+      return gatherPartition(pb, ploc, *state, op, g, rows, parts, p);
+    };
+    auto reportFirstBad = [&](OpBuilder &nb, Location nloc) {
+      reportFirstBadValue(*state, nb, nloc, op, g.indices, numIndices,
+                          g.axisSize, axis);
+    };
+    // No row is read when `rows` is 0: the indices are checked on their own
     // then (an empty `indices` has nothing to check).
-    Value zeroIndex = constIndex(b, loc, 0);
-    Value noRows = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                                 rows, zeroIndex);
-    Value someIndices = b.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::ne, numIndices, zeroIndex);
-    Value scanAll = b.createOrFold<arith::AndIOp>(loc, noRows, someIndices);
-    auto scan = scf::IfOp::create(
-        b, loc, scanAll,
-        [&](OpBuilder &nb, Location nloc) {
-          Value bound = rangeBound(nb, nloc, axisSize);
-          Value zero = constIndex(nb, nloc, 0);
-          Value any = maxShifted(nb, nloc, indicesFlat, zero, numIndices,
-                                 axisSize, bound);
-          scf::YieldOp::create(nb, nloc, any);
-        },
-        [&](OpBuilder &nb, Location nloc) {
-          scf::YieldOp::create(nb, nloc, anyFlag(nb, nloc, flags, parts));
-        });
-    Value ok = notBool(b, loc, scan.getResult(0));
-    reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-      reportFirstBadElement(*state, nb, nloc, op, indicesFlat, numIndices,
-                            axisSize, axis);
-    });
+    auto scanIndices = [&](OpBuilder &nb, Location nloc) {
+      Value bound = rangeBound(nb, nloc, g.axisSize);
+      Value zero = constIndex(nb, nloc, 0);
+      return maxShifted(nb, nloc, g.indices, zero, numIndices, g.axisSize,
+                        bound);
+    };
+    CheckedGather checked;
+    checked.check = g.check;
+    checked.parts = parts;
+    checked.partition = partition;
+    checked.reportFirstBad = reportFirstBad;
+    checked.numIndices = numIndices;
+    checked.numReads = rows;
+    checked.scanIndices = scanIndices;
+    buildCheckedGather(b, loc, checked);
     return result.tensor;
   }
 };
 } // namespace
 
-void mlir::nd::lowering::populateGatherPatterns(
+void mlir::nd::lowering::populateGatherLowering(
     RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
   patterns.add<GatherLowering>(patterns.getContext(), std::move(state));
 }

@@ -1,9 +1,8 @@
-//===- TensorScatter.cpp - lower nd.tensor_scatter ---------------*- C++
-//-*-===//
+//===- TensorScatter.cpp - lower nd.tensor_scatter --------------*- C++ -*-===//
 //
 // Lowers nd.tensor_scatter (ONNX TensorScatter-24, the KV-cache update) as a
 // slice scatter, under both modes and every oob mode, into a private function
-// of its own (see LoweringSupport.h).
+// of its own (see LoweringState.h).
 //
 // With `a` the axis, S = max_sequence_length, L = sequence_length and inner =
 // prod(shape[a+1:]), every position `p` of the dims before the axis is a row
@@ -28,7 +27,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringSupport.h"
+#include "Buffers.h"
+#include "OpLowerings.h"
+#include "Parallel.h"
+#include "Scalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -168,16 +170,9 @@ private:
         [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
           Value w = loadIndex(lb, lloc, flat, e);
           Value bad = isBadWrite(lb, lloc, c, w);
-          Value fire = lb.createOrFold<arith::AndIOp>(lloc, acc[0], bad);
-          auto ifOp = scf::IfOp::create(lb, lloc, fire, false);
-          {
-            OpBuilder::InsertionGuard guard(lb);
-            lb.setInsertionPointToStart(ifOp.thenBlock());
-            state->report(lb, lloc, op, message, w, limit);
-          }
-          Value good = notBool(lb, lloc, bad);
-          Value still = lb.createOrFold<arith::AndIOp>(lloc, acc[0], good);
-          scf::YieldOp::create(lb, lloc, still);
+          LoweringState::CheckChain chain(*state, lb, lloc, op, acc[0]);
+          chain.check(bad, message, w, limit);
+          scf::YieldOp::create(lb, lloc, chain.ok());
         });
     return loop.getResult(0);
   }
@@ -379,7 +374,7 @@ private:
 };
 } // namespace
 
-void mlir::nd::lowering::populateTensorScatterPatterns(
+void mlir::nd::lowering::populateTensorScatterLowering(
     RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
   patterns.add<TensorScatterLowering>(patterns.getContext(), std::move(state));
 }

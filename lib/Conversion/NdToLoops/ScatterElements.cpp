@@ -1,0 +1,344 @@
+//===- ScatterElements.cpp - lower nd.scatter_elements ----------*- C++ -*-===//
+//
+// Lowers nd.scatter_elements (ONNX ScatterElements, OpenVINO
+// ScatterElementsUpdate-3/12) under every oob mode, every reduction and
+// use_init_val, into a private function of its own (see LoweringState.h).
+// Positions that differ off the axis never collide, so partitions own ranges
+// of dim 0 (or of the last dim when the axis is 0) of `data` and each walks
+// its positions of indices in row-major order (see Positions.h), applying
+// their updates in that order. Where every dim but the axis is 1 the axis is
+// cut among row owners instead (a row scatter of one-element rows, see
+// RowScatter.h). Under `reduction<mean>` or `use_init_val(false)` each
+// destination element keeps a tally (see Tallies.h), reset, applied and
+// finished by the element's owner.
+//
+// Preconditions: the op verifies and its reduction is supported on its
+// element type (otherwise the pattern does not match). Dynamic dims the
+// verifier could not compare are checked at run time when bounds checking
+// is on; so is every index value under oob<error>, all of them before
+// anything is written, a failed check reporting the first bad value in
+// row-major order and leaving data as it was. Under oob<skip> a value out of
+// range updates nothing; under oob<clamp> it is clamped into the axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Buffers.h"
+#include "IndexChecks.h"
+#include "OpLowerings.h"
+#include "Parallel.h"
+#include "Positions.h"
+#include "Reductions.h"
+#include "RowScatter.h"
+#include "Scalars.h"
+#include "Tallies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+namespace {
+/// Positions that differ off the axis never collide: partitions own ranges
+/// of dim 0 (or of the last dim when the axis is 0) and walk their positions
+/// in row-major order. Where every dim but the axis is 1, the axis is cut
+/// among row owners instead.
+struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dataType = op.getData().getType();
+    int64_t axis = op.getNormalizedAxis();
+    int64_t r = dataType.getRank();
+    if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
+      return rewriter.notifyMatchFailure(
+          op, "reduction is not supported for this element type");
+    // The caller's data buffer, to tell an in-place update from a copy.
+    Value dataPointer = basePointer(rewriter, op.getLoc(), adaptor.getData());
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
+                                   adaptor.getUpdates(), dataPointer};
+    state->outline(rewriter, op, operands,
+                   [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                     Value data = args[0], indices = args[1], updates = args[2];
+                     LoweringState::CheckChain chain(*state, b, loc, op);
+                     for (int64_t d = 0; d < r; ++d)
+                       state->checkDims(chain, updates, "updates", d, indices,
+                                        "indices", d);
+                     for (int64_t d = 0; d < r; ++d) {
+                       if (d != axis)
+                         state->checkDims(chain, indices, "indices", d, data,
+                                          "data", d,
+                                          /*atMost=*/true);
+                     }
+                     return buildIf(
+                         b, loc, chain.ok(), dataType,
+                         [&](OpBuilder &nb, Location nloc) {
+                           return scatter(nb, nloc, op, data, indices, updates,
+                                          args[3], axis);
+                         },
+                         [&](OpBuilder &, Location) { return data; });
+                   });
+    return success();
+  }
+
+private:
+  Value scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
+                Value indices, Value updates, Value dataPointer,
+                int64_t axis) const {
+    bool check = state->checksEnabled() && op.getOob() == OobMode::Error;
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t r = dataType.getRank();
+    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, r);
+    Value count = product(b, loc, indexDims);
+    Value size = dimValue(b, loc, data, axis);
+
+    // A dim of static size 0 leaves nothing to write (and no slice to give a
+    // partition); under oob<error> the indices are still checked: with an
+    // empty axis every one is out of range, with another empty dim there is
+    // none.
+    if (llvm::is_contained(dataType.getShape(), 0)) {
+      if (check) {
+        Value zero = constIndex(b, loc, 0);
+        Value bound = rangeBound(b, loc, size);
+        Value any = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                                  count, zero);
+        Value outside =
+            maxShifted(b, loc, indicesFlat, zero, count, size, bound);
+        Value bad = b.createOrFold<arith::AndIOp>(loc, any, outside);
+        reportUnless(b, loc, notBool(b, loc, bad),
+                     [&](OpBuilder &nb, Location nloc) {
+                       reportFirstBadValue(*state, nb, nloc, op, indicesFlat,
+                                           count, size, axis);
+                     });
+      }
+      return data;
+    }
+
+    std::optional<ElementTally> tally;
+    if (needsTally(op)) {
+      Value numElements = product(b, loc, dimValues(b, loc, data, 0, r));
+      tally = allocateTally(b, loc, op, numElements);
+    }
+    const ElementTally *tallyPtr = tally ? &*tally : nullptr;
+
+    // Off-axis dims all statically 1: the positions are the axis.
+    bool alongAxis = llvm::all_of(llvm::seq<int64_t>(0, r), [&](int64_t d) {
+      return d == axis || dataType.getDimSize(d) == 1;
+    });
+    if (alongAxis)
+      return scatterAlongAxis(b, loc, op, data, indices, updates, dataPointer,
+                              count, size, tallyPtr);
+
+    auto applyAll = [&](OpBuilder &nb, Location nloc) {
+      return applyByFibers(nb, nloc, op, data, indices, updates, dataPointer,
+                           indexDims, count, size, axis, tallyPtr);
+    };
+    if (!check)
+      return applyAll(b, loc);
+    // Every index is checked before anything is written, by a parallel pass
+    // over contiguous ranges of the indices (one vectorised maximum each),
+    // and the fibers then update unchecked: their elements land at random,
+    // where a check fused into the walk costs a compare and a select per
+    // random access (workload f: 25 to 35 %), and a check per partition of
+    // its own columns reads every line of the indices once per partition.
+    Value chunks = state->numPartitions(b, loc, op, count, count);
+    Value bound = rangeBound(b, loc, size);
+    Value flags = allocScratch(b, loc, b.getI1Type(), chunks);
+    buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+      std::pair<Value, Value> range = partRange(nb, nloc, count, chunks, c);
+      Value bad = maxShifted(nb, nloc, indicesFlat, range.first, range.second,
+                             size, bound);
+      // An empty range checks nothing (its maximum, 0, is out of range for
+      // an empty axis).
+      Value any = nb.createOrFold<arith::CmpIOp>(
+          nloc, arith::CmpIPredicate::ult, range.first, range.second);
+      bad = nb.createOrFold<arith::AndIOp>(nloc, bad, any);
+      memref::StoreOp::create(nb, nloc, bad, flags, c);
+    });
+    Value ok = notBool(b, loc, anyFlag(b, loc, flags, chunks));
+    reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+      reportFirstBadValue(*state, nb, nloc, op, indicesFlat, count, size, axis);
+    });
+    return buildIf(b, loc, ok, dataType, applyAll,
+                   [&](OpBuilder &, Location) { return data; });
+  }
+
+  /// The partitioned walk over the positions of indices, which checks
+  /// nothing: under oob<error> the caller has checked every index.
+  Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
+                      Value data, Value indices, Value updates,
+                      Value dataPointer, ArrayRef<Value> indexDims, Value count,
+                      Value size, int64_t axis,
+                      const ElementTally *tally) const {
+    OobMode oob = op.getOob();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t r = dataType.getRank();
+    ReductionKind reduction = op.getReduction();
+    Value zero = constIndex(b, loc, 0);
+    Value one = constIndex(b, loc, 1);
+    // Split dim 0 unless it is the axis; then the last dim.
+    int64_t split = axis != 0 ? 0 : r - 1;
+    Value extent = indexDims[split];
+    Value parts = state->numPartitions(b, loc, op, count, extent);
+    Value perSlab = b.createOrFold<arith::DivUIOp>(
+        loc, count, maxIndex(b, loc, extent, one));
+    SmallVector<Value> dataStrides;
+    if (tally)
+      dataStrides = rowMajorStrides(b, loc, dimValues(b, loc, data, 0, r));
+    MemRefType sliceType =
+        sliceMemRefType(dataType.getElementType(),
+                        SmallVector<int64_t>(r, ShapedType::kDynamic),
+                        /*contiguousRows=*/false);
+    auto range = [&](OpBuilder &nb, Location nloc, Value p) {
+      return partRange(nb, nloc, extent, parts, p);
+    };
+    return buildPartitionedUpdate(
+        b, loc, data, dataPointer, parts, sliceType,
+        [&](OpBuilder &nb, Location nloc, Value p) {
+          std::pair<Value, Value> bounds = range(nb, nloc, p);
+          Value lo = bounds.first, hi = bounds.second;
+          SliceRegion region;
+          for (int64_t d = 0; d < r; ++d) {
+            if (d == split) {
+              region.offsets.push_back(lo);
+              region.sizes.push_back(
+                  nb.createOrFold<arith::SubIOp>(nloc, hi, lo));
+              continue;
+            }
+            region.offsets.push_back(nb.getIndexAttr(0));
+            region.sizes.push_back(tensor::getMixedSize(nb, nloc, data, d));
+          }
+          return region;
+        },
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value inPlace) {
+          // Read where they are used (see RowScatter::updates).
+          Value indicesFlat = flatReadBuffer(nb, nloc, indices);
+          Value updatesFlat = flatReadBuffer(nb, nloc, updates);
+          std::pair<Value, Value> bounds = range(nb, nloc, p);
+          Value lo = bounds.first, hi = bounds.second;
+          Value flatLo = zero, flatHi = count, colLo = zero,
+                colHi = indexDims.back();
+          if (split == 0) {
+            flatLo = nb.createOrFold<arith::MulIOp>(nloc, lo, perSlab);
+            flatHi = nb.createOrFold<arith::MulIOp>(nloc, hi, perSlab);
+          } else {
+            colLo = lo;
+            colHi = hi;
+          }
+          // One walk over the partition's positions: `visit(pos, at,
+          // flat)` for each that is not skipped, with `at` its coordinates
+          // in the slice and `flat` its flat position in data (with a
+          // tally).
+          using Visit = function_ref<void(OpBuilder &, Location, Value,
+                                          ArrayRef<Value>, Value)>;
+          auto walkWith = [&](OpBuilder &wb, Location wloc, Visit visit) {
+            walkPositions(
+                wb, wloc, indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
+                [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
+                    Value pos, ValueRange) -> SmallVector<Value> {
+                  Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+                  auto [normalized, skip] =
+                      resolveOrSkip(eb, eloc, oob, raw, size);
+                  SmallVector<Value> at(coords);
+                  at[axis] = normalized;
+                  Value flat;
+                  if (tally) {
+                    flat = constIndex(eb, eloc, 0);
+                    for (int64_t d = 0; d < r; ++d) {
+                      Value term = eb.createOrFold<arith::MulIOp>(
+                          eloc, at[d], dataStrides[d]);
+                      flat = eb.createOrFold<arith::AddIOp>(eloc, flat, term);
+                    }
+                  }
+                  at[split] =
+                      eb.createOrFold<arith::SubIOp>(eloc, at[split], lo);
+                  unlessSkipped(eb, eloc, skip,
+                                [&](OpBuilder &sb, Location sloc) {
+                                  visit(sb, sloc, pos, at, flat);
+                                });
+                  return {};
+                });
+          };
+          auto apply = [&](OpBuilder &sb, Location sloc, Value pos,
+                           ArrayRef<Value> at, Value flat) {
+            Value value =
+                memref::LoadOp::create(sb, sloc, updatesFlat, ValueRange{pos});
+            if (tally) {
+              applyTallied(sb, sloc, *tally, slice, at, flat, value);
+              return;
+            }
+            if (reduction != ReductionKind::None) {
+              Value current = memref::LoadOp::create(sb, sloc, slice, at);
+              value = combine(sb, sloc, reduction, current, value);
+            }
+            memref::StoreOp::create(sb, sloc, value, slice, at);
+          };
+          // With a tally: reset the tallies of the partition's elements,
+          // apply, then finish them.
+          if (tally)
+            walkWith(nb, nloc,
+                     [&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value>,
+                         Value flat) { resetTally(sb, sloc, *tally, flat); });
+          walkWith(nb, nloc, apply);
+          if (tally && tally->reduction == ReductionKind::Mean)
+            walkWith(nb, nloc,
+                     [&](OpBuilder &sb, Location sloc, Value,
+                         ArrayRef<Value> at, Value flat) {
+                       finishTally(sb, sloc, *tally, slice, at, flat);
+                     });
+        });
+  }
+
+  /// Every off-axis dim is 1: row owners over the axis positions.
+  Value scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
+                         Value data, Value indices, Value updates,
+                         Value dataPointer, Value count, Value size,
+                         const ElementTally *tally) const {
+    int64_t r = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t axis = op.getNormalizedAxis();
+    RowScatter s;
+    s.numEntries = count;
+    s.numRows = size;
+    s.rowSize = constIndex(b, loc, 1);
+    s.updates = updates;
+    s.indices = indices;
+    s.reduction = op.getReduction();
+    s.oob = op.getOob();
+    s.tally = tally;
+    s.oneD = true;
+    s.bounds.push_back(rangeBound(b, loc, size));
+    OobMode oob = s.oob;
+    s.readEntry = [size, oob](OpBuilder &nb, Location nloc, Value flat,
+                              Value e) -> EntryRow {
+      Value raw = loadIndex(nb, nloc, flat, e);
+      auto [row, skip] = resolveOrSkip(nb, nloc, oob, raw, size);
+      if (skip)
+        row = clampIfBad(nb, nloc, skip, row);
+      Value shifted = nb.createOrFold<arith::AddIOp>(nloc, raw, size);
+      return {row, {shifted}, skip};
+    };
+    LoweringState *state = this->state.get();
+    s.reportFirstBad = [state, op, count, size,
+                        axis](OpBuilder &nb, Location nloc, Value flat) {
+      reportFirstBadValue(*state, nb, nloc, op, flat, count, size, axis);
+    };
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < r; ++d)
+      groups[0].push_back(d);
+    return scatterRows(b, loc, *state, op, s, data, dataPointer, groups);
+  }
+};
+} // namespace
+
+void mlir::nd::lowering::populateScatterElementsLowering(
+    RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
+  patterns.add<ScatterElementsLowering>(patterns.getContext(),
+                                        std::move(state));
+}

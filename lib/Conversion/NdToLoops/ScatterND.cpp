@@ -1,0 +1,150 @@
+//===- ScatterND.cpp - lower nd.scatter_nd ----------------------*- C++ -*-===//
+//
+// Lowers nd.scatter_nd (ONNX ScatterND, OpenVINO ScatterNDUpdate-3/15) under
+// every oob mode and every reduction, into a private function of its own
+// (see LoweringState.h). The entries are the index tuples (see
+// IndexTuples.h); each updates a slice of `data`, a row of `data` seen as
+// `[prod(shape[:k]), prod(shape[k:])]`, which makes the op a row scatter
+// (see RowScatter.h): wide slices are split by column, narrow ones (and
+// points) go to row owners.
+//
+// Preconditions: the op verifies and its reduction is supported on its
+// element type (otherwise the pattern does not match). Dynamic dims the
+// verifier could not compare (and a dynamic index depth) are checked at run
+// time when bounds checking is on; so is every index tuple under oob<error>
+// (see RowScatter.h), a failed check reporting the first bad tuple in
+// row-major order and leaving data as it was. Under oob<skip> a tuple with a
+// component out of range updates nothing; under oob<clamp> each component is
+// clamped into its dim.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Buffers.h"
+#include "IndexChecks.h"
+#include "IndexTuples.h"
+#include "OpLowerings.h"
+#include "Parallel.h"
+#include "Reductions.h"
+#include "RowScatter.h"
+#include "Scalars.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+namespace {
+/// Entries are the index tuples; each updates a slice of `data` (a row of
+/// `data` seen as `[prod(shape[:k]), prod(shape[k:])]`).
+struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dataType = op.getData().getType();
+    auto updatesType = op.getUpdates().getType();
+    int64_t r = dataType.getRank();
+    int64_t q = op.getIndices().getType().getRank();
+    int64_t k = op.getIndexDepth();
+    if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
+      return rewriter.notifyMatchFailure(
+          op, "reduction is not supported for this element type");
+    // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
+    bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
+    // The caller's data buffer, to tell an in-place update from a copy.
+    Value dataPointer = basePointer(rewriter, op.getLoc(), adaptor.getData());
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
+                                   adaptor.getUpdates(), dataPointer};
+    state->outline(rewriter, op, operands,
+                   [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                     Value data = args[0], indices = args[1], updates = args[2];
+                     LoweringState::CheckChain chain(*state, b, loc, op);
+                     state->checkIndexDepth(chain, indices, k);
+                     if (!singleElement) {
+                       for (int64_t d = 0; d < q - 1; ++d)
+                         state->checkDims(chain, updates, "updates", d, indices,
+                                          "indices", d);
+                       for (int64_t d = k; d < r; ++d)
+                         state->checkDims(chain, updates, "updates",
+                                          q - 1 + d - k, data, "data", d);
+                     }
+                     return buildIf(
+                         b, loc, chain.ok(), dataType,
+                         [&](OpBuilder &nb, Location nloc) {
+                           return scatter(nb, nloc, op, data, indices, updates,
+                                          args[3], r, q, k);
+                         },
+                         [&](OpBuilder &, Location) { return data; });
+                   });
+    return success();
+  }
+
+private:
+  Value scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
+                Value indices, Value updates, Value dataPointer, int64_t r,
+                int64_t q, int64_t k) const {
+    auto space = std::make_shared<TupleSpace>();
+    space->oob = op.getOob();
+    space->sizes = dimValues(b, loc, data, 0, k);
+    space->strides = rowMajorStrides(b, loc, space->sizes);
+
+    RowScatter s;
+    s.numRows = product(b, loc, space->sizes);
+    s.rowSize = product(b, loc, dimValues(b, loc, data, k, r));
+    s.numEntries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
+    s.updates = updates;
+    s.indices = indices;
+    s.reduction = op.getReduction();
+    s.oob = op.getOob();
+    s.oneD = k == r;
+    for (Value size : space->sizes)
+      s.bounds.push_back(rangeBound(b, loc, size));
+    s.readEntry = [space](OpBuilder &nb, Location nloc, Value flat,
+                          Value e) -> EntryRow {
+      Tuple tuple = readTuple(nb, nloc, flat, e, *space);
+      return {tuple.row, tuple.shifted, tuple.skip};
+    };
+    Value numEntries = s.numEntries;
+    LoweringState *state = this->state.get();
+    s.reportFirstBad = [state, op, space,
+                        numEntries](OpBuilder &nb, Location nloc, Value flat) {
+      reportFirstBadTuple(*state, nb, nloc, op, flat, numEntries, *space);
+    };
+
+    // A dim of static size 0 leaves nothing to write; the indices are still
+    // checked (under oob<error>).
+    if (llvm::is_contained(op.getData().getType().getShape(), 0)) {
+      if (!checksIndices(*state, s))
+        return data;
+      Value chunks = state->numPartitions(b, loc, op, s.numEntries);
+      Value ok = forEachEntryChecked(
+          b, loc, s, chunks, state->checksEnabled(),
+          [](OpBuilder &, Location, Value) {},
+          [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
+      reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+        Value flat = flatReadBuffer(nb, nloc, indices);
+        s.reportFirstBad(nb, nloc, flat);
+      });
+      return data;
+    }
+    // The destination as [rows, slice] (or [rows]).
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < k; ++d)
+      groups[0].push_back(d);
+    if (k < r) {
+      groups.emplace_back();
+      for (int64_t d = k; d < r; ++d)
+        groups[1].push_back(d);
+    }
+    return scatterRows(b, loc, *state, op, s, data, dataPointer, groups);
+  }
+};
+} // namespace
+
+void mlir::nd::lowering::populateScatterNDLowering(
+    RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
+  patterns.add<ScatterNDLowering>(patterns.getContext(), std::move(state));
+}
