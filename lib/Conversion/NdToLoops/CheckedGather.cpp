@@ -21,7 +21,7 @@ using namespace mlir::nd::lowering;
 /// The partitions of `gather`, each storing its failure flag with checks;
 /// returns the flags (null without checks).
 static Value runPartitions(OpBuilder &b, Location loc,
-                           const CheckedGather &gather) {
+                           const GatherPartitions &gather) {
   Value flags;
   if (gather.check)
     flags = allocScratch(b, loc, b.getI1Type(), gather.parts);
@@ -34,15 +34,15 @@ static Value runPartitions(OpBuilder &b, Location loc,
   return flags;
 }
 
-/// The guarded gather: whether its index values were all good (true
-/// without checks).
-static Value gatherUnlessEmpty(OpBuilder &b, Location loc,
-                               const CheckedGather &gather) {
+void lowering::buildGuardedGather(
+    OpBuilder &b, Location loc, const GatherPartitions &gather,
+    Value emptyIndexedDim, OobMode oob,
+    function_ref<void(OpBuilder &, Location)> zeroResult) {
   auto gatherIf = scf::IfOp::create(
-      b, loc, gather.emptyIndexedDim,
+      b, loc, emptyIndexedDim,
       [&](OpBuilder &nb, Location nloc) {
-        if (gather.oob != OobMode::Error) {
-          gather.zeroResult(nb, nloc);
+        if (oob != OobMode::Error) {
+          zeroResult(nb, nloc);
           scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
           return;
         }
@@ -53,50 +53,37 @@ static Value gatherUnlessEmpty(OpBuilder &b, Location loc,
       },
       [&](OpBuilder &nb, Location nloc) {
         Value flags = runPartitions(nb, nloc, gather);
-        Value ok =
-            gather.check
-                ? notBool(nb, nloc, anyFlag(nb, nloc, flags, gather.parts))
-                : constBool(nb, nloc, true);
-        scf::YieldOp::create(nb, nloc, ok);
+        if (!gather.check) {
+          scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
+          return;
+        }
+        Value failed = anyFlag(nb, nloc, flags, gather.parts);
+        scf::YieldOp::create(nb, nloc, notBool(nb, nloc, failed));
       });
-  return gatherIf.getResult(0);
+  if (gather.check)
+    reportUnless(b, loc, gatherIf.getResult(0), gather.reportFirstBad);
 }
 
-/// The unguarded gather, with checks: whether a partition failed or, where
-/// no partition read an index value, whether the scan found a bad one.
-static Value gatherAndScan(OpBuilder &b, Location loc,
-                           const CheckedGather &gather) {
+void lowering::buildScannedGather(
+    OpBuilder &b, Location loc, const GatherPartitions &gather, Value numReads,
+    function_ref<Value(OpBuilder &, Location)> scanIndices) {
   Value flags = runPartitions(b, loc, gather);
+  if (!gather.check)
+    return;
   Value zero = constIndex(b, loc, 0);
   Value noReads = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                                gather.numReads, zero);
+                                                numReads, zero);
   Value someIndices = b.createOrFold<arith::CmpIOp>(
       loc, arith::CmpIPredicate::ne, gather.numIndices, zero);
   Value scanAll = b.createOrFold<arith::AndIOp>(loc, noReads, someIndices);
   auto scan = scf::IfOp::create(
       b, loc, scanAll,
       [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, gather.scanIndices(nb, nloc));
+        scf::YieldOp::create(nb, nloc, scanIndices(nb, nloc));
       },
       [&](OpBuilder &nb, Location nloc) {
         scf::YieldOp::create(nb, nloc, anyFlag(nb, nloc, flags, gather.parts));
       });
-  return scan.getResult(0);
-}
-
-void lowering::buildCheckedGather(OpBuilder &b, Location loc,
-                                  const CheckedGather &gather) {
-  if (gather.emptyIndexedDim) {
-    Value ok = gatherUnlessEmpty(b, loc, gather);
-    if (gather.check)
-      reportUnless(b, loc, ok, gather.reportFirstBad);
-    return;
-  }
-  if (!gather.check) {
-    runPartitions(b, loc, gather);
-    return;
-  }
-  Value failed = gatherAndScan(b, loc, gather);
-  Value ok = notBool(b, loc, failed);
+  Value ok = notBool(b, loc, scan.getResult(0));
   reportUnless(b, loc, ok, gather.reportFirstBad);
 }

@@ -11,9 +11,9 @@
 //
 // Where an indexed dim is empty every index value is out of range, so no
 // data may be read at all. gather_nd and gather_elements test for that up
-// front (the guard below); nd.gather resolves each value in its partitions,
-// but when it reads no index value at all (a result without rows), its
-// values are scanned on their own.
+// front (buildGuardedGather); nd.gather resolves each value in its
+// partitions, but when it reads no index value at all (a result without
+// rows), its values are scanned on their own (buildScannedGather).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,39 +25,37 @@
 
 namespace mlir::nd::lowering {
 
-/// What a gather plugs into buildCheckedGather.
-struct CheckedGather {
+/// What each gather plugs into the skeleton.
+struct GatherPartitions {
   /// Whether index values are checked at run time.
-  bool check = false;
+  bool check;
   /// The number of partitions.
   Value parts;
+  /// The number of index values (or tuples).
+  Value numIndices;
   /// The work of partition `p` (inside the `scf.parallel`); returns whether
   /// it met a bad index value with `check`, null without.
   function_ref<Value(OpBuilder &, Location, Value)> partition;
   /// Reports the first bad index value; runs only after a failed check.
   function_ref<void(OpBuilder &, Location)> reportFirstBad;
-  /// The number of index values (or tuples).
-  Value numIndices;
-
-  /// The guard (gather_nd, gather_elements): where `emptyIndexedDim` (i1)
-  /// holds at run time, the partitions do not run; under `oob` skip and
-  /// clamp `zeroResult` fills the result with zeros, under error the op fails
-  /// unless there are no index values. Null for no guard.
-  Value emptyIndexedDim;
-  OobMode oob = OobMode::Error;
-  function_ref<void(OpBuilder &, Location)> zeroResult;
-
-  /// Without the guard (nd.gather), with `check`: where the partitions make
-  /// no read (`numReads` is 0) but there are index values,
-  /// `scanIndices` checks them all (returning whether one is bad) instead of
-  /// the partitions' flags.
-  Value numReads;
-  function_ref<Value(OpBuilder &, Location)> scanIndices;
 };
 
-/// Builds the partitions, the checks and the report of `gather`.
-void buildCheckedGather(OpBuilder &b, Location loc,
-                        const CheckedGather &gather);
+/// gather_nd, gather_elements: where `emptyIndexedDim` (i1) holds at run
+/// time, the partitions do not run; under `oob` skip and clamp `zeroResult`
+/// fills the result with zeros, under error the op fails unless there are no
+/// index values.
+void buildGuardedGather(OpBuilder &b, Location loc,
+                        const GatherPartitions &gather, Value emptyIndexedDim,
+                        OobMode oob,
+                        function_ref<void(OpBuilder &, Location)> zeroResult);
+
+/// nd.gather: the partitions resolve every value they read; where they make
+/// no read (`numReads` is 0) but there are index values, `scanIndices`
+/// checks them all (returning whether one is bad) in place of the
+/// partitions' flags.
+void buildScannedGather(OpBuilder &b, Location loc,
+                        const GatherPartitions &gather, Value numReads,
+                        function_ref<Value(OpBuilder &, Location)> scanIndices);
 
 } // namespace mlir::nd::lowering
 

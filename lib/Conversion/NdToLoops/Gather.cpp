@@ -214,45 +214,44 @@ struct GatherLowering : public NdLoweringPattern<GatherOp> {
     int64_t resultRank = resultType.getRank();
     // Result dims [axis, indexEnd) are indices dims [bDims, q).
     int64_t indexEnd = axis + q - bDims;
+    // Where each result dim comes from: an operand and its dim.
+    auto source = [&](Value data, Value indices,
+                      int64_t d) -> std::pair<Value, int64_t> {
+      if (d < axis)
+        return {data, d};
+      if (d < indexEnd)
+        return {indices, d - axis + bDims};
+      return {data, d - indexEnd + axis + 1};
+    };
+    auto resultSizes = [&](OpBuilder &b, Location loc, Value data,
+                           Value indices) {
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < resultRank; ++d) {
+        if (!resultType.isDynamicDim(d))
+          continue;
+        std::pair<Value, int64_t> from = source(data, indices, d);
+        sizes.push_back(dimValue(b, loc, from.first, from.second));
+      }
+      return sizes;
+    };
+    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
+                         Value indices) {
+      for (int64_t d = 0; d < bDims; ++d)
+        state->checkDims(chain, indices, "indices", d, data, "data", d);
+      for (int64_t d = 0; d < resultRank; ++d) {
+        std::pair<Value, int64_t> from = source(data, indices, d);
+        state->checkResultDim(chain, from.first,
+                              from.first == data ? "data" : "indices",
+                              from.second, d);
+      }
+    };
+    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                     ValueRange sizes) {
+      return gather(b, loc, op, data, indices, sizes);
+    };
     SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
-    state->outline(
-        rewriter, op, operands,
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value data = args[0], indices = args[1];
-          // Where each result dim comes from.
-          auto source = [&](int64_t d) -> std::pair<Value, int64_t> {
-            if (d < axis)
-              return {data, d};
-            if (d < indexEnd)
-              return {indices, d - axis + bDims};
-            return {data, d - indexEnd + axis + 1};
-          };
-          SmallVector<Value> resultSizes;
-          for (int64_t d = 0; d < resultRank; ++d) {
-            if (!resultType.isDynamicDim(d))
-              continue;
-            std::pair<Value, int64_t> from = source(d);
-            resultSizes.push_back(dimValue(b, loc, from.first, from.second));
-          }
-          LoweringState::CheckChain chain(*state, b, loc, op);
-          for (int64_t d = 0; d < bDims; ++d)
-            state->checkDims(chain, indices, "indices", d, data, "data", d);
-          for (int64_t d = 0; d < resultRank; ++d) {
-            std::pair<Value, int64_t> from = source(d);
-            state->checkResultDim(chain, from.first,
-                                  from.first == data ? "data" : "indices",
-                                  from.second, d);
-          }
-          return buildIf(
-              b, loc, chain.ok(), resultType,
-              [&](OpBuilder &nb, Location nloc) {
-                return gather(nb, nloc, op, data, indices, resultSizes);
-              },
-              [&](OpBuilder &nb, Location nloc) -> Value {
-                return tensor::EmptyOp::create(nb, nloc, resultType,
-                                               resultSizes);
-              });
-        });
+    outlineGather(*state, op, operands, rewriter, resultSizes, checkDims,
+                  lower);
     return success();
   }
 
@@ -317,15 +316,9 @@ private:
       return maxShifted(nb, nloc, g.indices, zero, numIndices, g.axisSize,
                         bound);
     };
-    CheckedGather checked;
-    checked.check = g.check;
-    checked.parts = parts;
-    checked.partition = partition;
-    checked.reportFirstBad = reportFirstBad;
-    checked.numIndices = numIndices;
-    checked.numReads = rows;
-    checked.scanIndices = scanIndices;
-    buildCheckedGather(b, loc, checked);
+    GatherPartitions partitions{g.check, parts, numIndices, partition,
+                                reportFirstBad};
+    buildScannedGather(b, loc, partitions, rows, scanIndices);
     return result.tensor;
   }
 };

@@ -249,35 +249,33 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t axis = op.getNormalizedAxis();
     int64_t rank = resultType.getRank();
+    // The shape of indices, where dynamic.
+    auto resultSizes = [&](OpBuilder &b, Location loc, Value data,
+                           Value indices) {
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (resultType.isDynamicDim(d))
+          sizes.push_back(dimValue(b, loc, indices, d));
+      }
+      return sizes;
+    };
+    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
+                         Value indices) {
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d != axis)
+          state->checkDims(chain, indices, "indices", d, data, "data", d,
+                           /*atMost=*/true);
+      }
+      for (int64_t d = 0; d < rank; ++d)
+        state->checkResultDim(chain, indices, "indices", d, d);
+    };
+    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                     ValueRange sizes) {
+      return gather(b, loc, op, data, indices, sizes, axis);
+    };
     SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
-    state->outline(
-        rewriter, op, operands,
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value data = args[0], indices = args[1];
-          // The shape of indices, where dynamic.
-          SmallVector<Value> resultSizes;
-          for (int64_t d = 0; d < rank; ++d) {
-            if (resultType.isDynamicDim(d))
-              resultSizes.push_back(dimValue(b, loc, indices, d));
-          }
-          LoweringState::CheckChain chain(*state, b, loc, op);
-          for (int64_t d = 0; d < rank; ++d) {
-            if (d != axis)
-              state->checkDims(chain, indices, "indices", d, data, "data", d,
-                               /*atMost=*/true);
-          }
-          for (int64_t d = 0; d < rank; ++d)
-            state->checkResultDim(chain, indices, "indices", d, d);
-          return buildIf(
-              b, loc, chain.ok(), resultType,
-              [&](OpBuilder &nb, Location nloc) {
-                return gather(nb, nloc, op, data, indices, resultSizes, axis);
-              },
-              [&](OpBuilder &nb, Location nloc) -> Value {
-                return tensor::EmptyOp::create(nb, nloc, resultType,
-                                               resultSizes);
-              });
-        });
+    outlineGather(*state, op, operands, rewriter, resultSizes, checkDims,
+                  lower);
     return success();
   }
 
@@ -325,16 +323,9 @@ private:
     auto zeroResult = [&](OpBuilder &nb, Location nloc) {
       fillZeros(nb, nloc, g.result, zero, count);
     };
-    CheckedGather checked;
-    checked.check = g.check;
-    checked.parts = parts;
-    checked.partition = partition;
-    checked.reportFirstBad = reportFirstBad;
-    checked.numIndices = count;
-    checked.emptyIndexedDim = empty;
-    checked.oob = g.oob;
-    checked.zeroResult = zeroResult;
-    buildCheckedGather(b, loc, checked);
+    GatherPartitions partitions{g.check, parts, count, partition,
+                                reportFirstBad};
+    buildGuardedGather(b, loc, partitions, empty, g.oob, zeroResult);
     return result.tensor;
   }
 };

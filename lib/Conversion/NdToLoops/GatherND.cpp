@@ -153,40 +153,36 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
     int64_t q = op.getIndices().getType().getRank();
     int64_t r = op.getData().getType().getRank();
     int64_t resultRank = resultType.getRank();
+    // indices.shape[:-1] ++ data.shape[b+k:], where dynamic.
+    auto resultSizes = [&](OpBuilder &b, Location loc, Value data,
+                           Value indices) {
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < resultRank; ++d) {
+        if (!resultType.isDynamicDim(d))
+          continue;
+        sizes.push_back(d < q - 1
+                            ? dimValue(b, loc, indices, d)
+                            : dimValue(b, loc, data, bDims + k + d - (q - 1)));
+      }
+      return sizes;
+    };
+    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
+                         Value indices) {
+      state->checkIndexDepth(chain, indices, k);
+      for (int64_t d = 0; d < bDims; ++d)
+        state->checkDims(chain, indices, "indices", d, data, "data", d);
+      for (int64_t d = 0; d < q - 1; ++d)
+        state->checkResultDim(chain, indices, "indices", d, d);
+      for (int64_t d = q - 1; d < resultRank; ++d)
+        state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1), d);
+    };
+    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                     ValueRange sizes) {
+      return gather(b, loc, op, data, indices, sizes, bDims, k, q, r);
+    };
     SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
-    state->outline(
-        rewriter, op, operands,
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value data = args[0], indices = args[1];
-          // indices.shape[:-1] ++ data.shape[b+k:], where dynamic.
-          SmallVector<Value> resultSizes;
-          for (int64_t d = 0; d < resultRank; ++d) {
-            if (!resultType.isDynamicDim(d))
-              continue;
-            resultSizes.push_back(
-                d < q - 1 ? dimValue(b, loc, indices, d)
-                          : dimValue(b, loc, data, bDims + k + d - (q - 1)));
-          }
-          LoweringState::CheckChain chain(*state, b, loc, op);
-          state->checkIndexDepth(chain, indices, k);
-          for (int64_t d = 0; d < bDims; ++d)
-            state->checkDims(chain, indices, "indices", d, data, "data", d);
-          for (int64_t d = 0; d < q - 1; ++d)
-            state->checkResultDim(chain, indices, "indices", d, d);
-          for (int64_t d = q - 1; d < resultRank; ++d)
-            state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1),
-                                  d);
-          return buildIf(
-              b, loc, chain.ok(), resultType,
-              [&](OpBuilder &nb, Location nloc) {
-                return gather(nb, nloc, op, data, indices, resultSizes, bDims,
-                              k, q, r);
-              },
-              [&](OpBuilder &nb, Location nloc) -> Value {
-                return tensor::EmptyOp::create(nb, nloc, resultType,
-                                               resultSizes);
-              });
-        });
+    outlineGather(*state, op, operands, rewriter, resultSizes, checkDims,
+                  lower);
     return success();
   }
 
@@ -249,16 +245,9 @@ private:
           nb.createOrFold<arith::MulIOp>(nloc, g.numTuples, g.sliceSize);
       fillZeros(nb, nloc, g.result, zero, all);
     };
-    CheckedGather checked;
-    checked.check = g.check;
-    checked.parts = g.parts;
-    checked.partition = partition;
-    checked.reportFirstBad = reportFirstBad;
-    checked.numIndices = g.numTuples;
-    checked.emptyIndexedDim = empty;
-    checked.oob = g.oob;
-    checked.zeroResult = zeroResult;
-    buildCheckedGather(b, loc, checked);
+    GatherPartitions partitions{g.check, g.parts, g.numTuples, partition,
+                                reportFirstBad};
+    buildGuardedGather(b, loc, partitions, empty, g.oob, zeroResult);
     return result.tensor;
   }
 };

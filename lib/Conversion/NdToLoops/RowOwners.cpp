@@ -305,6 +305,23 @@ static Value countSlot(OpBuilder &b, Location loc, const OwnerBlocks &plan,
   return b.createOrFold<arith::AddIOp>(loc, base, block);
 }
 
+/// Counts `entry` in chunk `c`: returns its bucket row and the count of its
+/// (chunk, block) before, which is its slot once the counts are turned into
+/// the first slots (see sumBucketStarts).
+static std::pair<Value, Value> takeSlot(OpBuilder &b, Location loc,
+                                        const RowScatter &s,
+                                        const OwnerBlocks &plan,
+                                        const Buckets &buckets, Value c,
+                                        const EntryRow &entry) {
+  Value one = constIndex(b, loc, 1);
+  Value row = bucketRow(b, loc, s, plan, entry);
+  Value at = countSlot(b, loc, plan, buckets, c, row);
+  Value count = memref::LoadOp::create(b, loc, buckets.counts, at);
+  Value next = b.createOrFold<arith::AddIOp>(loc, count, one);
+  memref::StoreOp::create(b, loc, next, buckets.counts, at);
+  return {row, count};
+}
+
 /// The entries of batch `index`.
 static Batch batchRange(OpBuilder &b, Location loc, const RowScatter &s,
                         const EntryBatches &batches, Value index) {
@@ -345,13 +362,7 @@ static Value countBatch(OpBuilder &b, Location loc, const RowScatter &s,
                   });
             },
             [&](OpBuilder &lb, Location lloc, Value, const EntryRow &entry,
-                Value c) {
-              Value row = bucketRow(lb, lloc, s, plan, entry);
-              Value at = countSlot(lb, lloc, plan, buckets, c, row);
-              Value n = memref::LoadOp::create(lb, lloc, buckets.counts, at);
-              Value n1 = lb.createOrFold<arith::AddIOp>(lloc, n, one);
-              memref::StoreOp::create(lb, lloc, n1, buckets.counts, at);
-            },
+                Value c) { takeSlot(lb, lloc, s, plan, buckets, c, entry); },
             batch.first, batch.last);
         scf::YieldOp::create(nb, nloc, ok);
       },
@@ -394,17 +405,12 @@ static void fillBuckets(OpBuilder &b, Location loc, const RowScatter &s,
                         const OwnerBlocks &plan, const Buckets &buckets,
                         Value chunks, const Batch &batch) {
   Type i32 = b.getI32Type();
-  Value one = constIndex(b, loc, 1);
   Value updates = flatReadBuffer(b, loc, s.updates);
   forEachEntryChecked(
       b, loc, s, chunks, false, [](OpBuilder &, Location, Value) {},
       [&](OpBuilder &lb, Location lloc, Value e, const EntryRow &entry,
           Value c) {
-        Value row = bucketRow(lb, lloc, s, plan, entry);
-        Value at = countSlot(lb, lloc, plan, buckets, c, row);
-        Value slot = memref::LoadOp::create(lb, lloc, buckets.counts, at);
-        Value next = lb.createOrFold<arith::AddIOp>(lloc, slot, one);
-        memref::StoreOp::create(lb, lloc, next, buckets.counts, at);
+        auto [row, slot] = takeSlot(lb, lloc, s, plan, buckets, c, entry);
         Value block = lb.createOrFold<arith::ShRUIOp>(lloc, row, plan.shift);
         Value blockStart =
             lb.createOrFold<arith::ShLIOp>(lloc, block, plan.shift);
@@ -428,13 +434,13 @@ static void fillBuckets(OpBuilder &b, Location loc, const RowScatter &s,
 // The owners
 //===----------------------------------------------------------------------===//
 
-/// The rows of the blocks `ownBlocks` (a range of block numbers) that exist.
-static std::pair<Value, Value> ownRows(OpBuilder &b, Location loc,
-                                       const RowScatter &s,
-                                       const OwnerBlocks &plan,
-                                       std::pair<Value, Value> ownBlocks) {
-  Value lo = b.createOrFold<arith::ShLIOp>(loc, ownBlocks.first, plan.shift);
-  Value end = b.createOrFold<arith::ShLIOp>(loc, ownBlocks.second, plan.shift);
+/// The rows of the destination from `lo` to the end of block `endBlock`
+/// (exclusive) that exist, as `[lo, hi)` with `lo <= hi`.
+static std::pair<Value, Value> existingRows(OpBuilder &b, Location loc,
+                                            const RowScatter &s,
+                                            const OwnerBlocks &plan, Value lo,
+                                            Value endBlock) {
+  Value end = b.createOrFold<arith::ShLIOp>(loc, endBlock, plan.shift);
   Value hi = minIndex(b, loc, end, s.numRows);
   lo = minIndex(b, loc, lo, hi);
   return {lo, hi};
@@ -445,7 +451,10 @@ static SliceRegion ownerRegion(OpBuilder &b, Location loc, const RowScatter &s,
                                const OwnerBlocks &plan, Value t) {
   std::pair<Value, Value> ownBlocks =
       partRange(b, loc, plan.blocks, plan.owners, t);
-  auto [lo, hi] = ownRows(b, loc, s, plan, ownBlocks);
+  Value first = b.createOrFold<arith::ShLIOp>(loc, ownBlocks.first, plan.shift);
+  std::pair<Value, Value> rows =
+      existingRows(b, loc, s, plan, first, ownBlocks.second);
+  Value lo = rows.first, hi = rows.second;
   SliceRegion region;
   region.offsets.push_back(lo);
   region.sizes.push_back(b.createOrFold<arith::SubIOp>(loc, hi, lo));
@@ -468,9 +477,9 @@ forOwnRows(OpBuilder &b, Location loc, const RowScatter &s,
   auto ifOp = scf::IfOp::create(b, loc, when, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  Value end = b.createOrFold<arith::ShLIOp>(loc, ownBlocks.second, plan.shift);
-  Value hi = minIndex(b, loc, end, s.numRows);
-  Value lo = minIndex(b, loc, rowLo, hi);
+  std::pair<Value, Value> rows =
+      existingRows(b, loc, s, plan, rowLo, ownBlocks.second);
+  Value lo = rows.first, hi = rows.second;
   scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
                      [&](OpBuilder &lb, Location lloc, Value row, ValueRange) {
                        Value local =

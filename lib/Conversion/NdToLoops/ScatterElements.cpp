@@ -43,6 +43,140 @@ using namespace mlir::nd;
 using namespace mlir::nd::lowering;
 
 namespace {
+/// The partitioned walk of a scatter_elements over the positions of its
+/// indices ("fibers": partitions own ranges of dim `split` of data, 0 or,
+/// when the axis is 0, the last dim, and walk their positions of indices in
+/// row-major order).
+struct FiberScatter {
+  OobMode oob;
+  ReductionKind reduction;
+  const ElementTally *tally;
+  /// The op's tensors.
+  Value data, indices, updates;
+  /// The dims of indices, their product, and the size of the axis.
+  SmallVector<Value> indexDims;
+  Value count, size;
+  int64_t axis, rank, split;
+  /// The size of dim `split` and the partitions of it; the positions of
+  /// indices per index of dim `split` (where `split` is 0).
+  Value extent, parts, perSlab;
+  /// The row-major strides of data (with a tally only).
+  SmallVector<Value> dataStrides;
+  /// The index 0: where the flat positions and the columns start.
+  Value zero;
+};
+
+/// What a walk over a partition's positions does with one that is not
+/// skipped: `visit(pos, at, flat)`, with `pos` its flat position in indices,
+/// `at` its coordinates in the partition's slice and `flat` its flat
+/// position in data (with a tally).
+using VisitFn =
+    function_ref<void(OpBuilder &, Location, Value, ArrayRef<Value>, Value)>;
+} // namespace
+
+/// The slice of data partition `p` owns: its range of dim `split`.
+static SliceRegion fiberRegion(OpBuilder &b, Location loc,
+                               const FiberScatter &f, Value p) {
+  std::pair<Value, Value> bounds = partRange(b, loc, f.extent, f.parts, p);
+  Value lo = bounds.first, hi = bounds.second;
+  SliceRegion region;
+  for (int64_t d = 0; d < f.rank; ++d) {
+    if (d == f.split) {
+      region.offsets.push_back(lo);
+      region.sizes.push_back(b.createOrFold<arith::SubIOp>(loc, hi, lo));
+      continue;
+    }
+    region.offsets.push_back(b.getIndexAttr(0));
+    region.sizes.push_back(tensor::getMixedSize(b, loc, f.data, d));
+  }
+  return region;
+}
+
+/// One walk over the positions of indices whose flat position is in
+/// `[flatLo, flatHi)` and whose last coordinate is in `[colLo, colHi)`,
+/// calling `visit` for each that is not skipped; `lo` is the first index of
+/// the partition's range of dim `split`.
+static void walkFiber(OpBuilder &b, Location loc, const FiberScatter &f,
+                      Value indicesFlat, Value lo, Value flatLo, Value flatHi,
+                      Value colLo, Value colHi, VisitFn visit) {
+  walkPositions(
+      b, loc, f.indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
+      [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords, Value pos,
+          ValueRange) -> SmallVector<Value> {
+        Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+        auto [normalized, skip] = resolveOrSkip(eb, eloc, f.oob, raw, f.size);
+        SmallVector<Value> at(coords);
+        at[f.axis] = normalized;
+        Value flat;
+        if (f.tally) {
+          flat = constIndex(eb, eloc, 0);
+          for (int64_t d = 0; d < f.rank; ++d) {
+            Value term =
+                eb.createOrFold<arith::MulIOp>(eloc, at[d], f.dataStrides[d]);
+            flat = eb.createOrFold<arith::AddIOp>(eloc, flat, term);
+          }
+        }
+        at[f.split] = eb.createOrFold<arith::SubIOp>(eloc, at[f.split], lo);
+        unlessSkipped(eb, eloc, skip, [&](OpBuilder &sb, Location sloc) {
+          visit(sb, sloc, pos, at, flat);
+        });
+        return {};
+      });
+}
+
+/// Applies the update at `pos` to the element at `at` of `slice` (flat
+/// position `flat` in data, with a tally).
+static void applyFiberUpdate(OpBuilder &b, Location loc, const FiberScatter &f,
+                             Value slice, Value updatesFlat, Value pos,
+                             ArrayRef<Value> at, Value flat) {
+  Value value = memref::LoadOp::create(b, loc, updatesFlat, ValueRange{pos});
+  if (f.tally) {
+    applyTallied(b, loc, *f.tally, slice, at, flat, value);
+    return;
+  }
+  if (f.reduction != ReductionKind::None) {
+    Value current = memref::LoadOp::create(b, loc, slice, at);
+    value = combine(b, loc, f.reduction, current, value);
+  }
+  memref::StoreOp::create(b, loc, value, slice, at);
+}
+
+/// Partition `p` updates `slice`, its part of data: one walk over its
+/// positions, and with a tally one before (reset) and, for a mean, one after
+/// (finish).
+static void updateFibers(OpBuilder &b, Location loc, const FiberScatter &f,
+                         Value p, Value slice) {
+  // Read where they are used (see RowScatter::updates).
+  Value indicesFlat = flatReadBuffer(b, loc, f.indices);
+  Value updatesFlat = flatReadBuffer(b, loc, f.updates);
+  std::pair<Value, Value> bounds = partRange(b, loc, f.extent, f.parts, p);
+  Value lo = bounds.first, hi = bounds.second;
+  Value flatLo = f.zero, flatHi = f.count, colLo = f.zero,
+        colHi = f.indexDims.back();
+  if (f.split == 0) {
+    flatLo = b.createOrFold<arith::MulIOp>(loc, lo, f.perSlab);
+    flatHi = b.createOrFold<arith::MulIOp>(loc, hi, f.perSlab);
+  } else {
+    colLo = lo;
+    colHi = hi;
+  }
+  auto walk = [&](VisitFn visit) {
+    walkFiber(b, loc, f, indicesFlat, lo, flatLo, flatHi, colLo, colHi, visit);
+  };
+  if (f.tally)
+    walk([&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value>, Value flat) {
+      resetTally(sb, sloc, *f.tally, flat);
+    });
+  walk([&](OpBuilder &sb, Location sloc, Value pos, ArrayRef<Value> at,
+           Value flat) {
+    applyFiberUpdate(sb, sloc, f, slice, updatesFlat, pos, at, flat);
+  });
+  if (f.tally && f.tally->reduction == ReductionKind::Mean)
+    walk([&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value> at,
+             Value flat) { finishTally(sb, sloc, *f.tally, slice, at, flat); });
+}
+
+namespace {
 /// Positions that differ off the axis never collide: partitions own ranges
 /// of dim 0 (or of the last dim when the axis is 0) and walk their positions
 /// in row-major order. Where every dim but the axis is 1, the axis is cut
@@ -53,38 +187,26 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto dataType = op.getData().getType();
     int64_t axis = op.getNormalizedAxis();
-    int64_t r = dataType.getRank();
-    if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
-      return rewriter.notifyMatchFailure(
-          op, "reduction is not supported for this element type");
-    // The caller's data buffer, to tell an in-place update from a copy.
-    Value dataPointer = basePointer(rewriter, op.getLoc(), adaptor.getData());
+    int64_t r = op.getData().getType().getRank();
+    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
+                         Value indices, Value updates) {
+      for (int64_t d = 0; d < r; ++d)
+        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
+      for (int64_t d = 0; d < r; ++d) {
+        if (d != axis)
+          state->checkDims(chain, indices, "indices", d, data, "data", d,
+                           /*atMost=*/true);
+      }
+    };
+    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                     Value updates, Value dataPointer) {
+      return scatter(b, loc, op, data, indices, updates, dataPointer, axis);
+    };
     SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
-                                   adaptor.getUpdates(), dataPointer};
-    state->outline(rewriter, op, operands,
-                   [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-                     Value data = args[0], indices = args[1], updates = args[2];
-                     LoweringState::CheckChain chain(*state, b, loc, op);
-                     for (int64_t d = 0; d < r; ++d)
-                       state->checkDims(chain, updates, "updates", d, indices,
-                                        "indices", d);
-                     for (int64_t d = 0; d < r; ++d) {
-                       if (d != axis)
-                         state->checkDims(chain, indices, "indices", d, data,
-                                          "data", d,
-                                          /*atMost=*/true);
-                     }
-                     return buildIf(
-                         b, loc, chain.ok(), dataType,
-                         [&](OpBuilder &nb, Location nloc) {
-                           return scatter(nb, nloc, op, data, indices, updates,
-                                          args[3], axis);
-                         },
-                         [&](OpBuilder &, Location) { return data; });
-                   });
-    return success();
+                                   adaptor.getUpdates()};
+    return outlineScatter(*state, op, op.getReduction(), operands, rewriter,
+                          checkDims, lower);
   }
 
 private:
@@ -177,122 +299,41 @@ private:
                       Value dataPointer, ArrayRef<Value> indexDims, Value count,
                       Value size, int64_t axis,
                       const ElementTally *tally) const {
-    OobMode oob = op.getOob();
+    FiberScatter f;
+    f.oob = op.getOob();
+    f.reduction = op.getReduction();
+    f.tally = tally;
+    f.data = data;
+    f.indices = indices;
+    f.updates = updates;
+    f.indexDims.assign(indexDims.begin(), indexDims.end());
+    f.count = count;
+    f.size = size;
+    f.axis = axis;
     auto dataType = cast<RankedTensorType>(data.getType());
-    int64_t r = dataType.getRank();
-    ReductionKind reduction = op.getReduction();
-    Value zero = constIndex(b, loc, 0);
+    f.rank = dataType.getRank();
+    f.zero = constIndex(b, loc, 0);
     Value one = constIndex(b, loc, 1);
     // Split dim 0 unless it is the axis; then the last dim.
-    int64_t split = axis != 0 ? 0 : r - 1;
-    Value extent = indexDims[split];
-    Value parts = state->numPartitions(b, loc, op, count, extent);
-    Value perSlab = b.createOrFold<arith::DivUIOp>(
-        loc, count, maxIndex(b, loc, extent, one));
-    SmallVector<Value> dataStrides;
+    f.split = axis != 0 ? 0 : f.rank - 1;
+    f.extent = indexDims[f.split];
+    f.parts = state->numPartitions(b, loc, op, count, f.extent);
+    Value extent = maxIndex(b, loc, f.extent, one);
+    f.perSlab = b.createOrFold<arith::DivUIOp>(loc, count, extent);
     if (tally)
-      dataStrides = rowMajorStrides(b, loc, dimValues(b, loc, data, 0, r));
+      f.dataStrides =
+          rowMajorStrides(b, loc, dimValues(b, loc, data, 0, f.rank));
     MemRefType sliceType =
         sliceMemRefType(dataType.getElementType(),
-                        SmallVector<int64_t>(r, ShapedType::kDynamic),
+                        SmallVector<int64_t>(f.rank, ShapedType::kDynamic),
                         /*contiguousRows=*/false);
-    auto range = [&](OpBuilder &nb, Location nloc, Value p) {
-      return partRange(nb, nloc, extent, parts, p);
-    };
     return buildPartitionedUpdate(
-        b, loc, data, dataPointer, parts, sliceType,
+        b, loc, data, dataPointer, f.parts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
-          std::pair<Value, Value> bounds = range(nb, nloc, p);
-          Value lo = bounds.first, hi = bounds.second;
-          SliceRegion region;
-          for (int64_t d = 0; d < r; ++d) {
-            if (d == split) {
-              region.offsets.push_back(lo);
-              region.sizes.push_back(
-                  nb.createOrFold<arith::SubIOp>(nloc, hi, lo));
-              continue;
-            }
-            region.offsets.push_back(nb.getIndexAttr(0));
-            region.sizes.push_back(tensor::getMixedSize(nb, nloc, data, d));
-          }
-          return region;
+          return fiberRegion(nb, nloc, f, p);
         },
-        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value inPlace) {
-          // Read where they are used (see RowScatter::updates).
-          Value indicesFlat = flatReadBuffer(nb, nloc, indices);
-          Value updatesFlat = flatReadBuffer(nb, nloc, updates);
-          std::pair<Value, Value> bounds = range(nb, nloc, p);
-          Value lo = bounds.first, hi = bounds.second;
-          Value flatLo = zero, flatHi = count, colLo = zero,
-                colHi = indexDims.back();
-          if (split == 0) {
-            flatLo = nb.createOrFold<arith::MulIOp>(nloc, lo, perSlab);
-            flatHi = nb.createOrFold<arith::MulIOp>(nloc, hi, perSlab);
-          } else {
-            colLo = lo;
-            colHi = hi;
-          }
-          // One walk over the partition's positions: `visit(pos, at,
-          // flat)` for each that is not skipped, with `at` its coordinates
-          // in the slice and `flat` its flat position in data (with a
-          // tally).
-          using Visit = function_ref<void(OpBuilder &, Location, Value,
-                                          ArrayRef<Value>, Value)>;
-          auto walkWith = [&](OpBuilder &wb, Location wloc, Visit visit) {
-            walkPositions(
-                wb, wloc, indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
-                [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
-                    Value pos, ValueRange) -> SmallVector<Value> {
-                  Value raw = loadIndex(eb, eloc, indicesFlat, pos);
-                  auto [normalized, skip] =
-                      resolveOrSkip(eb, eloc, oob, raw, size);
-                  SmallVector<Value> at(coords);
-                  at[axis] = normalized;
-                  Value flat;
-                  if (tally) {
-                    flat = constIndex(eb, eloc, 0);
-                    for (int64_t d = 0; d < r; ++d) {
-                      Value term = eb.createOrFold<arith::MulIOp>(
-                          eloc, at[d], dataStrides[d]);
-                      flat = eb.createOrFold<arith::AddIOp>(eloc, flat, term);
-                    }
-                  }
-                  at[split] =
-                      eb.createOrFold<arith::SubIOp>(eloc, at[split], lo);
-                  unlessSkipped(eb, eloc, skip,
-                                [&](OpBuilder &sb, Location sloc) {
-                                  visit(sb, sloc, pos, at, flat);
-                                });
-                  return {};
-                });
-          };
-          auto apply = [&](OpBuilder &sb, Location sloc, Value pos,
-                           ArrayRef<Value> at, Value flat) {
-            Value value =
-                memref::LoadOp::create(sb, sloc, updatesFlat, ValueRange{pos});
-            if (tally) {
-              applyTallied(sb, sloc, *tally, slice, at, flat, value);
-              return;
-            }
-            if (reduction != ReductionKind::None) {
-              Value current = memref::LoadOp::create(sb, sloc, slice, at);
-              value = combine(sb, sloc, reduction, current, value);
-            }
-            memref::StoreOp::create(sb, sloc, value, slice, at);
-          };
-          // With a tally: reset the tallies of the partition's elements,
-          // apply, then finish them.
-          if (tally)
-            walkWith(nb, nloc,
-                     [&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value>,
-                         Value flat) { resetTally(sb, sloc, *tally, flat); });
-          walkWith(nb, nloc, apply);
-          if (tally && tally->reduction == ReductionKind::Mean)
-            walkWith(nb, nloc,
-                     [&](OpBuilder &sb, Location sloc, Value,
-                         ArrayRef<Value> at, Value flat) {
-                       finishTally(sb, sloc, *tally, slice, at, flat);
-                     });
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
+          updateFibers(nb, nloc, f, p, slice);
         });
   }
 

@@ -44,42 +44,31 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto dataType = op.getData().getType();
     auto updatesType = op.getUpdates().getType();
-    int64_t r = dataType.getRank();
+    int64_t r = op.getData().getType().getRank();
     int64_t q = op.getIndices().getType().getRank();
     int64_t k = op.getIndexDepth();
-    if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
-      return rewriter.notifyMatchFailure(
-          op, "reduction is not supported for this element type");
     // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
     bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
-    // The caller's data buffer, to tell an in-place update from a copy.
-    Value dataPointer = basePointer(rewriter, op.getLoc(), adaptor.getData());
+    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
+                         Value indices, Value updates) {
+      state->checkIndexDepth(chain, indices, k);
+      if (singleElement)
+        return;
+      for (int64_t d = 0; d < q - 1; ++d)
+        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
+      for (int64_t d = k; d < r; ++d)
+        state->checkDims(chain, updates, "updates", q - 1 + d - k, data, "data",
+                         d);
+    };
+    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                     Value updates, Value dataPointer) {
+      return scatter(b, loc, op, data, indices, updates, dataPointer, r, q, k);
+    };
     SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
-                                   adaptor.getUpdates(), dataPointer};
-    state->outline(rewriter, op, operands,
-                   [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-                     Value data = args[0], indices = args[1], updates = args[2];
-                     LoweringState::CheckChain chain(*state, b, loc, op);
-                     state->checkIndexDepth(chain, indices, k);
-                     if (!singleElement) {
-                       for (int64_t d = 0; d < q - 1; ++d)
-                         state->checkDims(chain, updates, "updates", d, indices,
-                                          "indices", d);
-                       for (int64_t d = k; d < r; ++d)
-                         state->checkDims(chain, updates, "updates",
-                                          q - 1 + d - k, data, "data", d);
-                     }
-                     return buildIf(
-                         b, loc, chain.ok(), dataType,
-                         [&](OpBuilder &nb, Location nloc) {
-                           return scatter(nb, nloc, op, data, indices, updates,
-                                          args[3], r, q, k);
-                         },
-                         [&](OpBuilder &, Location) { return data; });
-                   });
-    return success();
+                                   adaptor.getUpdates()};
+    return outlineScatter(*state, op, op.getReduction(), operands, rewriter,
+                          checkDims, lower);
   }
 
 private:
