@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mlir::nd::lowering {
@@ -163,6 +164,24 @@ public:
   static std::string indexMessage(int64_t dataDim);
 
 private:
+  /// The function of `op` (see outline), taking `type`'s inputs (the
+  /// destination as a buffer of `bufferType`, and the site last with
+  /// checks) and built by `lower`.
+  func::FuncOp
+  buildFunction(ConversionPatternRewriter &rewriter, Operation *op,
+                ValueRange operands, FunctionType type,
+                std::optional<unsigned> destination, MemRefType bufferType,
+                function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
+
+  /// The buffer of type `bufferType` a scatter's call updates in place of
+  /// its data `source`: `to_buffer` of the data, or a copy of data that
+  /// nothing may write.
+  Value updatedBuffer(ConversionPatternRewriter &rewriter, Location loc,
+                      Value source, MemRefType bufferType);
+
+  /// `__nd_site()` naming the location of `op` (see kReportErrorAtFn).
+  Value callSite(ConversionPatternRewriter &rewriter, Operation *op);
+
   /// Declares `name` with `type` in the module of `op` the first time it
   /// is asked for that module (one symbol lookup per module and pass run).
   void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
