@@ -43,8 +43,7 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-// The names --lower-scatter uses (see LoweringState.h in
-// lib/Conversion/NdToLoops).
+// The names --lower-scatter uses (see LoweringSupport.h).
 static constexpr StringLiteral kReportErrorFn = "__nd_report_error";
 static constexpr StringLiteral kReportErrorAtFn = "__nd_report_error_at";
 static constexpr StringLiteral kMessageAttr = "nd.message";
