@@ -4,7 +4,7 @@
 #                          .h.inc headers and nd/Version.h
 #   include/nd-c/          the C interface of compiled models (Runtime.h) and
 #                          nd's run-time ABI (RuntimeABI.h)
-#   lib/                   nd's libraries (NdDialect, NdToLinalg, ...),
+#   lib/                   nd's libraries (NdDialect, NdToLoops, ...),
 #                          NdPlugin.so and the run-time libraries
 #                          libnd_runtime.so and libnd_runner_utils.so
 #   bin/                   nd-opt, nd-translate, nd-run, nd-compile,

@@ -31,7 +31,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
-#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/NdToLoops/NdToLoops.h"
 #include "nd/Conversion/TensorToNd/TensorToNd.h"
 #include "nd/Conversion/TosaToNd/TosaToNd.h"
 

@@ -1,9 +1,8 @@
-//===- TensorScatter.cpp - lower nd.tensor_scatter ---------------*- C++
-//-*-===//
+//===- TensorScatter.cpp - lower nd.tensor_scatter --------------*- C++ -*-===//
 //
 // Lowers nd.tensor_scatter (ONNX TensorScatter-24, the KV-cache update) as a
 // slice scatter, under both modes and every oob mode, into a private function
-// of its own (see LoweringSupport.h).
+// of its own (see LoweringState.h).
 //
 // With `a` the axis, S = max_sequence_length, L = sequence_length and inner =
 // prod(shape[a+1:]), every position `p` of the dims before the axis is a row
@@ -28,7 +27,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringSupport.h"
+#include "Buffers.h"
+#include "OpLowerings.h"
+#include "Parallel.h"
+#include "Scalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -49,6 +51,17 @@ struct CacheSpace {
   OobMode oob;
 };
 
+/// How the partitions cut the cache: a grid of `splitParts` ranges of dim
+/// `split` (the one before the axis) by `seqParts` ranges of the positions
+/// along the axis. Each position before the axis is a row of `maxSeq *
+/// inner` elements; `outerRows` rows per index of dim `split`, and `chunk`
+/// the elements of the update's row.
+struct CacheGrid {
+  int64_t axis, split;
+  Value splitSize, outerRows, chunk, splitParts, seqParts;
+  SmallVector<Value> outerDims;
+};
+
 /// A partition's block of the cache: a range of the dim before the axis and
 /// a range of the positions along the axis.
 struct CacheBlock {
@@ -56,6 +69,25 @@ struct CacheBlock {
   std::pair<Value, Value> seqRange;
 };
 } // namespace
+
+/// Partition `p`'s block of the cache.
+static CacheBlock cacheBlock(OpBuilder &b, Location loc, const CacheSpace &c,
+                             const CacheGrid &grid, Value p) {
+  Value si = b.createOrFold<arith::DivUIOp>(loc, p, grid.seqParts);
+  Value ai = b.createOrFold<arith::RemUIOp>(loc, p, grid.seqParts);
+  std::pair<Value, Value> splitRange =
+      partRange(b, loc, grid.splitSize, grid.splitParts, si);
+  std::pair<Value, Value> seqRange =
+      partRange(b, loc, c.maxSeq, grid.seqParts, ai);
+  CacheBlock block;
+  block.splitStart = splitRange.first;
+  block.splitCount =
+      b.createOrFold<arith::SubIOp>(loc, splitRange.second, splitRange.first);
+  block.seqRange = seqRange;
+  block.seqCount =
+      b.createOrFold<arith::SubIOp>(loc, seqRange.second, seqRange.first);
+  return block;
+}
 
 /// Whether write index `w` is out of range: negative, or (linear) past the
 /// last start `S - L`.
@@ -168,16 +200,9 @@ private:
         [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
           Value w = loadIndex(lb, lloc, flat, e);
           Value bad = isBadWrite(lb, lloc, c, w);
-          Value fire = lb.createOrFold<arith::AndIOp>(lloc, acc[0], bad);
-          auto ifOp = scf::IfOp::create(lb, lloc, fire, false);
-          {
-            OpBuilder::InsertionGuard guard(lb);
-            lb.setInsertionPointToStart(ifOp.thenBlock());
-            state->report(lb, lloc, op, message, w, limit);
-          }
-          Value good = notBool(lb, lloc, bad);
-          Value still = lb.createOrFold<arith::AndIOp>(lloc, acc[0], good);
-          scf::YieldOp::create(lb, lloc, still);
+          LoweringState::CheckChain chain(*state, lb, lloc, op, acc[0]);
+          chain.check(bad, message, w, limit);
+          scf::YieldOp::create(lb, lloc, chain.ok());
         });
     return loop.getResult(0);
   }
@@ -186,131 +211,130 @@ private:
                 Value update, Value writes, Value dataPointer,
                 const CacheSpace &c) const {
     auto cacheType = op.getPastCache().getType();
-    int64_t axis = op.getNormalizedAxis();
+    CacheGrid grid;
+    grid.axis = op.getNormalizedAxis();
     int64_t r = cacheType.getRank();
     // Partitions own ranges of the dim just before the axis (the heads of
     // a [batch, heads, seq, dim] cache, the batch of [batch, seq, dim]) and,
     // where that dim has fewer entries than there are partitions, ranges of
     // the positions along the axis too; everything after the axis is whole.
-    int64_t split = axis - 1;
-    Value splitSize = dimValue(b, loc, cache, split);
-    Value outerRows = product(b, loc, dimValues(b, loc, cache, 0, split));
-    Value numRows = b.createOrFold<arith::MulIOp>(loc, outerRows, splitSize);
-    Value chunk = b.createOrFold<arith::MulIOp>(loc, c.seqLen, c.inner);
-    Value work = b.createOrFold<arith::MulIOp>(loc, numRows, chunk);
-    Value units = b.createOrFold<arith::MulIOp>(loc, splitSize, c.maxSeq);
+    grid.split = grid.axis - 1;
+    grid.splitSize = dimValue(b, loc, cache, grid.split);
+    grid.outerRows = product(b, loc, dimValues(b, loc, cache, 0, grid.split));
+    Value numRows =
+        b.createOrFold<arith::MulIOp>(loc, grid.outerRows, grid.splitSize);
+    grid.chunk = b.createOrFold<arith::MulIOp>(loc, c.seqLen, c.inner);
+    Value work = b.createOrFold<arith::MulIOp>(loc, numRows, grid.chunk);
+    Value units = b.createOrFold<arith::MulIOp>(loc, grid.splitSize, c.maxSeq);
     Value parts = state->numPartitions(b, loc, op, work, units);
     // A grid of splitParts x seqParts partitions (seqParts is 1 unless the
     // split dim is short).
     Value one = constIndex(b, loc, 1);
-    Value splitParts =
-        minIndex(b, loc, parts, maxIndex(b, loc, splitSize, one));
-    Value seqParts = b.createOrFold<arith::DivUIOp>(loc, parts, splitParts);
-    Value gridParts = b.createOrFold<arith::MulIOp>(loc, splitParts, seqParts);
-    // Partition p's ranges of the split dim and of the positions.
-    auto ranges = [&](OpBuilder &nb, Location nloc, Value p) {
-      Value si = nb.createOrFold<arith::DivUIOp>(nloc, p, seqParts);
-      Value ai = nb.createOrFold<arith::RemUIOp>(nloc, p, seqParts);
-      std::pair<Value, Value> splitRange =
-          partRange(nb, nloc, splitSize, splitParts, si);
-      std::pair<Value, Value> seqRange =
-          partRange(nb, nloc, c.maxSeq, seqParts, ai);
-      CacheBlock block;
-      block.splitStart = splitRange.first;
-      block.splitCount = nb.createOrFold<arith::SubIOp>(nloc, splitRange.second,
-                                                        splitRange.first);
-      block.seqRange = seqRange;
-      block.seqCount =
-          nb.createOrFold<arith::SubIOp>(nloc, seqRange.second, seqRange.first);
-      return block;
-    };
+    Value splitRows = maxIndex(b, loc, grid.splitSize, one);
+    grid.splitParts = minIndex(b, loc, parts, splitRows);
+    grid.seqParts = b.createOrFold<arith::DivUIOp>(loc, parts, grid.splitParts);
+    Value gridParts =
+        b.createOrFold<arith::MulIOp>(loc, grid.splitParts, grid.seqParts);
     SmallVector<int64_t> dynamicShape(r, ShapedType::kDynamic);
     MemRefType sliceType =
         sliceMemRefType(cacheType.getElementType(), dynamicShape,
                         /*contiguousRows=*/true);
     SmallVector<OpFoldResult> cacheSizes = tensor::getMixedSizes(b, loc, cache);
-    SmallVector<Value> outerDims = dimValues(b, loc, cache, 0, split);
+    grid.outerDims = dimValues(b, loc, cache, 0, grid.split);
     // The cache keeps its shape: collapsing and expanding dynamic dims would
     // go through a reshape that bufferization does not see as the same
     // buffer, and a donated cache would be copied on return.
     return buildPartitionedUpdate(
         b, loc, cache, dataPointer, gridParts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
-          CacheBlock block = ranges(nb, nloc, p);
+          CacheBlock block = cacheBlock(nb, nloc, c, grid, p);
           SliceRegion region;
           region.offsets.assign(r, nb.getIndexAttr(0));
-          region.offsets[split] = block.splitStart;
-          region.offsets[axis] = block.seqRange.first;
+          region.offsets[grid.split] = block.splitStart;
+          region.offsets[grid.axis] = block.seqRange.first;
           region.sizes = cacheSizes;
-          region.sizes[split] = block.splitCount;
-          region.sizes[axis] = block.seqCount;
+          region.sizes[grid.split] = block.splitCount;
+          region.sizes[grid.axis] = block.seqCount;
           return region;
         },
         [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
-          Value updates = flatReadBuffer(nb, nloc, update);
-          Value writesFlat =
-              writes ? flatReadBuffer(nb, nloc, writes) : Value();
-          CacheBlock block = ranges(nb, nloc, p);
-          Value count = block.splitCount;
-          std::pair<Value, Value> seqRange = block.seqRange;
-          Value sliceRowLen =
-              nb.createOrFold<arith::MulIOp>(nloc, block.seqCount, c.inner);
-          Value rows = rowView(nb, nloc, slice, split, sliceRowLen);
-          Value zero = constIndex(nb, nloc, 0);
-          Value one = constIndex(nb, nloc, 1);
-          Value total = nb.createOrFold<arith::MulIOp>(nloc, outerRows, count);
-          scf::ForOp::create(
-              nb, nloc, zero, total, one, ValueRange{},
-              [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
-                // t = outer * count + j: the row's coordinates in the slice.
-                Value j = lb.createOrFold<arith::RemUIOp>(lloc, t, count);
-                Value outer = lb.createOrFold<arith::DivUIOp>(lloc, t, count);
-                SmallVector<Value> at(split + 1);
-                at[split] = j;
-                Value rest = outer;
-                for (int64_t d = split - 1; d >= 0; --d) {
-                  at[d] =
-                      lb.createOrFold<arith::RemUIOp>(lloc, rest, outerDims[d]);
-                  rest =
-                      lb.createOrFold<arith::DivUIOp>(lloc, rest, outerDims[d]);
-                }
-                Value first =
-                    lb.createOrFold<arith::MulIOp>(lloc, outer, splitSize);
-                Value shifted = lb.createOrFold<arith::AddIOp>(
-                    lloc, first, block.splitStart);
-                Value row = lb.createOrFold<arith::AddIOp>(lloc, shifted, j);
-                Value srcOffset =
-                    lb.createOrFold<arith::MulIOp>(lloc, row, chunk);
-                Value w = zero;
-                if (writesFlat) {
-                  // Rows exist, so perBatch is not 0 here.
-                  Value batch =
-                      lb.createOrFold<arith::DivUIOp>(lloc, row, c.perBatch);
-                  w = loadIndex(lb, lloc, writesFlat, batch);
-                }
-                auto write = [&](OpBuilder &wb, Location wloc, Value start) {
-                  writeRow(wb, wloc, c, rows, at, seqRange, start, updates,
-                           srcOffset);
-                };
-                if (!writesFlat || c.oob == OobMode::Error) {
-                  write(lb, lloc, w);
-                } else if (c.oob == OobMode::Clamp) {
-                  Value start = lb.createOrFold<arith::MaxSIOp>(lloc, w, zero);
-                  if (!c.circular)
-                    start = lb.createOrFold<arith::MinSIOp>(lloc, start,
-                                                            c.lastStart);
-                  write(lb, lloc, start);
-                } else {
-                  Value bad = isBadWrite(lb, lloc, c, w);
-                  Value good = notBool(lb, lloc, bad);
-                  auto ifOp = scf::IfOp::create(lb, lloc, good, false);
-                  OpBuilder::InsertionGuard guard(lb);
-                  lb.setInsertionPointToStart(ifOp.thenBlock());
-                  write(lb, lloc, w);
-                }
-                scf::YieldOp::create(lb, lloc);
-              });
+          updateBlock(nb, nloc, c, grid, update, writes, p, slice);
         });
+  }
+
+  /// Partition `p` writes the update into `slice`, its block of the cache:
+  /// one row per position before the axis.
+  static void updateBlock(OpBuilder &b, Location loc, const CacheSpace &c,
+                          const CacheGrid &grid, Value update, Value writes,
+                          Value p, Value slice) {
+    Value updates = flatReadBuffer(b, loc, update);
+    Value writesFlat = writes ? flatReadBuffer(b, loc, writes) : Value();
+    CacheBlock block = cacheBlock(b, loc, c, grid, p);
+    Value sliceRowLen =
+        b.createOrFold<arith::MulIOp>(loc, block.seqCount, c.inner);
+    Value rows = rowView(b, loc, slice, grid.split, sliceRowLen);
+    Value zero = constIndex(b, loc, 0);
+    Value one = constIndex(b, loc, 1);
+    Value total =
+        b.createOrFold<arith::MulIOp>(loc, grid.outerRows, block.splitCount);
+    scf::ForOp::create(b, loc, zero, total, one, ValueRange{},
+                       [&](OpBuilder &lb, Location lloc, Value t, ValueRange) {
+                         writeBlockRow(lb, lloc, c, grid, block, rows, updates,
+                                       writesFlat, t);
+                         scf::YieldOp::create(lb, lloc);
+                       });
+  }
+
+  /// Row `t` of a partition's block (`rows`, see rowView): the update's row
+  /// at the batch entry's write index from `writesFlat` (0 without write
+  /// indices), resolved under the oob mode.
+  static void writeBlockRow(OpBuilder &b, Location loc, const CacheSpace &c,
+                            const CacheGrid &grid, const CacheBlock &block,
+                            Value rows, Value updates, Value writesFlat,
+                            Value t) {
+    Value zero = constIndex(b, loc, 0);
+    Value count = block.splitCount;
+    // t = outer * count + j: the row's coordinates in the slice.
+    Value j = b.createOrFold<arith::RemUIOp>(loc, t, count);
+    Value outer = b.createOrFold<arith::DivUIOp>(loc, t, count);
+    SmallVector<Value> at(grid.split + 1);
+    at[grid.split] = j;
+    Value rest = outer;
+    for (int64_t d = grid.split - 1; d >= 0; --d) {
+      at[d] = b.createOrFold<arith::RemUIOp>(loc, rest, grid.outerDims[d]);
+      rest = b.createOrFold<arith::DivUIOp>(loc, rest, grid.outerDims[d]);
+    }
+    Value first = b.createOrFold<arith::MulIOp>(loc, outer, grid.splitSize);
+    Value shifted = b.createOrFold<arith::AddIOp>(loc, first, block.splitStart);
+    Value row = b.createOrFold<arith::AddIOp>(loc, shifted, j);
+    Value srcOffset = b.createOrFold<arith::MulIOp>(loc, row, grid.chunk);
+    Value w = zero;
+    if (writesFlat) {
+      // Rows exist, so perBatch is not 0 here.
+      Value batch = b.createOrFold<arith::DivUIOp>(loc, row, c.perBatch);
+      w = loadIndex(b, loc, writesFlat, batch);
+    }
+    auto write = [&](OpBuilder &wb, Location wloc, Value start) {
+      writeRow(wb, wloc, c, rows, at, block.seqRange, start, updates,
+               srcOffset);
+    };
+    if (!writesFlat || c.oob == OobMode::Error) {
+      write(b, loc, w);
+      return;
+    }
+    if (c.oob == OobMode::Clamp) {
+      Value start = b.createOrFold<arith::MaxSIOp>(loc, w, zero);
+      if (!c.circular)
+        start = b.createOrFold<arith::MinSIOp>(loc, start, c.lastStart);
+      write(b, loc, start);
+      return;
+    }
+    Value bad = isBadWrite(b, loc, c, w);
+    Value good = notBool(b, loc, bad);
+    auto ifOp = scf::IfOp::create(b, loc, good, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    write(b, loc, w);
   }
 
   /// `slice` (rank r, its dims after the axis whole, so that its part of
@@ -379,7 +403,7 @@ private:
 };
 } // namespace
 
-void mlir::nd::lowering::populateTensorScatterPatterns(
+void mlir::nd::lowering::populateTensorScatterLowering(
     RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
   patterns.add<TensorScatterLowering>(patterns.getContext(), std::move(state));
 }

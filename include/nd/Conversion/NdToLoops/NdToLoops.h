@@ -1,7 +1,7 @@
-//===- NdToLinalg.h - lower nd ops to upstream dialects ---------*- C++ -*-===//
+//===- NdToLoops.h - lower nd ops to loops over buffers ---------*- C++ -*-===//
 
-#ifndef ND_CONVERSION_NDTOLINALG_NDTOLINALG_H
-#define ND_CONVERSION_NDTOLINALG_NDTOLINALG_H
+#ifndef ND_CONVERSION_NDTOLOOPS_NDTOLOOPS_H
+#define ND_CONVERSION_NDTOLOOPS_NDTOLOOPS_H
 
 #include "mlir/Pass/Pass.h"
 
@@ -24,16 +24,16 @@ struct NdLoweringOptions {
   int64_t parallelGrain = 32768;
 };
 
-/// Populates `patterns` with the conversions of the four nd ops to tensor,
+/// Populates `patterns` with the conversions of the six nd ops to tensor,
 /// bufferization, memref, scf, vector, arith, math and complex ops. The
 /// patterns declare the run-time functions `__nd_max_threads` and
 /// `__nd_report_error` in the enclosing module (see
 /// `--convert-nd-runtime-to-llvm`), so they must be applied from a pass
 /// anchored on the module.
-void populateNdToLinalgPatterns(RewritePatternSet &patterns,
+void populateNdToLoopsPatterns(RewritePatternSet &patterns,
                                 const NdLoweringOptions &options = {});
 
 } // namespace nd
 } // namespace mlir
 
-#endif // ND_CONVERSION_NDTOLINALG_NDTOLINALG_H
+#endif // ND_CONVERSION_NDTOLOOPS_NDTOLOOPS_H
