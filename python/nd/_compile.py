@@ -171,6 +171,8 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     options = {"target": target, "donate": positions,
                "check_bounds": bool(check_bounds), "cpu": cpu, "opt": opt,
                "entry": entry, "function": function}
+    # The runtime first: the nd-compile beside it is the one to run.
+    runtime()
     compiler = compiler_path()
 
     hasher = hashlib.sha256()
