@@ -13,6 +13,8 @@ from ._runtime import Tensor
 
 # DLPack's kDLCPU.
 _DLPACK_CPU = 1
+# How bf16 elements travel through numpy: their bits.
+_BF16_BITS = np.dtype(np.int16)
 
 
 def torch_module():
@@ -92,7 +94,7 @@ def check_array(array, spec, what, from_torch, runtime, convert):
         raise DTypeError(f"{what} is bf16, which numpy has no dtype for: "
                          f"pass a torch.bfloat16 tensor")
     expected = spec.numpy_dtype if spec.numpy_dtype is not None else \
-        np.dtype(np.int16)
+        _BF16_BITS
     if array.dtype != expected:
         native = array.dtype.newbyteorder("=")
         if native == expected and convert:
@@ -166,12 +168,12 @@ class OwnedBuffer:
     nd_tensor_free releases it when the array (and every view of it) is
     collected. No copy is made."""
 
-    def __init__(self, runtime, tensor, dtype, shape):
+    def __init__(self, runtime, tensor, data, dtype, shape):
         self._free = runtime.free
         self._tensor = Tensor.from_buffer_copy(tensor)
         self.__array_interface__ = {
             "version": 3, "shape": shape, "typestr": dtype.str,
-            "data": (tensor.data, False)}
+            "data": (data, False)}
 
     def __del__(self):
         free = self._free
@@ -184,13 +186,13 @@ def owned_array(runtime, tensor, spec):
     """The numpy array of an output nd allocated (int16 bits for bf16). An
     output without elements is released at once and an empty array
     returned."""
-    shape = tuple(tensor.shape[d] for d in range(spec.rank))
-    dtype = spec.numpy_dtype if spec.numpy_dtype is not None else \
-        np.dtype(np.int16)
-    if not tensor.data or any(size == 0 for size in shape):
+    shape = tuple(tensor.shape[:spec.rank])
+    dtype = spec.numpy_dtype if spec.numpy_dtype is not None else _BF16_BITS
+    data = tensor.data
+    if not data or 0 in shape:
         runtime.free(ctypes.byref(tensor))
         return np.empty(shape, dtype)
-    return np.asarray(OwnedBuffer(runtime, tensor, dtype, shape))
+    return np.asarray(OwnedBuffer(runtime, tensor, data, dtype, shape))
 
 
 def to_torch(array, spec):

@@ -297,6 +297,7 @@ class BoundCall:
         self._outputs = outputs
         self._results = results
         self._fresh = fresh
+        self._single = len(results) == 1
         self._torch = torch_mode
         self._message = ctypes.create_string_buffer(_MESSAGE_SIZE)
         self._context = Context(
@@ -321,16 +322,17 @@ class BoundCall:
                 results = list(results)
                 for k in self._fresh:
                     results[k] = self._take(k)
-        if not results:
-            return None
-        return results[0] if len(results) == 1 else tuple(results)
+        if self._single:
+            return results[0]
+        return tuple(results) if results else None
 
     def _take(self, k):
         """Output k, which nd allocated, as an array that owns it."""
         spec = self._module.outputs[k]
         tensor = self._outputs[k]
+        shared = tensor.data in self._input_pointers
         array = _arrays.owned_array(self._runtime, tensor, spec)
-        if tensor.data in self._input_pointers:
+        if shared:
             # Runtime.h never hands an input's buffer over as a fresh
             # output; were it to, the array must not outlive that input.
             array = array.copy()

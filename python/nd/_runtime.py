@@ -22,6 +22,7 @@ DYNAMIC = -1
 
 RUNTIME_NAME = "libnd_runtime.so"
 COMPILER_NAME = "nd-compile"
+OPENMP_NAME = "libomp.so.5"
 
 # Runtime.h's nd_status values, by name.
 STATUS_NAMES = {0: "ok", 1: "invalid argument", 2: "check failed",
@@ -190,6 +191,11 @@ class Runtime:
     def __init__(self, path):
         self.path = path
         try:
+            # A folder that carries LLVM's OpenMP runtime beside nd's (a
+            # bundle for a machine without LLVM) provides it to both.
+            openmp = os.path.join(os.path.dirname(path), OPENMP_NAME)
+            if os.path.exists(openmp):
+                ctypes.CDLL(openmp, mode=ctypes.RTLD_GLOBAL)
             self.lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
         except OSError as error:
             raise Error(f"cannot load {path}: {error}") from None
