@@ -824,6 +824,9 @@ class NdAot:
         self.args = args
         self.bundle = (os.path.join(os.path.abspath(args.aot_dir), "lib")
                        if args.aot_dir else None)
+        # nd-run compiles for this machine's CPU; so do the libraries timed
+        # beside it, unless they are kept for another machine.
+        self.cpu = args.aot_cpu or (None if self.bundle else "native")
         if self.bundle and os.path.exists(os.path.join(self.bundle,
                                                        "libnd_runtime.so")):
             nd.configure(root=os.path.dirname(self.bundle))
@@ -859,6 +862,7 @@ class NdAot:
         try:
             module = nd.compile(model, donate=[0] if w.donate else [],
                                 check_bounds=check_bounds, entry=name,
+                                cpu=self.cpu,
                                 cache_dir=os.path.join(self.args.workdir,
                                                        "aot-cache"))
         except nd.Error as error:
@@ -1313,9 +1317,10 @@ def nd_description(args, aot):
         parts.append("nd-run (JIT: the time of the compiled function's run)")
     if aot:
         where = "" if not aot.bundle else f", libraries of {aot.bundle}"
+        cpu = f", --cpu {aot.cpu}" if aot.cpu else ""
         parts.append(f"the Python package (AOT: a bound call of the library "
                      f"nd-compile built, through {aot.runtime_path} "
-                     f"{aot.version}{where})")
+                     f"{aot.version}{cpu}{where})")
     text = " and ".join(parts)
     if len(parts) == 2:
         text += "; the nd columns are nd-run's"
@@ -1342,6 +1347,11 @@ def parse_args():
                              "load the libraries found there instead of "
                              "compiling them (no nd-compile, LLVM or MLIR "
                              "needed then)")
+    parser.add_argument("--aot-cpu", default=None,
+                        help="with --nd aot: the CPU to compile for "
+                             "(nd-compile --cpu; default native, as nd-run, "
+                             "or with --aot-dir nd-compile's portable "
+                             "default)")
     parser.add_argument("--only", default=None,
                         help="comma-separated workload keys (a,a',a'256,b,b2,"
                              "c1,c2,d,e,f,g,g')")
