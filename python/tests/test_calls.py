@@ -12,7 +12,8 @@ from conftest import reference
 GATHER = """
 func.func @main(%data: tensor<?x?x{t}>, %ids: tensor<?xi64>)
     -> tensor<?x?x{t}> {{
-  %r = nd.gather %data[%ids] : tensor<?x?x{t}>, tensor<?xi64> -> tensor<?x?x{t}>
+  %r = nd.gather %data[%ids]
+      : tensor<?x?x{t}>, tensor<?xi64> -> tensor<?x?x{t}>
   return %r : tensor<?x?x{t}>
 }}
 """
@@ -218,8 +219,8 @@ def test_donation_refusals(build):
     with pytest.raises(ValueError, match="input #0 is donated: pass an array"):
         module([[0.0] * 3] * 4, rows, values, ids)
     cache = np.zeros((4, 3), np.float32)
-    with pytest.raises(ValueError, match=r"input #2 shares memory with donated "
-                       r"input #0"):
+    with pytest.raises(ValueError, match=r"input #2 shares memory with "
+                       r"donated input #0"):
         module(cache, rows, cache[1:2], ids)
     with pytest.raises(ValueError, match="output #0 is the buffer of donated "
                        "input #0"):

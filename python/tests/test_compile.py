@@ -15,7 +15,8 @@ from conftest import SOURCE_ROOT
 GATHER = """
 func.func @main(%data: tensor<4x2xf32>, %ids: tensor<3xi64>)
     -> tensor<3x2xf32> {
-  %r = nd.gather %data[%ids] : tensor<4x2xf32>, tensor<3xi64> -> tensor<3x2xf32>
+  %r = nd.gather %data[%ids]
+      : tensor<4x2xf32>, tensor<3xi64> -> tensor<3x2xf32>
   return %r : tensor<3x2xf32>
 }
 """
@@ -161,7 +162,8 @@ def test_where_nd_is_found(tmp_path, build_root):
     package looked."""
     code = ("import nd, numpy as np\n"
             f"m = nd.compile({GATHER!r}, cache_dir='cache')\n"
-            "print(m(np.ones((4, 2), np.float32), np.array([0, 1, 2])).sum())\n")
+            "ones = np.ones((4, 2), np.float32)\n"
+            "print(m(ones, np.array([0, 1, 2])).sum())\n")
     found = _run_isolated(tmp_path, code, {"ND_BUILD_DIR": build_root})
     assert found.returncode == 0, found.stdout
     assert found.stdout.strip() == "6.0"

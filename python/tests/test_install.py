@@ -31,8 +31,8 @@ def test_pip_install_target(tmp_path, build_root):
     code = (
         "import nd, numpy as np\n"
         "print(nd.__file__)\n"
-        "m = nd.compile('''func.func @main(%d: tensor<3xi32>, %i: tensor<2xi64>)"
-        " -> tensor<2xi32> {\n"
+        "m = nd.compile('''func.func @main(%d: tensor<3xi32>, "
+        "%i: tensor<2xi64>) -> tensor<2xi32> {\n"
         "  %r = nd.gather %d[%i] : tensor<3xi32>, tensor<2xi64> -> "
         "tensor<2xi32>\n"
         "  return %r : tensor<2xi32>\n}''', cache_dir='cache')\n"

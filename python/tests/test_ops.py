@@ -112,7 +112,8 @@ def test_every_op_in_one_module(build, rng):
           : tensor<4x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>
       %3 = nd.gather_elements %d[%e]
           : tensor<4x3xf32>, tensor<2x3xi64> -> tensor<2x3xf32>
-      %4 = nd.gather %d[%ids] : tensor<4x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
+      %4 = nd.gather %d[%ids]
+          : tensor<4x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
       %5 = nd.tensor_scatter %d[%w], %t axis(1)
           : tensor<4x3xf32>[tensor<4xi64>], tensor<4x1xf32>
       return %0, %1, %2, %3, %4, %5 : tensor<4x3xf32>, tensor<2x3xf32>,
@@ -175,7 +176,7 @@ def test_onnx_node_test(build, name):
 
 def test_onnx_model_proto(build):
     """An onnx.ModelProto built in Python compiles as its file would."""
-    onnx = onnx_or_skip()
+    onnx_or_skip()
     from onnx import TensorProto, helper
     node = helper.make_node("ScatterElements", ["data", "indices", "updates"],
                             ["out"], axis=1, reduction="add")

@@ -11,7 +11,8 @@ import nd
 GATHER = """
 func.func @main(%data: tensor<?x4x{t}>, %ids: tensor<?xi64>)
     -> tensor<?x4x{t}> {{
-  %r = nd.gather %data[%ids] : tensor<?x4x{t}>, tensor<?xi64> -> tensor<?x4x{t}>
+  %r = nd.gather %data[%ids]
+      : tensor<?x4x{t}>, tensor<?xi64> -> tensor<?x4x{t}>
   return %r : tensor<?x4x{t}>
 }}
 """
