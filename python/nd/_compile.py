@@ -138,7 +138,8 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     model: the path of an ONNX (.onnx), OpenVINO IR (.xml) or MLIR (.mlir)
         model, MLIR text, or an onnx.ModelProto.
     target: "cpu" ("cuda" is planned: an nd.Error until nd-compile has it).
-    donate: the inputs the entry may update in place (--donate).
+    donate: the inputs the entry may update in place (--donate): a
+        position or several.
     check_bounds: run-time checks of indices and dynamic shapes.
     cpu: the LLVM CPU name to compile for (default nd-compile's, x86-64-v3;
         "native": this machine's).
@@ -162,6 +163,8 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
                     f"{', '.join(_TARGETS)})")
     if not isinstance(opt, int) or not 0 <= opt <= 3:
         raise Error(f"opt must be 0, 1, 2 or 3, not {opt!r}")
+    if isinstance(donate, int):
+        donate = (donate,)
     positions = sorted({int(p) for p in donate})
     if any(p < 0 for p in positions):
         raise Error(f"donate names input positions (0 or more), not "

@@ -195,6 +195,9 @@ def test_donation(build):
         np.testing.assert_array_equal(cache, expected)
         np.testing.assert_array_equal(gathered, token)
 
+    # One position is a donation too.
+    assert build(KV, entry="kv", donate=0).path == module.path
+
     # Not donated, the same model leaves its input alone.
     plain = build(KV, entry="kv")
     assert plain.donated == ()
@@ -276,6 +279,18 @@ def test_outputs_own_their_buffers(build, rng):
         module(data, ids)  # buffers freed and reused meanwhile
     np.testing.assert_array_equal(view, data[ids][10:20])
     assert view.base.flags.writeable and view.base.flags.c_contiguous
+
+    # nd_tensor_free runs once the array and its views are gone.
+    result = module(data, ids)
+    owner = result.base
+    freed = []
+    free = owner._free
+    owner._free = lambda tensor: (freed.append(True), free(tensor))
+    part = result[3:5]
+    del owner, result
+    assert freed == []
+    del part
+    assert freed == [True]
 
 
 def test_threads(build, rng):
