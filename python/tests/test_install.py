@@ -20,7 +20,7 @@ def test_pip_install_target(tmp_path, build_root):
                                                   "build", "*.egg-info"))
     target = tmp_path / "site"
     install = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps",
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-cache-dir",
          "--no-build-isolation", "--no-index", "--quiet", "--target",
          str(target), str(source)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
