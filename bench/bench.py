@@ -5,9 +5,13 @@ by nd (nd-run), numpy, PyTorch and ONNX Runtime side by side.
     python3 bench/bench.py                 # the full benchmark (minutes)
     python3 bench/bench.py --tiny          # small shapes, seconds (check-nd)
     python3 bench/bench.py --only a,e,g    # some workloads
+    python3 bench/bench.py --nd jit,aot    # nd-run and nd's Python package
 
 Every workload is built as a one-node ONNX model that nd-run and ONNX Runtime
-both load, with .npy inputs. nd's result is compared bit for bit with an
+both load, with .npy inputs. With --nd aot, nd.compile (python/nd) compiles
+the same model into a library that Python calls with its inputs prepared
+once (--aot-dir keeps the libraries, with nd's runtime, for a machine that
+has no LLVM or MLIR). nd's result is compared bit for bit with an
 independent numpy reference at every thread count (for add reductions numpy
 applies the updates in row-major order with np.add.at, which is the order nd
 defines): a mismatch fails the run (exit status 1). The peers' results are
@@ -802,6 +806,100 @@ def run_nd(cmd, model, input_paths, outdir, threads, runs, donate,
             "runs": int(run.group(1))}, output
 
 
+class NdAot:
+    """nd through its Python package (python/nd): each workload's ONNX model
+    compiled ahead of time into a library (nd.compile, nd-compile), called
+    from Python through a call bound to its inputs once (Module.bind), the
+    cache donated where nd-run donates it.
+
+    With --aot-dir DIR the libraries are kept in DIR/lib with
+    libnd_runtime.so and LLVM's OpenMP runtime beside them: copied to a
+    machine without LLVM or MLIR, DIR and this checkout measure nd there
+    (--nd aot --aot-dir DIR), with the libraries DIR holds."""
+
+    def __init__(self, args, build):
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import nd
+        self.nd = nd
+        self.args = args
+        self.bundle = (os.path.join(os.path.abspath(args.aot_dir), "lib")
+                       if args.aot_dir else None)
+        # nd-run compiles for this machine's CPU; so do the libraries timed
+        # beside it, unless they are kept for another machine.
+        self.cpu = args.aot_cpu or (None if self.bundle else "native")
+        if self.bundle and os.path.exists(os.path.join(self.bundle,
+                                                       "libnd_runtime.so")):
+            nd.configure(root=os.path.dirname(self.bundle))
+        elif os.path.exists(os.path.join(build, "lib", "libnd_runtime.so")):
+            nd.configure(root=build)
+        try:
+            self.version = nd.runtime_version()
+        except nd.Error as error:
+            die(f"--nd aot: {error}")
+        self.runtime_path = nd._runtime.runtime().path
+
+    def prebuilt(self, name):
+        """The library DIR holds for `name`, or None."""
+        if not self.bundle:
+            return None
+        path = os.path.join(self.bundle, f"lib{name}.so")
+        return path if os.path.exists(path) else None
+
+    def library_name(self, w, check_bounds):
+        safe = re.sub(r"[^A-Za-z0-9]+", "_", w.key)
+        return (f"bench_{safe}_{'checked' if check_bounds else 'unchecked'}"
+                f"{'_tiny' if self.args.tiny else ''}")
+
+    def module(self, w, model, check_bounds):
+        """(the workload's module, seconds nd-compile took, or None for a
+        library of --aot-dir)."""
+        nd = self.nd
+        name = self.library_name(w, check_bounds)
+        prebuilt = self.prebuilt(name)
+        if prebuilt:
+            return nd.load(prebuilt), None
+        start = time.perf_counter()
+        try:
+            module = nd.compile(model, donate=[0] if w.donate else [],
+                                check_bounds=check_bounds, entry=name,
+                                cpu=self.cpu,
+                                cache_dir=os.path.join(self.args.workdir,
+                                                       "aot-cache"))
+        except nd.Error as error:
+            raise Failure(f"nd AOT failed: nd.compile: {error}")
+        seconds = time.perf_counter() - start
+        if self.bundle:
+            self.keep(module.path)
+        return module, seconds
+
+    def keep(self, library):
+        """Copies `library` into DIR/lib, with what it needs at run time
+        besides the C library."""
+        os.makedirs(self.bundle, exist_ok=True)
+        shutil.copy(library, self.bundle)
+        for needed in (self.runtime_path,
+                       os.path.join(os.path.dirname(self.runtime_path),
+                                    "libomp.so.5"),
+                       "/usr/lib/llvm-22/lib/libomp.so.5"):
+            target = os.path.join(self.bundle, os.path.basename(needed))
+            if os.path.exists(needed) and not os.path.exists(target):
+                shutil.copy(os.path.realpath(needed), target)
+
+    def run(self, module, inputs, threads, runs, donate):
+        """Times `runs` calls after one warm-up call, as nd-run --bench
+        does: donated, the cache is updated in place call after call (a
+        copy of the input's)."""
+        arrays = list(inputs.values())
+        if donate:
+            arrays[0] = arrays[0].copy()
+        try:
+            call = module.bind(*arrays, threads=threads)
+            seconds, n, result = median_time(call, runs, float("inf"))
+        except self.nd.Error as error:
+            raise Failure(f"nd AOT failed: {error.status}: {error}")
+        return {"median": seconds, "runs": n}, np.asarray(result)
+
+
 def find_ort():
     """The onnxruntime-node install bench/install-onnxruntime.sh made, or
     None."""
@@ -900,7 +998,8 @@ def versions(have_torch, ort_dir):
     return ", ".join(text)
 
 
-def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
+def run_workload(w, args, cmd, aot, thread_counts, ort_dir, have_torch,
+                 results):
     rng = np.random.default_rng(args.seed)
     inputs = w.make(rng, args.tiny)
     expected = w.reference(inputs)
@@ -922,7 +1021,13 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
     wdir = os.path.join(args.workdir, safe)
     os.makedirs(wdir, exist_ok=True)
     model = os.path.join(wdir, "model.onnx")
-    build_model(w, inputs, expected, model)
+    # A machine that runs nd's libraries of --aot-dir alone needs no model.
+    if cmd or ort_dir or not aot or not all(
+            aot.prebuilt(aot.library_name(w, c)) for c in (True, False)):
+        if not importlib.util.find_spec("onnx"):
+            die(f"no onnx for {sys.executable}, which builds the models "
+                f"(workload {w.key}): install it (scripts/setup.sh)")
+        build_model(w, inputs, expected, model)
     input_paths = []
     for name, array in inputs.items():
         path = os.path.join(wdir, f"{name}.npy")
@@ -930,7 +1035,8 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
         input_paths.append(path)
 
     r = {"title": w.title, "runs": runs, "moved_bytes": w.moved(inputs),
-         "nd": {}, "nd_unchecked": {}, "numpy": None, "torch": {}, "ort": {},
+         "nd": {}, "nd_unchecked": {}, "nd_aot": {}, "nd_aot_unchecked": {},
+         "nd_aot_compile": {}, "numpy": None, "torch": {}, "ort": {},
          "errors": [spec_error] if spec_error else [], "peer_errors": []}
     results[w.key] = r
 
@@ -956,8 +1062,33 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
         return what.startswith(f"{w.key}: numpy ")
 
     # nd: bit-identical to the row-major reference, checked or not, at every
-    # thread count.
+    # thread count, through nd-run (JIT) and through the Python package
+    # (AOT); nd's figures ("nd", "nd_unchecked") are nd-run's where it runs.
+    aot_keys = ("nd_aot", "nd_aot_unchecked") if cmd else \
+        ("nd", "nd_unchecked")
     for check_bounds in (True, False):
+        if not aot:
+            break
+        label = "" if check_bounds else " unchecked"
+        try:
+            module, seconds = aot.module(w, model, check_bounds)
+        except Failure as error:
+            r["errors"].append(str(error))
+            print(f"FAILED {w.key}: {error}", file=sys.stderr, flush=True)
+            continue
+        r["nd_aot_compile"][str(check_bounds).lower()] = seconds
+        for t in thread_counts:
+            try:
+                timing, output = aot.run(module, inputs, t, runs, w.donate)
+            except Failure as error:
+                r["errors"].append(str(error))
+                print(f"FAILED {w.key}: {error}", file=sys.stderr, flush=True)
+                continue
+            if not check(output, f"{w.key}: nd AOT at {t} thread(s){label}"):
+                r[aot_keys[0 if check_bounds else 1]][t] = timing
+    for check_bounds in (True, False):
+        if not cmd:
+            break
         for t in thread_counts:
             outdir = os.path.join(wdir, f"nd_T{t}_{int(check_bounds)}")
             try:
@@ -1027,9 +1158,10 @@ def run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results):
 
 
 def nd_status(r):
-    """FAILED where nd-run failed, MISMATCH where its result was wrong,
-    None where all is well."""
-    if any(e.startswith("nd-run failed") for e in r["errors"]):
+    """FAILED where nd-run or nd through Python failed, MISMATCH where a
+    result was wrong, None where all is well."""
+    if any(e.startswith(("nd-run failed", "nd AOT failed"))
+           for e in r["errors"]):
         return "FAILED"
     return "MISMATCH" if r["errors"] else None
 
@@ -1110,8 +1242,13 @@ def peer_cell(result, nominal_runs, notes=()):
 
 def table(workloads, results, t):
     lines = []
-    head = ["", "nd", "nd unchecked", "checked / unchecked", "numpy", "torch",
-            "ONNX Runtime", "best peer / nd", "nd % of copy BW"]
+    # nd through Python (AOT) beside nd-run (JIT), where both ran.
+    both = any(r.get("nd_aot") for r in results.values())
+    head = ["", "nd", "nd unchecked", "checked / unchecked"]
+    if both:
+        head += ["nd AOT (Python)", "AOT / JIT"]
+    head += ["numpy", "torch", "ONNX Runtime", "best peer / nd",
+             "nd % of copy BW"]
     if t == 2:
         head.append("nd 2T / 1T")
     head.append("targets")
@@ -1128,8 +1265,13 @@ def table(workloads, results, t):
         cells = [f"{w.key}. {w.title}",
                  fmt_time(nd["median"]) if nd else "FAILED",
                  fmt_time(unchecked["median"]) if unchecked else "FAILED",
-                 f"{d['checked_ratio']:.2f}" if "checked_ratio" in d else "",
-                 peer_cell(r["numpy"], n, ["1 thread"] if t != 1 else []),
+                 f"{d['checked_ratio']:.2f}" if "checked_ratio" in d else ""]
+        if both:
+            aot = r["nd_aot"].get(t)
+            cells += [fmt_time(aot["median"]) if aot else "FAILED",
+                      f"{aot['median'] / nd['median']:.2f}"
+                      if aot and nd else ""]
+        cells += [peer_cell(r["numpy"], n, ["1 thread"] if t != 1 else []),
                  peer_cell(r["torch"].get(t), n),
                  (peer_cell(r["ort"].get(t), n) if not w.donate
                   else "n/a (no donation)"),
@@ -1168,6 +1310,23 @@ def summary(workloads, results, thread_counts):
     return "\n".join(lines)
 
 
+def nd_description(args, aot):
+    """How nd ran, for the report."""
+    parts = []
+    if "jit" in args.nd:
+        parts.append("nd-run (JIT: the time of the compiled function's run)")
+    if aot:
+        where = "" if not aot.bundle else f", libraries of {aot.bundle}"
+        cpu = f", --cpu {aot.cpu}" if aot.cpu else ""
+        parts.append(f"the Python package (AOT: a bound call of the library "
+                     f"nd-compile built, through {aot.runtime_path} "
+                     f"{aot.version}{cpu}{where})")
+    text = " and ".join(parts)
+    if len(parts) == 2:
+        text += "; the nd columns are nd-run's"
+    return text
+
+
 def parse_args():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -1178,6 +1337,21 @@ def parse_args():
     parser.add_argument("--nd-run", default=None,
                         help="the nd-run command (default: "
                              "$ND_BUILD_DIR or build/, bin/nd-run)")
+    parser.add_argument("--nd", default="jit",
+                        help="how nd runs, comma-separated: jit (nd-run), "
+                             "aot (the Python package over libraries that "
+                             "nd-compile built); default jit")
+    parser.add_argument("--aot-dir", default=None,
+                        help="with --nd aot: keep the libraries, "
+                             "libnd_runtime.so and libomp in DIR/lib, and "
+                             "load the libraries found there instead of "
+                             "compiling them (no nd-compile, LLVM or MLIR "
+                             "needed then)")
+    parser.add_argument("--aot-cpu", default=None,
+                        help="with --nd aot: the CPU to compile for "
+                             "(nd-compile --cpu; default native, as nd-run, "
+                             "or with --aot-dir nd-compile's portable "
+                             "default)")
     parser.add_argument("--only", default=None,
                         help="comma-separated workload keys (a,a',a'256,b,b2,"
                              "c1,c2,d,e,f,g,g')")
@@ -1207,6 +1381,12 @@ def parse_args():
     args = parser.parse_args()
     if args.tiny:
         args.budget = 1.0
+    args.nd = args.nd.split(",")
+    unknown = set(args.nd) - {"jit", "aot"}
+    if unknown or not args.nd:
+        die(f"--nd takes jit, aot or both, not '{','.join(args.nd)}'")
+    if args.aot_dir and "aot" not in args.nd:
+        die("--aot-dir is for --nd aot")
     return args
 
 
@@ -1231,7 +1411,9 @@ def find_peers(args):
     if unknown:
         die(f"unknown peer(s) {', '.join(sorted(unknown))}")
     missing = [m for m in ("numpy", "onnx") if not importlib.util.find_spec(m)]
-    if missing:
+    # Libraries of --aot-dir alone need no model, so no onnx.
+    aot_alone = args.nd == ["aot"] and args.aot_dir and "ort" not in peers
+    if missing and (missing != ["onnx"] or not aot_alone):
         debian_python.ensure(["numpy", "onnx"])
         set_up_once(args, missing)
         die(f"no {' or '.join(missing)} for {sys.executable}: run "
@@ -1248,11 +1430,12 @@ def find_peers(args):
 
 
 def report(args, workloads, results, thread_counts, bandwidth, copy_size,
-           started, loads, have_torch, ort_dir):
+           started, loads, have_torch, ort_dir, aot):
     tiny = " (tiny mode: the figures mean nothing)" if args.tiny else ""
     print()
     print(f"nd benchmark{tiny}, {started:%Y-%m-%d %H:%M}, "
           f"{machine_description()}")
+    print(f"nd: {nd_description(args, aot)}")
     print(f"peers: {versions(have_torch, ort_dir)}")
     print(f"load average (1 minute): {loads[0]:.2f} before, "
           f"{loads[1]:.2f} after")
@@ -1288,13 +1471,16 @@ def main():
     have_torch, ort_dir = find_peers(args)
 
     build = os.environ.get("ND_BUILD_DIR", os.path.join(ROOT, "build"))
-    cmd = shlex.split(args.nd_run) if args.nd_run else [
-        os.path.join(build, "bin", "nd-run")]
-    if not shutil.which(cmd[0]):
-        if not args.nd_run:
-            set_up_once(args, ["nd-run"])
-        die(f"no nd-run at '{cmd[0]}': build nd first (scripts/setup.sh) or "
-            f"pass --nd-run")
+    cmd = None
+    if "jit" in args.nd:
+        cmd = shlex.split(args.nd_run) if args.nd_run else [
+            os.path.join(build, "bin", "nd-run")]
+        if not shutil.which(cmd[0]):
+            if not args.nd_run:
+                set_up_once(args, ["nd-run"])
+            die(f"no nd-run at '{cmd[0]}': build nd first (scripts/setup.sh) "
+                f"or pass --nd-run")
+    aot = NdAot(args, build) if "aot" in args.nd else None
 
     cores = len(os.sched_getaffinity(0))
     if args.threads:
@@ -1322,14 +1508,15 @@ def main():
     bandwidth, copy_size = copy_bandwidth(thread_counts, args.tiny, have_torch)
     results = {}
     for w in workloads:
-        run_workload(w, args, cmd, thread_counts, ort_dir, have_torch, results)
+        run_workload(w, args, cmd, aot, thread_counts, ort_dir, have_torch,
+                     results)
     loads = (load_before, os.getloadavg()[0])
     evaluate(workloads, results, thread_counts, bandwidth)
     if own_workdir and not args.keep:
         shutil.rmtree(args.workdir, ignore_errors=True)
 
     report(args, workloads, results, thread_counts, bandwidth, copy_size,
-           started, loads, have_torch, ort_dir)
+           started, loads, have_torch, ort_dir, aot)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"date": started.isoformat(),

@@ -38,7 +38,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libomp-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-numpy
   mpich libmpich-dev libpugixml-dev
-  python3-torch python3-onnx
+  python3-torch python3-onnx python3-pytest
 )
 # Node.js may come from elsewhere than Debian, with npm inside: only ask
 # Debian for it when there is no npm at all.

@@ -3,9 +3,10 @@
 Each ```sh block of README.md that follows a line `<!-- example: NAME ... -->`
 is an example: its text runs as one bash script (`set -e -o pipefail`) in a
 fresh directory that looks like the repository root after the build (a
-symbolic link to each entry of the source root, and `build` to the build
-directory), so that `build/bin/...`, `examples/...` and `test/...` resolve as
-in the README; TMPDIR is a directory of its own. What the README says the
+symbolic link to each entry of the source root, a copy of `python/`, which
+`pip install ./python` builds in, and `build` to the build directory), so
+that `build/bin/...`, `examples/...` and `test/...` resolve as in the README;
+TMPDIR and XDG_CACHE_HOME (nd.compile's cache) are a directory of its own. What the README says the
 example prints, its lines of comments (`# ...`) after the commands and the
 ``` block that follows a line `<!-- output: NAME -->`, must be lines of its
 output, in that order. Prints, for each example run,
@@ -24,6 +25,7 @@ Usage: python3 readme_examples.py --source DIR --build DIR [NAME...]
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,10 +81,24 @@ def first_missing(expected, output):
     return None
 
 
+# Entries of the source root that an example writes into, and which the view
+# therefore copies: `pip install ./python` builds in place (build/ and
+# nd.egg-info beside the package).
+_COPIED = ("python",)
+
+
 def checkout_view(source, build, directory):
-    """Links the source root's entries and `build` into `directory`."""
+    """Links the source root's entries and `build` into `directory` (copies
+    those of _COPIED)."""
     for entry in os.listdir(source):
         if entry in ("build", ".git"):
+            continue
+        if entry in _COPIED:
+            shutil.copytree(os.path.join(source, entry),
+                            os.path.join(directory, entry),
+                            ignore=shutil.ignore_patterns("__pycache__",
+                                                          "build",
+                                                          "*.egg-info"))
             continue
         os.symlink(os.path.join(source, entry), os.path.join(directory, entry))
     os.symlink(build, os.path.join(directory, "build"))
@@ -113,7 +129,8 @@ def main():
                           os.path.abspath(args.build), root)
             result = subprocess.run(
                 ["bash", "-e", "-o", "pipefail", "-c", script],
-                cwd=root, env=dict(os.environ, TMPDIR=temporary),
+                cwd=root, env=dict(os.environ, TMPDIR=temporary,
+                                   XDG_CACHE_HOME=temporary),
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                 check=False)
         print(f"=== {name}")

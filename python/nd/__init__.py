@@ -1,0 +1,40 @@
+"""nd from Python: compile ONNX, OpenVINO IR and MLIR models of the
+scatter/gather family ahead of time with nd-compile and call them with numpy
+arrays or torch tensors.
+
+    import nd
+    module = nd.compile("model.onnx")          # or nd.load("libmodel.so")
+    result = module(data, indices, updates)
+
+Pure Python over nd's C runtime (libnd_runtime.so, include/nd-c/Runtime.h)
+with ctypes. nd is found through nd.configure(...), $ND_BUILD_DIR (a build
+directory or installed prefix), the package's own place in nd's source or
+build tree or an installed prefix, nd-compile on PATH, or the system's
+prefixes; an error lists the places looked in.
+"""
+
+# nd's version (project(nd VERSION ...) in CMakeLists.txt, which
+# test/Python/version.test holds this to).
+__version__ = "0.1.0"
+
+from ._errors import ArgumentError, CompileError, DTypeError, Error
+from ._runtime import configure
+from ._module import BoundCall, Module, TensorSpec
+from ._compile import compile, default_cache_dir
+
+__all__ = ["ArgumentError", "BoundCall", "CompileError", "DTypeError",
+           "Error", "Module", "TensorSpec", "compile", "configure",
+           "default_cache_dir", "load", "runtime_version"]
+
+
+def load(path, entry=None):
+    """Loads a library that nd-compile built: an nd.Module. `entry` is the
+    name nd-compile --entry gave its entry (default: NAME of libNAME.so, as
+    nd-compile names it)."""
+    return Module(path, entry)
+
+
+def runtime_version():
+    """The version of the loaded libnd_runtime.so ("MAJOR.MINOR.PATCH")."""
+    from ._runtime import runtime
+    return runtime().version

@@ -1,0 +1,233 @@
+"""nd.compile: a model to a Module, through nd-compile, with a cache of the
+libraries it built keyed by what determines them."""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from ._errors import CompileError, Error
+from ._module import Module
+from ._runtime import compiler_path, runtime
+
+# Bumped whenever what the cache key covers changes.
+_KEY_FORMAT = 1
+
+# The name under which MLIR text given as a string is compiled: locations in
+# nd's messages say `module.mlir:LINE:COL`, and the file stays in the
+# library's cache folder to read them against.
+_TEXT_NAME = "module.mlir"
+
+
+def _cpu_flags(options):
+    """nd-compile's flags for target "cpu"."""
+    flags = ["--check-bounds=" + ("true" if options["check_bounds"]
+                                  else "false"),
+             f"-O{options['opt']}"]
+    if options["cpu"]:
+        flags.append("--cpu=" + options["cpu"])
+    for position in options["donate"]:
+        flags.append(f"--donate={position}")
+    if options["function"]:
+        flags.append("--function=" + options["function"])
+    return flags
+
+
+# What each target adds to nd-compile's command line. A target that
+# nd-compile learns (a GPU one) gets its entry here; until then nd.compile
+# names it as not available.
+_TARGETS = {"cpu": _cpu_flags}
+_PLANNED_TARGETS = {"cuda": "nd-compile builds CPU libraries only so far"}
+
+
+def default_cache_dir():
+    """$ND_CACHE_DIR, else $XDG_CACHE_HOME/nd, else ~/.cache/nd."""
+    explicit = os.environ.get("ND_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "nd")
+
+
+def _entry_for(stem):
+    """A C identifier for the entry of a model named `stem`, outside nd's
+    reserved prefixes."""
+    symbol = re.sub(r"[^A-Za-z0-9_]", "_", stem) or "model"
+    if symbol[0].isdigit():
+        symbol = "_" + symbol
+    if symbol.startswith(("nd_", "__nd", "_mlir")):
+        symbol = "model_" + symbol
+    return symbol
+
+
+class _Model:
+    """What nd-compile is given: a file (its name as the user spelled it,
+    which nd's messages repeat) or MLIR text written out under _TEXT_NAME."""
+
+    def __init__(self, model, weights):
+        self.text = None
+        self.weights = None
+        if hasattr(model, "SerializeToString"):
+            # An onnx.ModelProto.
+            self.text = model.SerializeToString()
+            self.name = "model.onnx"
+            self.path = None
+            return
+        if isinstance(model, bytes):
+            model = model.decode()
+        if isinstance(model, str) and not os.path.exists(model):
+            # MLIR text has braces; a path does not.
+            if "{" not in model:
+                raise Error(f"no model file '{model}' (and it is not MLIR "
+                            f"text)")
+            self.text = model.encode()
+            self.name = _TEXT_NAME
+            self.path = None
+            return
+        self.path = os.fspath(model)
+        self.name = self.path
+        if not os.path.isfile(self.path):
+            raise Error(f"no model file '{self.path}'")
+        if weights is not None:
+            self.weights = os.fspath(weights)
+            if not os.path.isfile(self.weights):
+                raise Error(f"no weights file '{self.weights}'")
+        elif self.path.endswith(".xml"):
+            beside = os.path.splitext(self.path)[0] + ".bin"
+            self.weights = beside if os.path.isfile(beside) else None
+
+    def stem(self):
+        if self.path is None:
+            return "model" if self.name == "model.onnx" else "module"
+        return os.path.splitext(os.path.basename(self.path))[0]
+
+    def digest(self, hasher):
+        """Adds the model's bytes (and its weights') to `hasher`."""
+        hasher.update(f"model:{self.name}\0".encode())
+        if self.text is not None:
+            hasher.update(self.text)
+        else:
+            _hash_file(hasher, self.path)
+        hasher.update(b"\0weights:")
+        if self.weights is not None:
+            _hash_file(hasher, self.weights)
+
+
+def _hash_file(hasher, path):
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            hasher.update(block)
+
+
+def _compiler_identity(path):
+    """What tells one nd-compile from another: its place, size and time of
+    change, with the runtime's version."""
+    info = os.stat(path)
+    return [os.path.realpath(path), info.st_size, info.st_mtime_ns,
+            runtime().version]
+
+
+def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
+            opt=3, entry=None, function=None, weights=None, cache_dir=None):
+    """Compiles `model` with nd-compile and loads the library: an nd.Module.
+
+    model: the path of an ONNX (.onnx), OpenVINO IR (.xml) or MLIR (.mlir)
+        model, MLIR text, or an onnx.ModelProto.
+    target: "cpu" ("cuda" is planned: an nd.Error until nd-compile has it).
+    donate: the inputs the entry may update in place (--donate): a
+        position or several.
+    check_bounds: run-time checks of indices and dynamic shapes.
+    cpu: the LLVM CPU name to compile for (default nd-compile's, x86-64-v3;
+        "native": this machine's).
+    opt: LLVM's optimization level, 0 to 3.
+    entry: the C name of the entry (default: after the model's file name).
+    function: the model's function to compile (MLIR; default main).
+    weights: an OpenVINO IR model's weights (default: the .bin beside it).
+    cache_dir: where libraries are kept (default $ND_CACHE_DIR, else
+        $XDG_CACHE_HOME/nd or ~/.cache/nd).
+
+    The cache key covers the model's bytes (and its weights'), the name
+    nd's messages give it, every option, and nd-compile and the runtime's
+    version: a second compile of the same model with the same options loads
+    the library the first one built (Module.from_cache is then True)."""
+    if target not in _TARGETS:
+        if target in _PLANNED_TARGETS:
+            raise Error(f"target '{target}' is not available yet: "
+                        f"{_PLANNED_TARGETS[target]} (targets: "
+                        f"{', '.join(_TARGETS)})")
+        raise Error(f"unknown target '{target}' (targets: "
+                    f"{', '.join(_TARGETS)})")
+    if not isinstance(opt, int) or not 0 <= opt <= 3:
+        raise Error(f"opt must be 0, 1, 2 or 3, not {opt!r}")
+    if isinstance(donate, int):
+        donate = (donate,)
+    positions = sorted({int(p) for p in donate})
+    if any(p < 0 for p in positions):
+        raise Error(f"donate names input positions (0 or more), not "
+                    f"{list(donate)}")
+    source = _Model(model, weights)
+    entry = entry or _entry_for(source.stem())
+    options = {"target": target, "donate": positions,
+               "check_bounds": bool(check_bounds), "cpu": cpu, "opt": opt,
+               "entry": entry, "function": function}
+    # The runtime first: the nd-compile beside it is the one to run.
+    runtime()
+    compiler = compiler_path()
+
+    hasher = hashlib.sha256()
+    hasher.update(json.dumps([_KEY_FORMAT, options,
+                              _compiler_identity(compiler)]).encode())
+    source.digest(hasher)
+    key = hasher.hexdigest()[:32]
+
+    cache = os.path.abspath(cache_dir or default_cache_dir())
+    folder = os.path.join(cache, key)
+    library = os.path.join(folder, f"lib{entry}.so")
+    if os.path.exists(library):
+        return Module(library, entry, from_cache=True)
+
+    os.makedirs(cache, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=".compiling-", dir=cache)
+    try:
+        command = _command(compiler, source, options, staging, entry)
+        process = subprocess.run(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, cwd=staging if source.path is None else None)
+        if process.returncode != 0:
+            diagnostics = process.stderr.strip() or process.stdout.strip()
+            raise CompileError(diagnostics or f"nd-compile exited with "
+                               f"status {process.returncode}", command)
+        with open(os.path.join(staging, "compile.json"), "w") as f:
+            json.dump({"command": command, "options": options}, f, indent=1)
+        try:
+            os.rename(staging, folder)
+        except OSError:
+            # Another process put the same library there first.
+            if not os.path.exists(library):
+                raise
+    finally:
+        if os.path.exists(staging):
+            shutil.rmtree(staging, ignore_errors=True)
+    return Module(library, entry, from_cache=False)
+
+
+def _command(compiler, source, options, staging, entry):
+    """nd-compile's command line, with the library written into
+    `staging` (and MLIR text written there first)."""
+    if source.path is None:
+        with open(os.path.join(staging, source.name), "wb") as f:
+            f.write(source.text)
+        model = source.name
+    else:
+        model = source.path
+    command = [compiler, model, "-o",
+               os.path.join(staging, f"lib{entry}.so"), "--entry=" + entry]
+    command += _TARGETS[options["target"]](options)
+    if source.weights is not None and source.path is not None and \
+            source.path.endswith(".xml"):
+        command.append("--weights=" + os.path.abspath(source.weights))
+    return command
