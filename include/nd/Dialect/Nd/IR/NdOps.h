@@ -14,6 +14,9 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/Nd/IR/NdIterationSpace.h"
+
+#include "nd/Dialect/Nd/IR/NdInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "nd/Dialect/Nd/IR/NdOps.h.inc"

@@ -15,6 +15,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "nd/Dialect/Nd/IR/NdDialect.td"
 include "nd/Dialect/Nd/IR/NdAttrs.td"
+include "nd/Dialect/Nd/IR/NdInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Type constraints
@@ -35,6 +36,7 @@ def Nd_IndexTensor : RankedTensorOf<[I32, I64, Index]>;
 
 def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
     Pure,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     AllTypesMatch<["data", "result"]>,
     AllElementTypesMatch<["data", "updates"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
@@ -144,6 +146,7 @@ def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
 
 def Nd_GatherNDOp : Nd_Op<"gather_nd", [
     Pure,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     InferTypeOpAdaptorWithIsCompatible,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -242,6 +245,7 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
 
 def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
     Pure,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     AllTypesMatch<["data", "result"]>,
     AllElementTypesMatch<["data", "updates"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
@@ -339,6 +343,7 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
 
 def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
     Pure,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     InferTypeOpAdaptorWithIsCompatible,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -415,6 +420,7 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
 
 def Nd_GatherOp : Nd_Op<"gather", [
     Pure,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     InferTypeOpAdaptorWithIsCompatible,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -508,6 +514,7 @@ def Nd_GatherOp : Nd_Op<"gather", [
 
 def Nd_TensorScatterOp : Nd_Op<"tensor_scatter", [
     Pure,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     AllTypesMatch<["past_cache", "result"]>,
     AllElementTypesMatch<["past_cache", "update"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
