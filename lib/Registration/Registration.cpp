@@ -6,11 +6,13 @@
 #include "nd/Conversion/Passes.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/Transforms/Passes.h"
+#include "nd/Dialect/Nd/Transforms/TilingInterfaceImpl.h"
 #include "nd/Pipelines/Pipelines.h"
 
 void mlir::nd::registerNdDialects(DialectRegistry &registry) {
   registry.insert<NdDialect>();
   registerShardingInterfaceExternalModels(registry);
+  registerTilingInterfaceExternalModels(registry);
   registerMPIMemoryEffectsExternalModels(registry);
 }
 

@@ -11,6 +11,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "nd/Dialect/Nd/IR/NdDialect.td"
@@ -37,6 +38,7 @@ def Nd_IndexTensor : RankedTensorOf<[I32, I64, Index]>;
 def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
     Pure,
     DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+    DestinationStyleOpInterface,
     AllTypesMatch<["data", "result"]>,
     AllElementTypesMatch<["data", "updates"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
@@ -126,6 +128,11 @@ def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
   }];
 
   let extraClassDeclaration = [{
+    /// Destination style: the result is `data` updated.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getDataMutable();
+    }
+
     /// The number of index components per tuple: `indices.shape[-1]` where
     /// it is static, otherwise the depth the ranks give,
     /// `rank(indices) - 1 + rank(data) - rank(updates)`.
@@ -246,6 +253,7 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
 def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
     Pure,
     DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+    DestinationStyleOpInterface,
     AllTypesMatch<["data", "result"]>,
     AllElementTypesMatch<["data", "updates"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
@@ -329,6 +337,11 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
   }];
 
   let extraClassDeclaration = [{
+    /// Destination style: the result is `data` updated.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getDataMutable();
+    }
+
     /// `axis` normalised to `[0, rank)`.
     int64_t getNormalizedAxis() {
       int64_t axis = getAxis();
@@ -515,6 +528,7 @@ def Nd_GatherOp : Nd_Op<"gather", [
 def Nd_TensorScatterOp : Nd_Op<"tensor_scatter", [
     Pure,
     DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+    DestinationStyleOpInterface,
     AllTypesMatch<["past_cache", "result"]>,
     AllElementTypesMatch<["past_cache", "update"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
@@ -590,6 +604,11 @@ def Nd_TensorScatterOp : Nd_Op<"tensor_scatter", [
   }];
 
   let extraClassDeclaration = [{
+    /// Destination style: the result is `past_cache` updated.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getPastCacheMutable();
+    }
+
     /// `axis` normalised to `[0, rank)`.
     int64_t getNormalizedAxis() {
       int64_t axis = getAxis();
