@@ -76,9 +76,11 @@ static NdLoop component(unsigned indicesValue, int64_t dim) {
   return loop;
 }
 
-static NdLoop whole(unsigned value, int64_t dim, utils::IteratorType type) {
+static NdLoop whole(unsigned value, int64_t dim, utils::IteratorType type,
+                    StringRef why) {
   NdLoop loop;
   loop.kind = LoopKind::Whole;
+  loop.whyWhole = why;
   loop.iteratorType = type;
   loop.extentValue = value;
   loop.extentDim = dim;
@@ -317,7 +319,8 @@ IterationSpace ScatterNDOp::getIterationSpace() {
   int64_t visited = singleElement ? updatesRank : q - 1 + r - k;
   if (singleElement) {
     for (int64_t i = 0; i < updatesRank; ++i)
-      space.loops.push_back(whole(2, i, utils::IteratorType::parallel));
+      space.loops.push_back(whole(2, i, utils::IteratorType::parallel,
+                                  "it is a dim of one-element updates"));
   } else {
     bool ordered = !entriesNeverCollide(*this);
     bool additive = getReduction() == ReductionKind::Add;
@@ -366,7 +369,10 @@ IterationSpace ScatterElementsOp::getIterationSpace() {
       continue;
     }
     if (tallied) {
-      space.loops.push_back(whole(1, d, utils::IteratorType::reduction));
+      space.loops.push_back(
+          whole(1, d, utils::IteratorType::reduction,
+                "a mean or a first-update reduction (use_init_val(false)) "
+                "needs every update of an element at once"));
       continue;
     }
     bool ordered = !entriesNeverCollide(*this);
@@ -398,7 +404,9 @@ IterationSpace TensorScatterOp::getIterationSpace() {
   space.names = {"past_cache", "update"};
   for (int64_t d = 0; d < r; ++d)
     space.loops.push_back(d == a
-                              ? whole(1, d, utils::IteratorType::parallel)
+                              ? whole(1, d, utils::IteratorType::parallel,
+                                      "its positions start at each batch "
+                                      "entry's 'write_indices'")
                               : independent(1, d));
   space.loops.push_back(indexed(/*gather=*/false, a, 0, /*shiftable=*/false));
   int64_t n = space.numLoops();

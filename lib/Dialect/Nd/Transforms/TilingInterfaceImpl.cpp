@@ -20,7 +20,9 @@
 //   each tile then applies its entries, in order, to what the tiles before
 //   left, and every element sees the same sequence of updates as untiled.
 //   A tile whose offset comes from a parallel loop (`scf.forall`,
-//   `scf.parallel`) is refused, unless the entries provably never collide;
+//   `scf.parallel`) is refused, unless the entries provably never collide
+//   and the scatter is on buffers (on tensors, every tile of the entries
+//   yields the whole destination: parallel tiles would overlap);
 // - Whole loops (a TensorScatter's sequence, OpenVINO's one-element updates,
 //   the entries of a scatter_elements under `mean` or `use_init_val(false)`,
 //   which need every update of an element at once) are never cut.
@@ -47,14 +49,6 @@ using namespace mlir::nd;
 // Values, sizes and slices
 //===----------------------------------------------------------------------===//
 
-/// The values of `op` in map order: its operands, then its result (none for
-/// an op on buffers).
-static SmallVector<Value> valuesInMapOrder(Operation *op) {
-  SmallVector<Value> values(op->getOperands());
-  llvm::append_range(values, op->getResults());
-  return values;
-}
-
 static OpFoldResult sizeOf(OpBuilder &b, Location loc, Value value,
                            int64_t dim) {
   if (isa<MemRefType>(value.getType()))
@@ -64,8 +58,8 @@ static OpFoldResult sizeOf(OpBuilder &b, Location loc, Value value,
 
 /// The extent of `loop`: the size of the dim its model names.
 static OpFoldResult extentOf(OpBuilder &b, Operation *op, const NdLoop &loop) {
-  SmallVector<Value> values = valuesInMapOrder(op);
-  return sizeOf(b, op->getLoc(), values[loop.extentValue], loop.extentDim);
+  return sizeOf(b, op->getLoc(), op->getOperand(loop.extentValue),
+                loop.extentDim);
 }
 
 /// Whether `size` is the whole of dim `dim` of `value`: equal constants, or
@@ -97,8 +91,7 @@ static bool coversLoop(Operation *op, const NdLoop &loop, OpFoldResult offset,
   std::optional<int64_t> start = getConstantIntValue(offset);
   if (!start || *start != 0)
     return false;
-  SmallVector<Value> values = valuesInMapOrder(op);
-  return isWholeDim(size, values[loop.extentValue], loop.extentDim);
+  return isWholeDim(size, op->getOperand(loop.extentValue), loop.extentDim);
 }
 
 /// A slice of a tensor or a view of a buffer.
@@ -138,6 +131,17 @@ static bool dependsOnParallelLoop(Value value) {
 // The model
 //===----------------------------------------------------------------------===//
 
+/// The value whose dims are those of value `v` (map order): an operand, or
+/// for the result (which tiling replaces) the operand it has the shape of,
+/// the destination of a scatter. Only a scatter's result has dims on loops
+/// that no tile cuts.
+static Value wholeValue(Operation *op, const IterationSpace &space,
+                        unsigned v) {
+  if (v < op->getNumOperands())
+    return op->getOperand(v);
+  return op->getOperand(space.destination.value_or(0));
+}
+
 namespace {
 /// The tiles an op's operands and result take for a tile of its iteration
 /// domain.
@@ -162,19 +166,24 @@ static std::string whyNotTileable(Operation *op, const IterationSpace &space,
     case LoopKind::Independent:
       break;
     case LoopKind::Whole:
-      return where + " cannot be tiled: its positions depend on each other "
-                     "(a sequence placed by 'write_indices', one-element "
-                     "updates, or the updates a mean or a first-update "
-                     "reduction needs all at once)";
-    case LoopKind::Entries:
-      if (!loop.ordered)
+      return where + " cannot be tiled: " + loop.whyWhole.str();
+    case LoopKind::Entries: {
+      auto value = dyn_cast<Value>(offsets[i]);
+      if (!value || !dependsOnParallelLoop(value))
         break;
-      if (auto value = dyn_cast<Value>(offsets[i]);
-          value && dependsOnParallelLoop(value))
+      if (loop.ordered)
         return where +
                " holds the update entries, which apply in row-major order: "
                "tile it with sequential loops (scf.for), not in parallel";
+      // Entries that never collide write disjoint elements, but each tile
+      // of a scatter on tensors yields the whole destination.
+      if (op->getNumResults() != 0)
+        return where + " holds the update entries: each tile of a scatter "
+                       "on tensors yields the whole destination, so tiles of "
+                       "the entries cannot run in parallel (tile them with "
+                       "scf.for, or tile the scatter on buffers)";
       break;
+    }
     case LoopKind::Indexed:
     case LoopKind::Component:
       return where + " is not iterated";
@@ -192,7 +201,6 @@ static OperandTiles tilesOf(OpBuilder &b, Operation *op,
                             ArrayRef<OpFoldResult> sizes) {
   Location loc = op->getLoc();
   int64_t numIterated = space.numIterated();
-  SmallVector<Value> values = valuesInMapOrder(op);
   OperandTiles tiles;
   for (auto [v, map] : llvm::enumerate(space.maps)) {
     SmallVector<OpFoldResult> valueOffsets, valueSizes;
@@ -204,12 +212,7 @@ static OperandTiles tilesOf(OpBuilder &b, Operation *op,
         continue;
       }
       valueOffsets.push_back(b.getIndexAttr(0));
-      // A result dim on a loop no tile cuts: the destination's (the result
-      // of a scatter is its destination).
-      Value whole = v < values.size()
-                        ? values[v]
-                        : op->getOperand(space.destination.value_or(0));
-      valueSizes.push_back(sizeOf(b, loc, whole, d));
+      valueSizes.push_back(sizeOf(b, loc, wholeValue(op, space, v), d));
     }
     tiles.offsets.push_back(std::move(valueOffsets));
     tiles.sizes.push_back(std::move(valueSizes));
@@ -229,7 +232,6 @@ domainTileOf(OpBuilder &b, Operation *op, const IterationSpace &space,
              SmallVectorImpl<OpFoldResult> &domainOffsets,
              SmallVectorImpl<OpFoldResult> &domainSizes) {
   int64_t numIterated = space.numIterated();
-  SmallVector<Value> values = valuesInMapOrder(op);
   domainOffsets.assign(numIterated, OpFoldResult());
   domainSizes.assign(numIterated, OpFoldResult());
   for (auto [v, offsets, sizes] :
@@ -237,11 +239,9 @@ domainTileOf(OpBuilder &b, Operation *op, const IterationSpace &space,
     for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
       unsigned loop = space.loopOf(v, d);
       if (loop >= numIterated) {
-        Value whole = v < values.size()
-                          ? values[v]
-                          : op->getOperand(space.destination.value_or(0));
         std::optional<int64_t> start = getConstantIntValue(offsets[d]);
-        if (!start || *start != 0 || !isWholeDim(sizes[d], whole, d))
+        if (!start || *start != 0 ||
+            !isWholeDim(sizes[d], wholeValue(op, space, v), d))
           return failure();
         continue;
       }
@@ -270,17 +270,14 @@ static bool cutsOnlyIteratedLoops(Operation *op, const IterationSpace &space,
                                   ArrayRef<SmallVector<OpFoldResult>> allOffsets,
                                   ArrayRef<SmallVector<OpFoldResult>> allSizes) {
   int64_t numIterated = space.numIterated();
-  SmallVector<Value> values = valuesInMapOrder(op);
   for (auto [v, offsets, sizes] :
        llvm::zip_equal(valueNumbers, allOffsets, allSizes)) {
     for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
       if (space.loopOf(v, d) < numIterated)
         continue;
-      Value whole = v < values.size()
-                        ? values[v]
-                        : op->getOperand(space.destination.value_or(0));
       std::optional<int64_t> start = getConstantIntValue(offsets[d]);
-      if (!start || *start != 0 || !isWholeDim(sizes[d], whole, d))
+      if (!start || *start != 0 ||
+          !isWholeDim(sizes[d], wholeValue(op, space, v), d))
         return false;
     }
   }
@@ -376,15 +373,48 @@ struct NdTilingModel
                         domainOffsets, domainSizes);
   }
 
+  /// A tile of the result for a consumer's tile. A scatter's result dims
+  /// that index values address are never cut: where the consumer's tile cuts
+  /// them, the scatter computes the tile widened to the whole dims and the
+  /// consumer's part is sliced out of it (recomputed per consumer tile, as
+  /// fusion does, but of its other dims only).
   FailureOr<TilingResult>
   generateResultTileValue(Operation *op, OpBuilder &b, unsigned resultNumber,
                           ArrayRef<OpFoldResult> offsets,
                           ArrayRef<OpFoldResult> sizes) const {
+    IterationSpace space = spaceOf(op);
+    int64_t numIterated = space.numIterated();
+    unsigned resultValue = space.maps.size() - 1;
+    SmallVector<OpFoldResult> wideOffsets(offsets), wideSizes(sizes);
+    SmallVector<OpFoldResult> innerOffsets, innerSizes;
+    bool widened = false;
+    Value destination = op->getOperand(space.destination.value_or(0));
+    for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
+      innerOffsets.push_back(b.getIndexAttr(0));
+      innerSizes.push_back(sizes[d]);
+      if (space.loopOf(resultValue, d) < numIterated)
+        continue;
+      std::optional<int64_t> start = getConstantIntValue(offsets[d]);
+      if (start && *start == 0 && isWholeDim(sizes[d], destination, d))
+        continue;
+      widened = true;
+      innerOffsets.back() = offsets[d];
+      wideOffsets[d] = b.getIndexAttr(0);
+      wideSizes[d] = sizeOf(b, op->getLoc(), destination, d);
+    }
     SmallVector<OpFoldResult> domainOffsets, domainSizes;
-    if (failed(getIterationDomainTileFromResultTile(
-            op, b, resultNumber, offsets, sizes, domainOffsets, domainSizes)))
+    if (failed(getIterationDomainTileFromResultTile(op, b, resultNumber,
+                                                    wideOffsets, wideSizes,
+                                                    domainOffsets, domainSizes)))
       return failure();
-    return getTiledImplementation(op, b, domainOffsets, domainSizes);
+    FailureOr<TilingResult> tiled =
+        getTiledImplementation(op, b, domainOffsets, domainSizes);
+    if (failed(tiled) || !widened)
+      return tiled;
+    Value part = sliceOf(b, op->getLoc(), tiled->tiledValues[resultNumber],
+                         innerOffsets, innerSizes);
+    tiled->tiledValues[resultNumber] = part;
+    return tiled;
   }
 
   LogicalResult getIterationDomainTileFromOperandTiles(
@@ -409,14 +439,11 @@ struct NdTilingModel
     return getTiledImplementation(op, b, domainOffsets, domainSizes);
   }
 
+  /// Every tile of the result can be produced (see generateResultTileValue).
   bool isOpFusableWithConsumerSlice(Operation *op, unsigned resultNumber,
                                     ArrayRef<OpFoldResult> offsets,
                                     ArrayRef<OpFoldResult> sizes) const {
-    IterationSpace space = spaceOf(op);
-    unsigned resultValue = space.maps.size() - 1;
-    return cutsOnlyIteratedLoops(op, space, {resultValue},
-                                 {llvm::to_vector(offsets)},
-                                 {llvm::to_vector(sizes)});
+    return true;
   }
 
   bool isOpFusableWithProducerSlices(

@@ -86,21 +86,14 @@ struct NdLoop {
   /// covers the same positions of every value, and leaves the rest of the
   /// larger dim untouched.
   bool uneven = false;
-  /// The value (in map order) and dim whose size is the loop's extent.
+  /// Whole: why the loop cannot be cut, for messages.
+  StringRef whyWhole;
+  /// The operand and dim whose size is the loop's extent.
   unsigned extentValue = 0;
   int64_t extentDim = 0;
 
   bool isIterated() const {
     return kind != LoopKind::Indexed && kind != LoopKind::Component;
-  }
-  /// Whether pieces of the loop may run side by side.
-  bool isParallelTileable() const {
-    return kind == LoopKind::Independent ||
-           (kind == LoopKind::Entries && !ordered);
-  }
-  /// Whether pieces of the loop may run one after the other.
-  bool isSequentiallyTileable() const {
-    return kind == LoopKind::Independent || kind == LoopKind::Entries;
   }
 };
 
