@@ -5,6 +5,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "nd/Conversion/Passes.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/Nd/Transforms/BufferizableOpInterfaceImpl.h"
 #include "nd/Dialect/Nd/Transforms/Passes.h"
 #include "nd/Dialect/Nd/Transforms/TilingInterfaceImpl.h"
 #include "nd/Pipelines/Pipelines.h"
@@ -13,6 +14,7 @@ void mlir::nd::registerNdDialects(DialectRegistry &registry) {
   registry.insert<NdDialect>();
   registerShardingInterfaceExternalModels(registry);
   registerTilingInterfaceExternalModels(registry);
+  registerBufferizableOpInterfaceExternalModels(registry);
   registerMPIMemoryEffectsExternalModels(registry);
 }
 

@@ -47,7 +47,7 @@ struct GatherLowering : public NdLoweringPattern<GatherOp> {
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     int64_t axis = op.getNormalizedAxis();
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t q = op.getIndices().getType().getRank();
@@ -99,7 +99,7 @@ struct GatherLowering : public NdLoweringPattern<GatherOp> {
 private:
   Value gather(OpBuilder &b, Location loc, GatherOp op, Value data,
                Value indices, ValueRange resultSizes) const {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     OobMode oob = op.getOob();
     int64_t axis = op.getNormalizedAxis();
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());

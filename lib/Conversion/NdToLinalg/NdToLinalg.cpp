@@ -383,7 +383,7 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
   LogicalResult
   matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t k = op.getIndexDepth();
     int64_t q = op.getIndices().getType().getRank();
@@ -432,7 +432,7 @@ private:
                int64_t q, int64_t r) const {
     OobMode oob = op.getOob();
     bool check = state->checksEnabled() && oob == OobMode::Error;
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     Value dataFlat = flatReadBuffer(b, loc, data);
     Value indicesFlat = flatReadBuffer(b, loc, indices);
     Allocation result = allocateResult(b, loc, resultType, resultSizes);
@@ -596,7 +596,7 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
   LogicalResult
   matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     int64_t axis = op.getNormalizedAxis();
     int64_t rank = resultType.getRank();
     SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
@@ -636,7 +636,7 @@ private:
                Value indices, ValueRange resultSizes, int64_t axis) const {
     OobMode oob = op.getOob();
     bool check = state->checksEnabled() && oob == OobMode::Error;
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     int64_t rank = resultType.getRank();
     Value dataFlat = flatReadBuffer(b, loc, data);
     Value indicesFlat = flatReadBuffer(b, loc, indices);

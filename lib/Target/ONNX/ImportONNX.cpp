@@ -748,7 +748,7 @@ LogicalResult ONNXImporter::importGatherND(NodeRef &node) {
   if (failed(resultType))
     return failure();
   auto op = GatherNDOp::create(builder, getNodeLoc(node), *resultType, data,
-                               indices, builder.getI64IntegerAttr(*batchDims));
+                               indices, *batchDims);
   if (failed(verifyNodeOp(node, op)))
     return failure();
   return defineNodeOutput(node, op.getResult());
@@ -855,7 +855,7 @@ LogicalResult ONNXImporter::importAxisGather(
   if (failed(resultType))
     return failure();
   auto op = OpTy::create(builder, getNodeLoc(node), *resultType, data, indices,
-                         builder.getI64IntegerAttr(*axis));
+                         *axis);
   if (failed(verifyNodeOp(node, op)))
     return failure();
   return defineNodeOutput(node, op.getResult());

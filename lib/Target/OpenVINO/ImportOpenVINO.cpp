@@ -1323,8 +1323,7 @@ LogicalResult OpenVINOImporter::importGatherND(LayerRef &ref) {
       [&] { return emitLayerError(ref) << "'nd.gather_nd' op "; });
   if (failed(resultType))
     return failure();
-  auto op = GatherNDOp::create(builder, loc, *resultType, data, index,
-                               builder.getI64IntegerAttr(b));
+  auto op = GatherNDOp::create(builder, loc, *resultType, data, index, b);
   if (failed(verifyLayerOp(ref, op)))
     return failure();
   Value result = op.getResult();
@@ -1391,10 +1390,8 @@ LogicalResult OpenVINOImporter::importGather(LayerRef &ref) {
   // Gather-8 reads zeros for indices out of range; 1 and 7 leave them
   // undefined, which nd makes an error.
   OobMode oob = ref.version >= 8 ? OobMode::Skip : OobMode::Error;
-  auto op = GatherOp::create(builder, loc, *resultType, data, *indices,
-                             builder.getI64IntegerAttr(*axis),
-                             builder.getI64IntegerAttr(b),
-                             OobModeAttr::get(context, oob));
+  auto op =
+      GatherOp::create(builder, loc, *resultType, data, *indices, *axis, b, oob);
   if (failed(verifyLayerOp(ref, op)))
     return failure();
   return defineOutput(ref, op.getResult());
@@ -1440,9 +1437,8 @@ LogicalResult OpenVINOImporter::importGatherElements(LayerRef &ref) {
       [&] { return emitLayerError(ref) << "'nd.gather_elements' op "; });
   if (failed(resultType))
     return failure();
-  auto op =
-      GatherElementsOp::create(builder, getLayerLoc(ref), *resultType, data,
-                               *indices, builder.getI64IntegerAttr(a));
+  auto op = GatherElementsOp::create(builder, getLayerLoc(ref), *resultType,
+                                     data, *indices, a);
   if (failed(verifyLayerOp(ref, op)))
     return failure();
   return defineOutput(ref, op.getResult());

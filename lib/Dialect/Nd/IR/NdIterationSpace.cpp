@@ -187,6 +187,21 @@ static bool entriesNeverCollide(ScatterElementsOp op) {
   return true;
 }
 
+/// The model of an op on buffers: a gather's result map is that of its
+/// `into` operand (which it updates), a scatter has no result.
+static IterationSpace onOperands(Operation *op, IterationSpace space) {
+  if (!isOnBuffers(op))
+    return space;
+  if (space.gather) {
+    space.names.back() = "into";
+    space.destination = space.maps.size() - 1;
+    return space;
+  }
+  space.maps.pop_back();
+  space.names.pop_back();
+  return space;
+}
+
 //===----------------------------------------------------------------------===//
 // Gathers
 //===----------------------------------------------------------------------===//
@@ -227,7 +242,7 @@ IterationSpace GatherNDOp::getIterationSpace() {
   indicesLoops.push_back(n - 1);
   space.maps = {loopMap(n, dataLoops, ctx), loopMap(n, indicesLoops, ctx),
                 loopMap(n, identity(resultRank), ctx)};
-  return space;
+  return onOperands(*this, space);
 }
 
 // result[p..., i..., s...] = data[p..., indices[p[:b]..., i...], s...]
@@ -268,7 +283,7 @@ IterationSpace GatherOp::getIterationSpace() {
     indicesLoops.push_back(j < b ? j : a + j - b);
   space.maps = {loopMap(n, dataLoops, ctx), loopMap(n, indicesLoops, ctx),
                 loopMap(n, identity(resultRank), ctx)};
-  return space;
+  return onOperands(*this, space);
 }
 
 // result[p] = data[p with its axis coordinate replaced by indices[p]]
@@ -292,7 +307,7 @@ IterationSpace GatherElementsOp::getIterationSpace() {
   dataLoops[a] = n - 1;
   space.maps = {loopMap(n, dataLoops, ctx), loopMap(n, identity(r), ctx),
                 loopMap(n, identity(r), ctx)};
-  return space;
+  return onOperands(*this, space);
 }
 
 //===----------------------------------------------------------------------===//
@@ -343,7 +358,7 @@ IterationSpace ScatterNDOp::getIterationSpace() {
   AffineMap data = loopMap(n, dataLoops, ctx);
   space.maps = {data, loopMap(n, indicesLoops, ctx),
                 loopMap(n, identity(updatesRank), ctx), data};
-  return space;
+  return onOperands(*this, space);
 }
 
 // result[p with its axis coordinate replaced by indices[p]] =
@@ -387,7 +402,7 @@ IterationSpace ScatterElementsOp::getIterationSpace() {
   AffineMap data = loopMap(n, dataLoops, ctx);
   AffineMap entryMap = loopMap(n, identity(r), ctx);
   space.maps = {data, entryMap, entryMap, data};
-  return space;
+  return onOperands(*this, space);
 }
 
 // result[p, pos(write_indices[p[0]] + s), ...] = update[p, s, ...]
@@ -421,5 +436,5 @@ IterationSpace TensorScatterOp::getIterationSpace() {
   }
   space.names.push_back("result");
   space.maps.push_back(cache);
-  return space;
+  return onOperands(*this, space);
 }

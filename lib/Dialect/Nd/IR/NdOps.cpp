@@ -71,6 +71,105 @@ makeEmitter(std::optional<Location> location, StringRef opName) {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensors and buffers
+//===----------------------------------------------------------------------===//
+
+RankedTensorType nd::getTensorType(Type shaped) {
+  if (auto tensor = dyn_cast<RankedTensorType>(shaped))
+    return tensor;
+  auto memref = cast<MemRefType>(shaped);
+  return RankedTensorType::get(memref.getShape(), memref.getElementType());
+}
+
+bool nd::isOnBuffers(Operation *op) {
+  return isa<MemRefType>(op->getOperand(0).getType());
+}
+
+/// The operand an nd op on buffers updates: a scatter's destination (its
+/// destination-style init), a gather's `into` (its last operand).
+static OpOperand &getUpdatedOperand(Operation *op) {
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+    return *dps.getDpsInitOperand(0);
+  return op->getOpOperands().back();
+}
+
+RankedTensorType nd::getProducedType(Operation *op) {
+  if (op->getNumResults() == 1)
+    return cast<RankedTensorType>(op->getResult(0).getType());
+  return getTensorType(getUpdatedOperand(op).get().getType());
+}
+
+/// The two forms of an nd op: every operand a tensor and one result, or
+/// every operand a memref and no result (a gather then writes into its
+/// `into` operand, which only the form on buffers has).
+static LogicalResult verifyForm(Operation *op, bool isGather) {
+  bool onBuffers = isOnBuffers(op);
+  for (Value operand : op->getOperands()) {
+    if (isa<MemRefType>(operand.getType()) != onBuffers)
+      return op->emitOpError()
+             << "operands must be all tensors or all memrefs, got "
+             << operand.getType() << (onBuffers ? " beside memrefs"
+                                                : " beside tensors");
+  }
+  if (onBuffers && op->getNumResults() != 0)
+    return op->emitOpError() << "on memrefs has no result: it updates its "
+                             << (isGather ? "'into' buffer" : "destination")
+                             << " in place";
+  if (!onBuffers && op->getNumResults() != 1)
+    return op->emitOpError() << "on tensors must have a result";
+  if (!isGather)
+    return success();
+  bool hasInto = op->getNumOperands() == 3;
+  if (onBuffers && !hasInto)
+    return op->emitOpError()
+           << "on memrefs needs an 'into' buffer to write its result to";
+  if (!onBuffers && hasInto)
+    return op->emitOpError()
+           << "on tensors takes no 'into' operand: its result is a new tensor";
+  return success();
+}
+
+/// Memory effects of an nd op: none on tensors; on buffers, it reads every
+/// operand and writes the buffer it updates.
+static void
+getNdEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) {
+  if (!isOnBuffers(op))
+    return;
+  OpOperand &updated = getUpdatedOperand(op);
+  bool readsUpdated = isa<DestinationStyleOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    // A scatter reads the values it updates; a gather only writes `into`.
+    if (&operand != &updated || readsUpdated)
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    if (&operand == &updated)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+/// On tensors an nd op has no effect and may be hoisted; on buffers it may
+/// not.
+static Speculation::Speculatability getNdSpeculatability(Operation *op) {
+  return isOnBuffers(op) ? Speculation::NotSpeculatable
+                         : Speculation::Speculatable;
+}
+
+/// The result type of a scatter in the custom form: that of the destination
+/// for a scatter on tensors, none on memrefs.
+static ParseResult parseDestinationResult(OpAsmParser &parser,
+                                          Type destinationType,
+                                          Type &resultType) {
+  if (isa<RankedTensorType>(destinationType))
+    resultType = destinationType;
+  return success();
+}
+
+static void printDestinationResult(OpAsmPrinter &, Operation *, Type, Type) {}
+
+//===----------------------------------------------------------------------===//
 // Index values known at compile time
 //===----------------------------------------------------------------------===//
 
@@ -352,8 +451,8 @@ struct DimSource {
 static DimSource getBatchDimSource(Value preferred, StringLiteral preferredName,
                                    Value other, StringLiteral otherName,
                                    int64_t d) {
-  int64_t size = cast<RankedTensorType>(preferred.getType()).getDimSize(d);
-  int64_t otherSize = cast<RankedTensorType>(other.getType()).getDimSize(d);
+  int64_t size = cast<ShapedType>(preferred.getType()).getDimSize(d);
+  int64_t otherSize = cast<ShapedType>(other.getType()).getDimSize(d);
   if (ShapedType::isDynamic(size) && !ShapedType::isDynamic(otherSize))
     return {other, otherName, d};
   return {preferred, preferredName, d};
@@ -389,7 +488,7 @@ static LogicalResult verifyGatherResult(Operation *op,
                                         RankedTensorType inferred,
                                         ArrayRef<DimSource> sources,
                                         StringRef rankRule) {
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  RankedTensorType resultType = getProducedType(op);
   if (resultType.getElementType() != inferred.getElementType())
     return op->emitOpError()
            << "result element type must match operand 'data' element type: "
@@ -422,6 +521,9 @@ static LogicalResult inferGatherReturnType(
                                              EmitErrorFn)>
         infer,
     SmallVectorImpl<Type> &inferredReturnTypes) {
+  // On buffers a gather has no result.
+  if (isa<MemRefType>(data.getType()))
+    return success();
   auto emitError = makeEmitter(location, opName);
   auto dataType = dyn_cast<RankedTensorType>(data.getType());
   auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
@@ -442,6 +544,9 @@ static LogicalResult inferGatherReturnType(
 /// result rank only the result type knows) fixes the element type only; the
 /// verifier checks the rest.
 static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
+  // A gather on buffers: no result.
+  if (inferred.empty() && actual.empty())
+    return true;
   if (inferred.size() != 1 || actual.size() != 1)
     return false;
   auto rhs = dyn_cast<RankedTensorType>(actual.front());
@@ -459,7 +564,7 @@ static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
 /// The rules of a scatter_nd past its shapes: the reduction and the values
 /// of constant indices.
 static LogicalResult verifyScatterNDValues(ScatterNDOp op) {
-  RankedTensorType dataType = op.getData().getType();
+  RankedTensorType dataType = getTensorType(op.getData().getType());
   if (failed(verifyReduction(op, op.getReduction(), dataType.getElementType())))
     return failure();
   return verifyConstantIndices(
@@ -468,14 +573,17 @@ static LogicalResult verifyScatterNDValues(ScatterNDOp op) {
 }
 
 int64_t ScatterNDOp::getIndexDepth() {
-  return ::getIndexDepth(getData().getType(), getIndices().getType(),
+  return ::getIndexDepth(getTensorType(getData().getType()),
+                         getTensorType(getIndices().getType()),
                          /*batchDims=*/0, getUpdates().getType().getRank());
 }
 
 LogicalResult ScatterNDOp::verify() {
-  RankedTensorType dataType = getData().getType();
-  RankedTensorType indicesType = getIndices().getType();
-  RankedTensorType updatesType = getUpdates().getType();
+  if (failed(verifyForm(*this, /*isGather=*/false)))
+    return failure();
+  RankedTensorType dataType = getTensorType(getData().getType());
+  RankedTensorType indicesType = getTensorType(getIndices().getType());
+  RankedTensorType updatesType = getTensorType(getUpdates().getType());
   FailureOr<SmallVector<int64_t>> expected = verifyNDIndexing(
       [&] { return emitOpError(); }, dataType, indicesType, /*batchDims=*/0,
       SlicesRank{updatesType.getRank(), "operand 'updates'"});
@@ -545,7 +653,10 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
                              std::optional<Location> location, Adaptor adaptor,
                              SmallVectorImpl<Type> &inferredReturnTypes) {
   // With a dynamic index depth, only the result type knows the result rank:
-  // inference gives the element type, the verifier checks the rest.
+  // inference gives the element type, the verifier checks the rest. On
+  // buffers there is no result.
+  if (isa<MemRefType>(adaptor.getData().getType()))
+    return success();
   auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
   auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
   if (dataType && indicesType && indicesType.getRank() >= 1 &&
@@ -565,9 +676,10 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
 }
 
 int64_t GatherNDOp::getIndexDepth() {
-  return ::getIndexDepth(getData().getType(), getIndices().getType(),
+  return ::getIndexDepth(getTensorType(getData().getType()),
+                         getTensorType(getIndices().getType()),
                          static_cast<int64_t>(getBatchDims()),
-                         getResult().getType().getRank());
+                         getProducedType(*this).getRank());
 }
 
 bool GatherNDOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -596,11 +708,14 @@ static SmallVector<DimSource> getResultSources(GatherNDOp op) {
 }
 
 LogicalResult GatherNDOp::verify() {
-  RankedTensorType dataType = getData().getType();
+  if (failed(verifyForm(*this, /*isGather=*/true)))
+    return failure();
+  RankedTensorType dataType = getTensorType(getData().getType());
   auto batchDims = static_cast<int64_t>(getBatchDims());
   FailureOr<SmallVector<int64_t>> shape = verifyNDIndexing(
-      [&] { return emitOpError(); }, dataType, getIndices().getType(),
-      batchDims, SlicesRank{getResult().getType().getRank(), "the result"});
+      [&] { return emitOpError(); }, dataType,
+      getTensorType(getIndices().getType()), batchDims,
+      SlicesRank{getProducedType(*this).getRank(), "the result"});
   if (failed(shape))
     return failure();
   auto inferred = RankedTensorType::get(*shape, dataType.getElementType());
@@ -624,9 +739,11 @@ GatherNDOp::reifyResultShapes(OpBuilder &builder,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScatterElementsOp::verify() {
-  RankedTensorType dataType = getData().getType();
-  RankedTensorType indicesType = getIndices().getType();
-  RankedTensorType updatesType = getUpdates().getType();
+  if (failed(verifyForm(*this, /*isGather=*/false)))
+    return failure();
+  RankedTensorType dataType = getTensorType(getData().getType());
+  RankedTensorType indicesType = getTensorType(getIndices().getType());
+  RankedTensorType updatesType = getTensorType(getUpdates().getType());
   if (failed(verifyElementsIndexing([&] { return emitOpError(); }, dataType,
                                     indicesType,
                                     static_cast<int64_t>(getAxis()))))
@@ -702,8 +819,10 @@ static SmallVector<DimSource> getResultSources(GatherElementsOp op) {
 }
 
 LogicalResult GatherElementsOp::verify() {
+  if (failed(verifyForm(*this, /*isGather=*/true)))
+    return failure();
   FailureOr<RankedTensorType> inferred = inferResultType(
-      getData().getType(), getIndices().getType(),
+      getTensorType(getData().getType()), getTensorType(getIndices().getType()),
       static_cast<int64_t>(getAxis()), [&] { return emitOpError(); });
   if (failed(inferred) ||
       failed(verifyGatherResult(*this, *inferred, getResultSources(*this),
@@ -712,7 +831,7 @@ LogicalResult GatherElementsOp::verify() {
   // Where indices leaves a dim dynamic, a static result dim must still fit
   // in data off the axis.
   if (failed(verifyWithinDataOffAxis([&] { return emitOpError(); }, "result",
-                                     getResult().getType().getShape(),
+                                     getProducedType(*this).getShape(),
                                      getData().getType().getShape(),
                                      getNormalizedAxis())))
     return failure();
@@ -803,8 +922,10 @@ static SmallVector<DimSource> getResultSources(GatherOp op) {
 }
 
 LogicalResult GatherOp::verify() {
+  if (failed(verifyForm(*this, /*isGather=*/true)))
+    return failure();
   FailureOr<RankedTensorType> inferred = inferResultType(
-      getData().getType(), getIndices().getType(),
+      getTensorType(getData().getType()), getTensorType(getIndices().getType()),
       static_cast<int64_t>(getAxis()), static_cast<int64_t>(getBatchDims()),
       [&] { return emitOpError(); });
   if (failed(inferred) ||
@@ -862,8 +983,10 @@ static LogicalResult verifyConstantWriteIndices(TensorScatterOp op) {
 }
 
 LogicalResult TensorScatterOp::verify() {
-  RankedTensorType cacheType = getPastCache().getType();
-  RankedTensorType updateType = getUpdate().getType();
+  if (failed(verifyForm(*this, /*isGather=*/false)))
+    return failure();
+  RankedTensorType cacheType = getTensorType(getPastCache().getType());
+  RankedTensorType updateType = getTensorType(getUpdate().getType());
   int64_t r = cacheType.getRank();
   if (r < 2)
     return emitOpError() << "operand 'past_cache' must have rank >= 2 (a batch "
@@ -898,7 +1021,7 @@ LogicalResult TensorScatterOp::verify() {
              << ", got " << update;
   }
   if (Value writeIndices = getWriteIndices()) {
-    auto indicesType = cast<RankedTensorType>(writeIndices.getType());
+    RankedTensorType indicesType = getTensorType(writeIndices.getType());
     if (indicesType.getRank() != 1)
       return emitOpError() << "operand 'write_indices' must have rank 1, got "
                               "rank "
@@ -917,6 +1040,70 @@ LogicalResult
 TensorScatterOp::reifyResultShapes(OpBuilder &builder,
                                    ReifiedRankedShapedTypeDims &shapes) {
   return reifyLikeData(builder, *this, getPastCache(), shapes);
+}
+
+//===----------------------------------------------------------------------===//
+// Effects and speculation of every op
+//===----------------------------------------------------------------------===//
+
+void ScatterNDOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability ScatterNDOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void GatherNDOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability GatherNDOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void ScatterElementsOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability ScatterElementsOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void GatherElementsOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability GatherElementsOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void GatherOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability GatherOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void TensorScatterOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability TensorScatterOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
 }
 
 #define GET_OP_CLASSES

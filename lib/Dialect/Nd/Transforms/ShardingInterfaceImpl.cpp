@@ -438,7 +438,8 @@ static Value rewriteIndices(ImplicitLocOpBuilder &b, Operation *op,
       Value table = positionsTable(b, rewrite.dimSize);
       component =
           GatherNDOp::create(b, checkLoc, component.getType(), table, component,
-                             /*batch_dims=*/0, OobMode::Error);
+                             /*batch_dims=*/0, OobMode::Error)
+              .getResult();
     }
     // Under `error` the check has normalised the values; under `skip` a
     // component nobody owns is the op's own business.

@@ -1,0 +1,175 @@
+//===- BufferizableOpInterfaceImpl.cpp - bufferizing nd ops -----*- C++ -*-===//
+//
+// Upstream's BufferizableOpInterface for the six nd ops, so that one-shot
+// bufferization takes modules that mix nd ops with linalg, tensor and scf
+// ops, and decides where each nd op works:
+//
+// - a scatter is destination-style on its destination (`data`,
+//   `past_cache`): it reads and writes it, and its result is that buffer.
+//   The analysis updates it in place where the tensor is not read later and
+//   may be written (a function argument only when donated, see
+//   --nd-donation), and otherwise copies it once (`alloc_tensor copy`). The
+//   scatter on buffers updates the buffer it is given;
+// - a gather reads its operands and allocates its result, which the gather
+//   on buffers writes (`into`).
+//
+// A scatter whose destination is a fresh buffer (an allocation of the
+// function: a copy the analysis made, the result of a gather, or a view of
+// one) is marked `disposable`: nothing outside the call sees that buffer, so
+// a failed run-time check may leave it partly updated, and the lowering
+// checks the index values as it writes instead of in a pass of its own. An
+// update of any other buffer (a donated argument, a loop's iteration
+// argument) checks every index before it writes, so that a failed call
+// leaves the buffer as it was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Dialect/Nd/Transforms/BufferizableOpInterfaceImpl.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/Nd/IR/NdOps.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::bufferization;
+
+/// The name of the scatters' unit attribute (see the ops' descriptions).
+static constexpr StringLiteral kDisposableAttr = "disposable";
+
+/// Whether `buffer` is memory the function allocated itself (possibly seen
+/// through views): nothing outside a call sees it.
+static bool isFreshBuffer(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    if (isa<memref::AllocOp, memref::AllocaOp>(def))
+      return true;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      buffer = view.getViewSource();
+      continue;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      buffer = cast.getSource();
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
+/// The buffers of every operand of `op`.
+static FailureOr<SmallVector<Value>>
+getOperandBuffers(Operation *op, RewriterBase &rewriter,
+                  const BufferizationOptions &options,
+                  BufferizationState &state) {
+  SmallVector<Value> buffers;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(*buffer);
+  }
+  return buffers;
+}
+
+namespace {
+/// A scatter: destination style on its destination.
+template <typename OpTy>
+struct ScatterBufferizationModel
+    : public DstBufferizableOpInterfaceExternalModel<
+          ScatterBufferizationModel<OpTy>, OpTy> {
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> buffers =
+        getOperandBuffers(op, rewriter, options, state);
+    if (failed(buffers))
+      return failure();
+    auto dps = cast<DestinationStyleOpInterface>(op);
+    Value destination =
+        (*buffers)[dps.getDpsInitOperand(0)->getOperandNumber()];
+    Operation *onBuffers = mlir::clone(rewriter, op, TypeRange{}, *buffers);
+    if (isFreshBuffer(destination))
+      onBuffers->setAttr(kDisposableAttr, rewriter.getUnitAttr());
+    replaceOpWithBufferizedValues(rewriter, op, destination);
+    return success();
+  }
+};
+
+/// A gather: reads its operands, allocates its result.
+template <typename OpTy>
+struct GatherBufferizationModel
+    : public BufferizableOpInterface::ExternalModel<
+          GatherBufferizationModel<OpTy>, OpTy> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &state) const {
+    return true;
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &state) const {
+    return false;
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &state) const {
+    return {};
+  }
+
+  bool bufferizesToAllocation(Operation *op, Value value) const {
+    return true;
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> buffers =
+        getOperandBuffers(op, rewriter, options, state);
+    if (failed(buffers))
+      return failure();
+    FailureOr<Value> result =
+        allocateTensorForShapedValue(rewriter, op->getLoc(), op->getResult(0),
+                                     options, state, /*copy=*/false);
+    if (failed(result))
+      return failure();
+    FailureOr<Value> into = getBuffer(rewriter, *result, options, state);
+    if (failed(into))
+      return failure();
+    buffers->push_back(*into);
+    mlir::clone(rewriter, op, TypeRange{}, *buffers);
+    replaceOpWithBufferizedValues(rewriter, op, *into);
+    return success();
+  }
+};
+} // namespace
+
+template <typename... OpTys>
+static void attachScatterModels(MLIRContext *ctx) {
+  (OpTys::template attachInterface<ScatterBufferizationModel<OpTys>>(*ctx),
+   ...);
+}
+
+template <typename... OpTys>
+static void attachGatherModels(MLIRContext *ctx) {
+  (OpTys::template attachInterface<GatherBufferizationModel<OpTys>>(*ctx),
+   ...);
+}
+
+void mlir::nd::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, NdDialect *) {
+    // What the ops on buffers and their allocations are built from.
+    ctx->loadDialect<bufferization::BufferizationDialect,
+                     memref::MemRefDialect>();
+    attachScatterModels<ScatterNDOp, ScatterElementsOp, TensorScatterOp>(ctx);
+    attachGatherModels<GatherNDOp, GatherElementsOp, GatherOp>(ctx);
+  });
+}
