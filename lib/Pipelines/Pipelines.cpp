@@ -1,6 +1,8 @@
 //===- Pipelines.cpp - nd pass pipelines ------------------------*- C++ -*-===//
 //
-// `nd-to-llvm`: from tensor functions using nd ops to the LLVM dialect. Each
+// `nd-to-llvm`: from tensor functions using nd ops to the LLVM dialect, and
+// the registration of every nd pipeline (`nd-sharded-to-llvm` is built in
+// ShardPipeline.cpp). Each
 // conversion's own header is included rather than mlir/Conversion/Passes.h,
 // which costs ~30 s and 2 GB per translation unit.
 //
@@ -112,4 +114,10 @@ void mlir::nd::registerNdPipelines() {
       "(donation, lower-scatter, one-shot bufferization, deallocation, "
       "OpenMP, LLVM)",
       buildNdToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "nd-sharded-to-llvm",
+      "Lower a module with sharded functions to the LLVM dialect for MPI "
+      "(nd-partition, nd-lower-shard-collectives, convert-shard-to-mpi, "
+      "nd-to-llvm, nd-strip-shard-metadata), with their default options",
+      buildNdShardedToLLVMPipeline);
 }

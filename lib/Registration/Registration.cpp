@@ -22,5 +22,4 @@ void mlir::nd::registerNdPasses() {
   registerNdConversionPasses();
   registerNdPipelines();
   registerNdShardPasses();
-  registerNdShardPipelines();
 }

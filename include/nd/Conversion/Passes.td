@@ -200,6 +200,11 @@ def NdSimplifyDeallocations : Pass<"nd-simplify-deallocations", "ModuleOp"> {
     is then its condition. Any other dealloc op stays as it is
     (`bufferization-lower-deallocations` lowers any, with a run-time check
     per buffer, which made `scf-to-cf` quadratic).
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"): retired once upstream's simplification resolves a dealloc op
+    of distinct allocations in linear time; upstream main is still quadratic
+    there (issue #219740, open).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -227,6 +232,12 @@ def NdFoldReshapes : Pass<"nd-fold-reshapes", "ModuleOp"> {
     `memref.expand_shape` left with a group of several dynamic dims
     (`expand-strided-metadata` of MLIR 22 crashes on those) becomes a
     `memref.reinterpret_cast` of its source's strided metadata.
+
+    A bridge over two gaps of MLIR 22 (docs/Rationale.md, "Bridges over gaps
+    of MLIR 22"): the fold is retired once upstream's reshape folder compares
+    `output_shape` with the source's sizes (not in upstream main yet), the
+    `reinterpret_cast` by upstream main's fix of `expand-strided-metadata`
+    (PR #187844, after the 22.x branch).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -291,6 +302,11 @@ def NdInlineAllocaScopes : Pass<"nd-inline-alloca-scopes", "ModuleOp"> {
     loop bodies (`__nd_store_fence`) do not count, since they allocate
     nothing in their caller's frame. Scopes holding an allocation, or an op
     whose effects are unknown, stay.
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"): retired once `convert-scf-to-openmp` adds the scope only
+    around loop bodies that allocate on the stack; upstream main has not
+    changed this as far as we found.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

@@ -1,4 +1,9 @@
 //===- Pipelines.h - nd pass pipelines --------------------------*- C++ -*-===//
+//
+// The pipelines built on top of nd's dialect, conversions and sharding
+// passes. No dialect library depends on them.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef ND_PIPELINES_PIPELINES_H
 #define ND_PIPELINES_PIPELINES_H
@@ -50,7 +55,15 @@ struct NdToLLVMPipelineOptions
 void buildNdToLLVMPipeline(OpPassManager &pm,
                            const NdToLLVMPipelineOptions &options);
 
-/// Registers `nd-to-llvm` with the pass registry.
+/// Builds the pipeline from a module with sharded functions to the LLVM
+/// dialect, ready for `mpiexec mlir-runner`: `nd-partition`,
+/// `nd-lower-shard-collectives`, `convert-shard-to-mpi`, `nd-to-llvm`,
+/// `nd-strip-shard-metadata`, each with its default options (a pipeline
+/// that needs others names the passes itself).
+void buildNdShardedToLLVMPipeline(OpPassManager &pm);
+
+/// Registers nd's pipelines, `nd-to-llvm` and `nd-sharded-to-llvm`, with the
+/// pass registry.
 void registerNdPipelines();
 
 } // namespace nd

@@ -10,6 +10,19 @@
 // `expand_shape` with a group of several dynamic dims becomes a
 // `reinterpret_cast` (MLIR 22's expand-strided-metadata crashes on it).
 //
+// Bridge over two gaps of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+// MLIR 22"; test/Conversion/NdToLLVM/Upstream):
+// - the fold: upstream's reshape folder (`foldReshapeOp` in
+//   ReshapeOpsUtils.h, behind `memref.expand_shape`'s folder) gives up on a
+//   group with two dynamic dims. Retired once it compares the expansion's
+//   `output_shape` with the source's own sizes; upstream main does not yet
+//   (PR #179209, February 2026, made the neighbouring expand-of-collapse to
+//   cast fold stricter on dynamic dims and names this case as future work);
+// - the reinterpret_cast: `expand-strided-metadata` crashes on an
+//   `expand_shape` with several dynamic dims in a group (upstream issue
+//   #186830). Retired by PR #187844 (March 2026, after the 22.x branch),
+//   which computes the sizes and strides from `output_shape`: LLVM 23.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"

@@ -10,6 +10,17 @@
 // in loop bodies (lower-scatter's call of `__nd_store_fence`,
 // nd-parallel-copy's `llvm.fence`) allocate nothing and do not count here.
 //
+// Bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+// MLIR 22"; test/Conversion/NdToLLVM/Upstream): `convert-scf-to-openmp`
+// wraps every loop body in a single-block scope, whether the body allocates
+// on the stack or not, and `convert-scf-to-cf` then makes any scope the
+// canonicalizer kept invalid ("expects region #0 to have 0 or 1 blocks").
+// Upstream is right to count calls, which inlining can turn into stack
+// allocations (upstream issue #197562): the fix belongs in
+// `convert-scf-to-openmp`, which would add the scope only around bodies that
+// allocate on the stack. Upstream main has not changed this as far as we
+// found (onnx-mlir hit the same error, onnx/onnx-mlir#2751).
+//
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"

@@ -10,6 +10,17 @@
 // and a retained value's ownership is that of its own allocation. Other
 // dealloc ops stay for bufferization-lower-deallocations, which lowers any.
 //
+// Bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+// MLIR 22"): upstream's `buffer-deallocation-simplification` compares every
+// buffer of a dealloc op with every other (its
+// SplitDeallocWhenNotAliasingAnyOther pattern), quadratic in their number.
+// Retired once the upstream simplification resolves a dealloc op of
+// distinct allocations in linear time, e.g. by grouping its buffers by
+// allocation root before comparing them (and, to cover nd's op functions,
+// knows the results of private functions that return fresh allocations).
+// Upstream main has the quadratic pattern still: issue #219740 (August
+// 2026) reports it for a dealloc of 2,547 buffers, open.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"

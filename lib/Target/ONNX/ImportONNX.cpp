@@ -23,7 +23,7 @@
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "nd/Runner/ElementType.h"
 #include "nd/Runner/TensorProto.h"
-#include "nd/Target/VerifyOp.h"
+#include "nd/Target/Common/ImportSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,7 +34,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -72,6 +71,29 @@ static constexpr int64_t kScatterRemovedIn = 13;
 /// Every version of the scatter-gather family before 13 excludes bfloat16
 /// from its data type constraint; 13 added it.
 static constexpr int64_t kBFloat16Since = 13;
+
+/// ONNX's names of nd's reductions (the words of nd's own enum), in the
+/// order messages list them: ScatterND-16 and ScatterElements-16 have the
+/// first three, version 18 added max and min. nd's `sub` and `mean` are
+/// OpenVINO's alone.
+static constexpr EnumName<ReductionKind> kReductions[] = {
+    {"none", ReductionKind::None}, {"add", ReductionKind::Add},
+    {"mul", ReductionKind::Mul},   {"max", ReductionKind::Max},
+    {"min", ReductionKind::Min},
+};
+static constexpr int64_t kMaxMinSince = 18;
+
+/// The reductions of version `version` of ScatterND or ScatterElements.
+static llvm::ArrayRef<EnumName<ReductionKind>> getReductions(int64_t version) {
+  llvm::ArrayRef<EnumName<ReductionKind>> all = kReductions;
+  return version >= kMaxMinSince ? all : all.take_front(3);
+}
+
+/// TensorScatter's modes.
+static constexpr EnumName<TensorScatterMode> kTensorScatterModes[] = {
+    {"linear", TensorScatterMode::Linear},
+    {"circular", TensorScatterMode::Circular},
+};
 
 /// The newest of `sinceVersions` that is not newer than `opset`.
 static std::optional<int64_t>
@@ -174,12 +196,14 @@ private:
   LogicalResult checkIndicesType(const NodeRef &node, Value indices,
                                  bool allowI32,
                                  llvm::StringRef inputName = "indices");
+  FailureOr<SmallVector<Value>> getDataIndicesInputs(const NodeRef &node,
+                                                     bool allowI32);
   LogicalResult checkSameElementType(const NodeRef &node, Value data,
                                      Value updates,
                                      llvm::StringRef dataName = "data",
                                      llvm::StringRef updatesName = "updates");
-  LogicalResult verifyNodeOp(const NodeRef &node, Operation *op);
   LogicalResult defineNodeOutput(const NodeRef &node, Value value);
+  LogicalResult defineVerifiedOutput(const NodeRef &node, Operation *op);
 
   MLIRContext *context;
   OpBuilder builder;
@@ -299,21 +323,12 @@ ONNXImporter::convertTensor(const HostTensor &tensor, Location loc,
                             llvm::StringRef what) {
   auto type = RankedTensorType::get(
       tensor.getShape(), getMLIRElementType(tensor.getDType(), context));
-  // i1 is bit-packed in a raw buffer, but one byte per element in a host
-  // tensor: go through bools.
-  if (tensor.getDType() == DType::Bool) {
-    SmallVector<bool> bits(tensor.getNumElements());
-    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
-      bits[i] = tensor.getData()[i] != 0;
-    return DenseElementsAttr::get(type, llvm::ArrayRef<bool>(bits));
-  }
-  llvm::ArrayRef<char> raw(reinterpret_cast<const char *>(tensor.getData()),
-                           tensor.getSizeInBytes());
-  bool isSplat = false;
-  if (!DenseElementsAttr::isValidRawBuffer(type, raw, isSplat))
-    return emitError(loc) << what << ": cannot build a constant of type "
-                          << type << " from " << raw.size() << " bytes";
-  return DenseElementsAttr::getFromRawBuffer(type, raw);
+  // A host tensor holds its elements as ONNX's raw data does (bools one
+  // byte each).
+  llvm::ArrayRef<char> bytes(reinterpret_cast<const char *>(tensor.getData()),
+                             tensor.getSizeInBytes());
+  return buildDenseConstant(type, bytes,
+                            [&] { return emitError(loc) << what << ": "; });
 }
 
 LogicalResult ONNXImporter::defineValue(const std::string &name, Value value,
@@ -338,8 +353,7 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
   for (const onnx::TensorProto &initializer : graph.initializer())
     initializerNames.insert(initializer.name());
 
-  SmallVector<Type> argTypes;
-  SmallVector<const onnx::ValueInfoProto *> args;
+  SmallVector<GraphArgument> args;
   for (const onnx::ValueInfoProto &input : graph.input()) {
     if (initializerNames.contains(input.name()))
       continue;
@@ -347,8 +361,7 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
         convertValueInfo(input, "graph input", /*requireShape=*/true);
     if (failed(type))
       return failure();
-    argTypes.push_back(*type);
-    args.push_back(&input);
+    args.push_back({input.name(), *type, fileLoc});
     signature.inputNames.push_back(input.name());
   }
 
@@ -363,16 +376,10 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
     declaredResults.push_back(*type);
   }
 
-  builder.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(builder, fileLoc, options.functionName,
-                                   builder.getFunctionType(argTypes, {}));
-  Block *entry = func.addEntryBlock();
-  builder.setInsertionPointToStart(entry);
-
-  for (auto [input, arg] : llvm::zip_equal(args, entry->getArguments())) {
-    Location loc = NameLoc::get(builder.getStringAttr(input->name()), fileLoc);
-    arg.setLoc(loc);
-    if (failed(defineValue(input->name(), arg, loc, "graph input")))
+  func::FuncOp func =
+      createGraphFunction(builder, module, fileLoc, options.functionName, args);
+  for (auto [input, arg] : llvm::zip_equal(args, func.getArguments())) {
+    if (failed(defineValue(input.name.str(), arg, arg.getLoc(), "graph input")))
       return failure();
   }
 
@@ -403,7 +410,6 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
   }
 
   SmallVector<Value> results;
-  SmallVector<Type> resultTypes;
   for (auto [output, declared] :
        llvm::zip_equal(graph.output(), declaredResults)) {
     Location loc = NameLoc::get(builder.getStringAttr(output.name()), fileLoc);
@@ -422,11 +428,9 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
       value = tensor::CastOp::create(builder, loc, declared, value);
     }
     results.push_back(value);
-    resultTypes.push_back(value.getType());
     signature.outputNames.push_back(output.name());
   }
-  func::ReturnOp::create(builder, fileLoc, results);
-  func.setFunctionType(builder.getFunctionType(argTypes, resultTypes));
+  finishGraphFunction(builder, func, fileLoc, results);
   return func;
 }
 
@@ -440,10 +444,10 @@ static std::string describeNode(const NodeRef &node) {
   std::string text = "node #" + std::to_string(node.index);
   if (!node.proto.name().empty())
     text += " '" + node.proto.name() + "'";
-  text += " (" + node.proto.op_type();
   if (node.version)
-    text += "-" + std::to_string(node.version);
-  return text + ")";
+    return text + " (" + formatOpVersion(node.proto.op_type(), node.version) +
+           ")";
+  return text + " (" + node.proto.op_type() + ")";
 }
 
 InFlightDiagnostic ONNXImporter::emitNodeError(const NodeRef &node) {
@@ -528,9 +532,9 @@ ONNXImporter::checkAttributes(const NodeRef &node,
     if (spec->since > node.version)
       return emitNodeError(node)
              << "attribute '" << attr.name() << "' is not allowed in "
-             << node.proto.op_type() << "-" << node.version << " (opset "
-             << opset << "); it was added in " << node.proto.op_type() << "-"
-             << spec->since;
+             << formatOpVersion(node.proto.op_type(), node.version)
+             << " (opset " << opset << "); it was added in "
+             << formatOpVersion(node.proto.op_type(), spec->since);
     if (!attr.ref_attr_name().empty())
       return emitNodeError(node)
              << "attribute '" << attr.name()
@@ -580,20 +584,17 @@ ONNXImporter::getReduction(const NodeRef &node,
   FailureOr<std::string> value = getStringAttr(node, *attr);
   if (failed(value))
     return failure();
-  // ONNX spells the reductions as nd's enum does.
-  std::optional<ReductionKind> kind = symbolizeReductionKind(*value);
-  llvm::StringRef allowedList =
-      node.version >= 18 ? "none, add, mul, max or min" : "none, add or mul";
-  if (!kind)
-    return emitNodeError(node) << "unknown reduction '" << *value
-                               << "' (expected " << allowedList << ")";
-  if ((*kind == ReductionKind::Max || *kind == ReductionKind::Min) &&
-      node.version < 18)
+  llvm::ArrayRef<EnumName<ReductionKind>> allowed = getReductions(node.version);
+  if (std::optional<ReductionKind> kind = lookupEnumName(allowed, *value))
+    return *kind;
+  // A name of a later version is told apart from one ONNX never had.
+  if (lookupEnumName<ReductionKind>(kReductions, *value))
     return emitNodeError(node)
            << "reduction '" << *value << "' is not allowed in "
-           << node.proto.op_type() << "-" << node.version << " (opset " << opset
-           << "); max and min were added in " << node.proto.op_type() << "-18";
-  return *kind;
+           << formatOpVersion(node.proto.op_type(), node.version) << " (opset "
+           << opset << "); max and min were added in "
+           << formatOpVersion(node.proto.op_type(), kMaxMinSince);
+  return reportUnknownName(emitNodeError(node), "reduction", *value, allowed);
 }
 
 LogicalResult ONNXImporter::checkDataType(const NodeRef &node,
@@ -604,12 +605,13 @@ LogicalResult ONNXImporter::checkDataType(const NodeRef &node,
     return success();
   InFlightDiagnostic diag = emitNodeError(node);
   diag << "input '" << inputName << "' has type tensor(bfloat16), which "
-       << node.proto.op_type() << "-" << node.version << " does not allow ";
+       << formatOpVersion(node.proto.op_type(), node.version)
+       << " does not allow ";
   // Scatter never got the version 13 that added bfloat16 to its siblings.
   if (node.proto.op_type() == "Scatter")
     return diag << "(no version of Scatter does; ScatterElements-13 does)";
-  return diag << "(bfloat16 was added in " << node.proto.op_type() << "-"
-              << kBFloat16Since << ")";
+  return diag << "(bfloat16 was added in "
+              << formatOpVersion(node.proto.op_type(), kBFloat16Since) << ")";
 }
 
 LogicalResult ONNXImporter::checkIndicesType(const NodeRef &node, Value indices,
@@ -639,14 +641,22 @@ LogicalResult ONNXImporter::checkSameElementType(const NodeRef &node,
          << " and " << getONNXTypeName(updatesType);
 }
 
-LogicalResult ONNXImporter::verifyNodeOp(const NodeRef &node, Operation *op) {
-  // Reported as a problem of the node, which is what the user can find in
-  // the model.
-  std::string messages;
-  if (succeeded(verifyCollectingErrors(op, messages)))
-    return success();
-  op->erase();
-  return emitNodeError(node) << messages;
+/// The inputs of a node of the scatter-gather family proper: data, indices
+/// and, for a scatter, updates, each checked against the node's version
+/// (indices int64, or int32 too with `allowI32`; updates of data's type).
+FailureOr<SmallVector<Value>>
+ONNXImporter::getDataIndicesInputs(const NodeRef &node, bool allowI32) {
+  FailureOr<SmallVector<Value>> inputs = getInputs(node);
+  if (failed(inputs))
+    return failure();
+  Value data = (*inputs)[0], indices = (*inputs)[1];
+  if (failed(checkDataType(node, "data", data)) ||
+      failed(checkIndicesType(node, indices, allowI32)))
+    return failure();
+  if (inputs->size() > 2 &&
+      failed(checkSameElementType(node, data, (*inputs)[2])))
+    return failure();
+  return inputs;
 }
 
 LogicalResult ONNXImporter::defineNodeOutput(const NodeRef &node, Value value) {
@@ -658,6 +668,16 @@ LogicalResult ONNXImporter::defineNodeOutput(const NodeRef &node, Value value) {
                                << "' is already defined (graph input, "
                                   "initializer or earlier node output)";
   return success();
+}
+
+/// Defines the node's output as the result of `op`, an nd op built for it,
+/// once `op` verifies; reports the verifier's messages under the node
+/// otherwise.
+LogicalResult ONNXImporter::defineVerifiedOutput(const NodeRef &node,
+                                                 Operation *op) {
+  if (failed(verifyImportedOp(op, [&] { return emitNodeError(node); })))
+    return failure();
+  return defineNodeOutput(node, op->getResult(0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -706,20 +726,15 @@ LogicalResult ONNXImporter::importScatterND(NodeRef &node) {
       getReduction(node, attrs->lookup("reduction"));
   if (failed(reduction))
     return failure();
-  FailureOr<SmallVector<Value>> inputs = getInputs(node);
+  FailureOr<SmallVector<Value>> inputs =
+      getDataIndicesInputs(node, /*allowI32=*/false);
   if (failed(inputs))
     return failure();
   Value data = (*inputs)[0], indices = (*inputs)[1], updates = (*inputs)[2];
-  if (failed(checkDataType(node, "data", data)) ||
-      failed(checkIndicesType(node, indices, /*allowI32=*/false)) ||
-      failed(checkSameElementType(node, data, updates)))
-    return failure();
 
   auto op = ScatterNDOp::create(builder, getNodeLoc(node), data.getType(), data,
                                 indices, updates, *reduction);
-  if (failed(verifyNodeOp(node, op)))
-    return failure();
-  return defineNodeOutput(node, op.getResult());
+  return defineVerifiedOutput(node, op);
 }
 
 LogicalResult ONNXImporter::importGatherND(NodeRef &node) {
@@ -733,25 +748,21 @@ LogicalResult ONNXImporter::importGatherND(NodeRef &node) {
       getIntAttr(node, attrs->lookup("batch_dims"), 0);
   if (failed(batchDims))
     return failure();
-  FailureOr<SmallVector<Value>> inputs = getInputs(node);
+  FailureOr<SmallVector<Value>> inputs =
+      getDataIndicesInputs(node, /*allowI32=*/false);
   if (failed(inputs))
     return failure();
   Value data = (*inputs)[0], indices = (*inputs)[1];
-  if (failed(checkDataType(node, "data", data)) ||
-      failed(checkIndicesType(node, indices, /*allowI32=*/false)))
-    return failure();
 
   FailureOr<RankedTensorType> resultType = GatherNDOp::inferResultType(
       cast<RankedTensorType>(data.getType()),
       cast<RankedTensorType>(indices.getType()), *batchDims,
-      [&] { return emitNodeError(node) << "'nd.gather_nd' op "; });
+      [&] { return continueAsOpError<GatherNDOp>(emitNodeError(node)); });
   if (failed(resultType))
     return failure();
   auto op = GatherNDOp::create(builder, getNodeLoc(node), *resultType, data,
                                indices, *batchDims);
-  if (failed(verifyNodeOp(node, op)))
-    return failure();
-  return defineNodeOutput(node, op.getResult());
+  return defineVerifiedOutput(node, op);
 }
 
 LogicalResult ONNXImporter::importScatterElements(NodeRef &node,
@@ -789,22 +800,17 @@ LogicalResult ONNXImporter::importScatterElements(NodeRef &node,
   if (failed(reduction))
     return failure();
 
-  FailureOr<SmallVector<Value>> inputs = getInputs(node);
+  FailureOr<SmallVector<Value>> inputs =
+      getDataIndicesInputs(node, /*allowI32=*/true);
   if (failed(inputs))
     return failure();
   Value data = (*inputs)[0], indices = (*inputs)[1], updates = (*inputs)[2];
-  if (failed(checkDataType(node, "data", data)) ||
-      failed(checkIndicesType(node, indices, /*allowI32=*/true)) ||
-      failed(checkSameElementType(node, data, updates)))
-    return failure();
 
   auto op = ScatterElementsOp::create(
       builder, getNodeLoc(node), data.getType(), data, indices, updates,
       builder.getI64IntegerAttr(*axis),
       ReductionKindAttr::get(context, *reduction));
-  if (failed(verifyNodeOp(node, op)))
-    return failure();
-  return defineNodeOutput(node, op.getResult());
+  return defineVerifiedOutput(node, op);
 }
 
 /// The result type of an axis gather, from the op's own inference (nd.gather
@@ -838,27 +844,21 @@ LogicalResult ONNXImporter::importAxisGather(
   FailureOr<int64_t> axis = getIntAttr(node, attrs->lookup("axis"), 0);
   if (failed(axis))
     return failure();
-  FailureOr<SmallVector<Value>> inputs = getInputs(node);
+  FailureOr<SmallVector<Value>> inputs =
+      getDataIndicesInputs(node, /*allowI32=*/true);
   if (failed(inputs))
     return failure();
   Value data = (*inputs)[0], indices = (*inputs)[1];
-  if (failed(checkDataType(node, "data", data)) ||
-      failed(checkIndicesType(node, indices, /*allowI32=*/true)))
-    return failure();
 
   FailureOr<RankedTensorType> resultType = inferAxisGatherType(
       static_cast<OpTy *>(nullptr), cast<RankedTensorType>(data.getType()),
-      cast<RankedTensorType>(indices.getType()), *axis, [&] {
-        return emitNodeError(node)
-               << "'" << OpTy::getOperationName() << "' op ";
-      });
+      cast<RankedTensorType>(indices.getType()), *axis,
+      [&] { return continueAsOpError<OpTy>(emitNodeError(node)); });
   if (failed(resultType))
     return failure();
   auto op = OpTy::create(builder, getNodeLoc(node), *resultType, data, indices,
                          *axis);
-  if (failed(verifyNodeOp(node, op)))
-    return failure();
-  return defineNodeOutput(node, op.getResult());
+  return defineVerifiedOutput(node, op);
 }
 
 LogicalResult ONNXImporter::importTensorScatter(NodeRef &node) {
@@ -876,12 +876,11 @@ LogicalResult ONNXImporter::importTensorScatter(NodeRef &node) {
     FailureOr<std::string> value = getStringAttr(node, *attr);
     if (failed(value))
       return failure();
-    // ONNX spells the modes as nd's enum does.
-    std::optional<TensorScatterMode> parsed =
-        symbolizeTensorScatterMode(*value);
-    if (!parsed)
-      return emitNodeError(node)
-             << "unknown mode '" << *value << "' (expected linear or circular)";
+    FailureOr<TensorScatterMode> parsed =
+        parseEnumName<TensorScatterMode>(kTensorScatterModes, "mode", *value,
+                                         [&] { return emitNodeError(node); });
+    if (failed(parsed))
+      return failure();
     mode = *parsed;
   }
   FailureOr<SmallVector<Value>> inputs = getInputs(node, /*numRequired=*/2);
@@ -901,9 +900,7 @@ LogicalResult ONNXImporter::importTensorScatter(NodeRef &node) {
       writeIndices, builder.getI64IntegerAttr(*axis),
       TensorScatterModeAttr::get(context, mode),
       OobModeAttr::get(context, OobMode::Error));
-  if (failed(verifyNodeOp(node, op)))
-    return failure();
-  return defineNodeOutput(node, op.getResult());
+  return defineVerifiedOutput(node, op);
 }
 
 LogicalResult ONNXImporter::importConstant(NodeRef &node) {

@@ -36,7 +36,7 @@
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 #include "nd/Runner/ElementType.h"
-#include "nd/Target/VerifyOp.h"
+#include "nd/Target/Common/ImportSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -54,7 +54,6 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -104,6 +103,24 @@ static constexpr OpVersion kOpVersions[] = {
     {"Gather", 8, kNewestOpset, 8},
     {"GatherElements", 6, kNewestOpset, 6},
 };
+
+/// OpenVINO's names of nd's reductions, as ScatterNDUpdate-15 and
+/// ScatterElementsUpdate-12 list them (OpenVINO's `sum` and `prod` are nd's
+/// `add` and `mul`); each version takes its own subset.
+static constexpr EnumName<ReductionKind> kScatterNDUpdateReductions[] = {
+    {"none", ReductionKind::None}, {"sum", ReductionKind::Add},
+    {"sub", ReductionKind::Sub},   {"prod", ReductionKind::Mul},
+    {"min", ReductionKind::Min},   {"max", ReductionKind::Max},
+};
+static constexpr EnumName<ReductionKind> kScatterElementsUpdateReductions[] = {
+    {"none", ReductionKind::None}, {"sum", ReductionKind::Add},
+    {"prod", ReductionKind::Mul},  {"min", ReductionKind::Min},
+    {"max", ReductionKind::Max},   {"mean", ReductionKind::Mean},
+};
+
+/// The spellings of a boolean attribute (`use_init_val`).
+static constexpr EnumName<bool> kBooleans[] = {
+    {"true", true}, {"1", true}, {"false", false}, {"0", false}};
 
 static constexpr llvm::StringLiteral kImportedTypes =
     "Parameter, Const, Result, Convert, ScatterNDUpdate, "
@@ -202,7 +219,7 @@ private:
   FailureOr<ReductionKind>
   getReductionAttr(const LayerRef &ref,
                    const llvm::StringMap<std::string> &attrs,
-                   llvm::ArrayRef<llvm::StringRef> allowed);
+                   llvm::ArrayRef<EnumName<ReductionKind>> allowed);
   FailureOr<int64_t> getOnlyIntAttr(const LayerRef &ref, llvm::StringRef name,
                                     std::optional<int64_t> defaultValue);
   FailureOr<DType> getElementTypeAttr(const LayerRef &ref,
@@ -220,6 +237,7 @@ private:
                               unsigned updatesPosition);
   LogicalResult verifyLayerOp(const LayerRef &ref, Operation *op);
   LogicalResult defineOutput(const LayerRef &ref, Value value);
+  LogicalResult defineVerifiedOutput(const LayerRef &ref, Operation *op);
 
   // IR building.
   Value buildElementwise(
@@ -267,7 +285,7 @@ OpenVINOImporter::import(OpenVINOGraphSignature *signature) {
 
   // Parameters become the arguments and Results the results, each in the
   // order of the file.
-  SmallVector<Type> argTypes;
+  SmallVector<GraphArgument> args;
   SmallVector<unsigned> parameters, results;
   OpenVINOGraphSignature names;
   for (auto [index, layer] : llvm::enumerate(graph.layers)) {
@@ -278,7 +296,7 @@ OpenVINOImporter::import(OpenVINOGraphSignature *signature) {
       FailureOr<RankedTensorType> type = getParameterType(ref);
       if (failed(type))
         return nullptr;
-      argTypes.push_back(*type);
+      args.push_back({layer.name, *type, locator.getLoc(layer.offset)});
       parameters.push_back(index);
       names.inputNames.push_back(layer.name);
     } else if (layer.type == "Result") {
@@ -293,18 +311,10 @@ OpenVINOImporter::import(OpenVINOGraphSignature *signature) {
   }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(locator.getFileLoc());
-  builder.setInsertionPointToEnd(module->getBody());
-  auto func =
-      func::FuncOp::create(builder, locator.getFileLoc(), options.functionName,
-                           builder.getFunctionType(argTypes, {}));
-  Block *entry = func.addEntryBlock();
-  for (auto [index, arg] : llvm::zip_equal(parameters, entry->getArguments())) {
-    const Layer &layer = graph.layers[index];
-    arg.setLoc(NameLoc::get(builder.getStringAttr(layer.name),
-                            locator.getLoc(layer.offset)));
+  func::FuncOp func = createGraphFunction(
+      builder, *module, locator.getFileLoc(), options.functionName, args);
+  for (auto [index, arg] : llvm::zip_equal(parameters, func.getArguments()))
     arguments[index] = arg;
-  }
-  builder.setInsertionPointToStart(entry);
 
   for (unsigned index : graph.order) {
     LayerRef ref{graph.layers[index], index};
@@ -317,9 +327,7 @@ OpenVINOImporter::import(OpenVINOGraphSignature *signature) {
     LayerRef ref{graph.layers[index], index};
     resultValues.push_back(getInput(ref, 0));
   }
-  func::ReturnOp::create(builder, locator.getFileLoc(), resultValues);
-  func.setFunctionType(
-      builder.getFunctionType(argTypes, ValueRange(resultValues).getTypes()));
+  finishGraphFunction(builder, func, locator.getFileLoc(), resultValues);
   // Const layers that only gave an axis, or indices that were widened, are
   // left without users.
   func.walk([](arith::ConstantOp constant) {
@@ -346,10 +354,10 @@ OpenVINOImporter::import(OpenVINOGraphSignature *signature) {
 /// "layer 5 'g' (Gather-8)", or "layer 5 'g' (Gather, opset8)" before the
 /// version is known.
 static std::string describe(const LayerRef &ref) {
-  std::string text = describeLayer(ref.layer) + " (" + ref.layer.type;
+  std::string text = describeLayer(ref.layer);
   if (ref.version)
-    return text + "-" + std::to_string(ref.version) + ")";
-  return text + ", " + ref.layer.version + ")";
+    return text + " (" + formatOpVersion(ref.layer.type, ref.version) + ")";
+  return text + " (" + ref.layer.type + ", " + ref.layer.version + ")";
 }
 
 InFlightDiagnostic OpenVINOImporter::emitLayerError(const LayerRef &ref) {
@@ -389,7 +397,7 @@ LogicalResult OpenVINOImporter::resolveVersion(LayerRef &ref) {
            << ")";
   return emitLayerError(ref)
          << layer.type << " is not in opset" << layer.opset << " (its first "
-         << "version, " << layer.type << "-" << first->version
+         << "version, " << formatOpVersion(layer.type, first->version)
          << ", came with opset" << first->firstOpset << ")";
 }
 
@@ -416,10 +424,10 @@ OpenVINOImporter::checkAttributes(const LayerRef &ref,
     if (!llvm::is_contained(allowed, name)) {
       InFlightDiagnostic diag = emitLayerError(ref, ref.layer.dataOffset)
                                 << "unknown attribute '" << name << "' (";
+      std::string opVersion = formatOpVersion(ref.layer.type, ref.version);
       if (allowed.empty())
-        return diag << ref.layer.type << "-" << ref.version
-                    << " has no attributes)";
-      diag << ref.layer.type << "-" << ref.version << " has ";
+        return diag << opVersion << " has no attributes)";
+      diag << opVersion << " has ";
       llvm::interleave(
           allowed, [&](llvm::StringRef a) { diag << "'" << a << "'"; },
           [&] { diag << ", "; });
@@ -635,13 +643,7 @@ FailureOr<Value> OpenVINOImporter::getIndicesInput(const LayerRef &ref,
 
 LogicalResult OpenVINOImporter::verifyLayerOp(const LayerRef &ref,
                                               Operation *op) {
-  // Reported as a problem of the layer, which is what the user can find in
-  // the file.
-  std::string messages;
-  if (succeeded(verifyCollectingErrors(op, messages)))
-    return success();
-  op->erase();
-  return emitLayerError(ref) << messages;
+  return verifyImportedOp(op, [&] { return emitLayerError(ref); });
 }
 
 LogicalResult OpenVINOImporter::defineOutput(const LayerRef &ref, Value value) {
@@ -662,6 +664,16 @@ LogicalResult OpenVINOImporter::defineOutput(const LayerRef &ref, Value value) {
            << getOpenVINOTypeName(type.getElementType());
   values[ref.index].assign(1, value);
   return success();
+}
+
+/// Defines the layer's output as the result of `op`, an nd op built for it,
+/// once `op` verifies; reports the verifier's messages under the layer
+/// otherwise.
+LogicalResult OpenVINOImporter::defineVerifiedOutput(const LayerRef &ref,
+                                                     Operation *op) {
+  if (failed(verifyLayerOp(ref, op)))
+    return failure();
+  return defineOutput(ref, op->getResult(0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1048,24 +1060,12 @@ LogicalResult OpenVINOImporter::importConst(LayerRef &ref) {
            << bytes->size() << " bytes)";
   llvm::StringRef raw = bytes->substr(*offset, *size);
 
-  DenseElementsAttr value;
-  if (*dtype == DType::Bool) {
-    // One byte per element in the file, one bit in the attribute.
-    SmallVector<bool> bits(raw.size());
-    for (size_t i = 0, e = raw.size(); i < e; ++i)
-      bits[i] = raw[i] != 0;
-    value = DenseElementsAttr::get(*type, llvm::ArrayRef<bool>(bits));
-  } else if (numElements == 0) {
-    value = DenseElementsAttr::get(*type, llvm::ArrayRef<Attribute>());
-  } else {
-    llvm::ArrayRef<char> buffer(raw.data(), raw.size());
-    bool isSplat = false;
-    if (!DenseElementsAttr::isValidRawBuffer(*type, buffer, isSplat))
-      return emitLayerError(ref) << "cannot build a constant of type " << *type
-                                 << " from " << raw.size() << " bytes";
-    value = DenseElementsAttr::getFromRawBuffer(*type, buffer);
-  }
-  auto constant = arith::ConstantOp::create(builder, getLayerLoc(ref), value);
+  FailureOr<DenseElementsAttr> value =
+      buildDenseConstant(*type, llvm::ArrayRef<char>(raw.data(), raw.size()),
+                         [&] { return emitLayerError(ref); });
+  if (failed(value))
+    return failure();
+  auto constant = arith::ConstantOp::create(builder, getLayerLoc(ref), *value);
   return defineOutput(ref, constant.getResult());
 }
 
@@ -1089,32 +1089,15 @@ LogicalResult OpenVINOImporter::importConvert(LayerRef &ref) {
   return defineOutput(ref, converted);
 }
 
-FailureOr<ReductionKind>
-OpenVINOImporter::getReductionAttr(const LayerRef &ref,
-                                   const llvm::StringMap<std::string> &attrs,
-                                   llvm::ArrayRef<llvm::StringRef> allowed) {
+FailureOr<ReductionKind> OpenVINOImporter::getReductionAttr(
+    const LayerRef &ref, const llvm::StringMap<std::string> &attrs,
+    llvm::ArrayRef<EnumName<ReductionKind>> allowed) {
   auto it = attrs.find("reduction");
   if (it == attrs.end())
     return ReductionKind::None;
-  // OpenVINO's names of nd's reduction kinds.
-  std::optional<ReductionKind> kind =
-      llvm::StringSwitch<std::optional<ReductionKind>>(it->second)
-          .Case("none", ReductionKind::None)
-          .Case("sum", ReductionKind::Add)
-          .Case("sub", ReductionKind::Sub)
-          .Case("prod", ReductionKind::Mul)
-          .Case("min", ReductionKind::Min)
-          .Case("max", ReductionKind::Max)
-          .Case("mean", ReductionKind::Mean)
-          .Default(std::nullopt);
-  if (kind && llvm::is_contained(allowed, it->second))
-    return *kind;
-  InFlightDiagnostic diag = emitLayerError(ref, ref.layer.dataOffset)
-                            << "unknown reduction '" << it->second
-                            << "' (expected ";
-  for (auto [i, name] : llvm::enumerate(allowed))
-    diag << (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") << name;
-  return diag << ")";
+  return parseEnumName(allowed, "reduction", it->second, [&] {
+    return emitLayerError(ref, ref.layer.dataOffset);
+  });
 }
 
 FailureOr<int64_t>
@@ -1137,8 +1120,8 @@ LogicalResult OpenVINOImporter::importScatterNDUpdate(LayerRef &ref) {
                             : checkAttributes(ref, {});
   if (failed(attrs))
     return failure();
-  FailureOr<ReductionKind> reduction = getReductionAttr(
-      ref, *attrs, {"none", "sum", "sub", "prod", "min", "max"});
+  FailureOr<ReductionKind> reduction =
+      getReductionAttr(ref, *attrs, kScatterNDUpdateReductions);
   if (failed(reduction))
     return failure();
   FailureOr<Value> indices = getIndicesInput(ref, 1, /*anyInteger=*/false);
@@ -1147,9 +1130,7 @@ LogicalResult OpenVINOImporter::importScatterNDUpdate(LayerRef &ref) {
   Value data = getInput(ref, 0), updates = getInput(ref, 2);
   auto op = ScatterNDOp::create(builder, getLayerLoc(ref), data.getType(), data,
                                 *indices, updates, *reduction);
-  if (failed(verifyLayerOp(ref, op)))
-    return failure();
-  return defineOutput(ref, op.getResult());
+  return defineVerifiedOutput(ref, op);
 }
 
 LogicalResult OpenVINOImporter::importScatterElementsUpdate(LayerRef &ref) {
@@ -1160,19 +1141,19 @@ LogicalResult OpenVINOImporter::importScatterElementsUpdate(LayerRef &ref) {
                    : checkAttributes(ref, {});
   if (failed(attrs))
     return failure();
-  FailureOr<ReductionKind> reduction = getReductionAttr(
-      ref, *attrs, {"none", "sum", "prod", "min", "max", "mean"});
+  FailureOr<ReductionKind> reduction =
+      getReductionAttr(ref, *attrs, kScatterElementsUpdateReductions);
   if (failed(reduction))
     return failure();
   bool useInitVal = true;
   if (attrs->count("use_init_val")) {
     std::string text = attrs->lookup("use_init_val");
-    if (text == "false" || text == "0")
-      useInitVal = false;
-    else if (text != "true" && text != "1")
+    std::optional<bool> value = lookupEnumName<bool>(kBooleans, text);
+    if (!value)
       return emitLayerError(ref, ref.layer.dataOffset)
              << "attribute 'use_init_val' is '" << text
              << "', not a boolean (true or false)";
+    useInitVal = *value;
   }
   Value data = getInput(ref, 0);
   if (*reduction == ReductionKind::Mean && getElementType(data).isInteger(1))
@@ -1190,9 +1171,7 @@ LogicalResult OpenVINOImporter::importScatterElementsUpdate(LayerRef &ref) {
       builder.getI64IntegerAttr(*axis),
       ReductionKindAttr::get(context, *reduction),
       builder.getBoolAttr(useInitVal));
-  if (failed(verifyLayerOp(ref, op)))
-    return failure();
-  return defineOutput(ref, op.getResult());
+  return defineVerifiedOutput(ref, op);
 }
 
 LogicalResult OpenVINOImporter::importScatterUpdate(LayerRef &ref) {
@@ -1320,7 +1299,7 @@ LogicalResult OpenVINOImporter::importGatherND(LayerRef &ref) {
 
   FailureOr<RankedTensorType> resultType = GatherNDOp::inferResultType(
       getTensorType(data), getTensorType(index), b,
-      [&] { return emitLayerError(ref) << "'nd.gather_nd' op "; });
+      [&] { return continueAsOpError<GatherNDOp>(emitLayerError(ref)); });
   if (failed(resultType))
     return failure();
   auto op = GatherNDOp::create(builder, loc, *resultType, data, index, b);
@@ -1384,7 +1363,7 @@ LogicalResult OpenVINOImporter::importGather(LayerRef &ref) {
   Location loc = getLayerLoc(ref);
   FailureOr<RankedTensorType> resultType = GatherOp::inferResultType(
       getTensorType(data), getTensorType(*indices), *axis, b,
-      [&] { return emitLayerError(ref) << "'nd.gather' op "; });
+      [&] { return continueAsOpError<GatherOp>(emitLayerError(ref)); });
   if (failed(resultType))
     return failure();
   // Gather-8 reads zeros for indices out of range; 1 and 7 leave them
@@ -1392,9 +1371,7 @@ LogicalResult OpenVINOImporter::importGather(LayerRef &ref) {
   OobMode oob = ref.version >= 8 ? OobMode::Skip : OobMode::Error;
   auto op =
       GatherOp::create(builder, loc, *resultType, data, *indices, *axis, b, oob);
-  if (failed(verifyLayerOp(ref, op)))
-    return failure();
-  return defineOutput(ref, op.getResult());
+  return defineVerifiedOutput(ref, op);
 }
 
 LogicalResult OpenVINOImporter::importGatherElements(LayerRef &ref) {
@@ -1434,14 +1411,12 @@ LogicalResult OpenVINOImporter::importGatherElements(LayerRef &ref) {
   }
   FailureOr<RankedTensorType> resultType = GatherElementsOp::inferResultType(
       getTensorType(data), getTensorType(*indices), a,
-      [&] { return emitLayerError(ref) << "'nd.gather_elements' op "; });
+      [&] { return continueAsOpError<GatherElementsOp>(emitLayerError(ref)); });
   if (failed(resultType))
     return failure();
   auto op = GatherElementsOp::create(builder, getLayerLoc(ref), *resultType,
                                      data, *indices, a);
-  if (failed(verifyLayerOp(ref, op)))
-    return failure();
-  return defineOutput(ref, op.getResult());
+  return defineVerifiedOutput(ref, op);
 }
 
 //===----------------------------------------------------------------------===//

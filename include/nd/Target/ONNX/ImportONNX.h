@@ -12,12 +12,11 @@
 #ifndef ND_TARGET_ONNX_IMPORTONNX_H
 #define ND_TARGET_ONNX_IMPORTONNX_H
 
+#include "nd/Target/Common/ImportSupport.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
-
-#include <string>
 
 namespace mlir {
 class DialectRegistry;
@@ -25,18 +24,13 @@ class MLIRContext;
 
 namespace nd {
 
-/// Options of `importONNXModel`.
-struct ONNXImportOptions {
-  /// Name of the function the graph becomes.
-  std::string functionName = "main";
-};
+/// Options of `importONNXModel`: the name of the function (see
+/// nd/Target/Common/ImportSupport.h).
+using ONNXImportOptions = GraphImportOptions;
 
 /// The ONNX names of the imported function's arguments and results, in
 /// order: the graph inputs that have no initializer, and the graph outputs.
-struct ONNXGraphSignature {
-  llvm::SmallVector<std::string> inputNames;
-  llvm::SmallVector<std::string> outputNames;
-};
+using ONNXGraphSignature = GraphSignature;
 
 /// Imports the serialized ONNX model `bytes`. `sourceName` (usually the file
 /// name) is the file of the locations of the imported ops and of the

@@ -16,9 +16,10 @@
 #ifndef ND_TARGET_OPENVINO_IMPORTOPENVINO_H
 #define ND_TARGET_OPENVINO_IMPORTOPENVINO_H
 
+#include "nd/Target/Common/ImportSupport.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <functional>
@@ -30,10 +31,9 @@ class MLIRContext;
 
 namespace nd {
 
-/// Options of `importOpenVINOModel`.
-struct OpenVINOImportOptions {
-  /// Name of the function the graph becomes.
-  std::string functionName = "main";
+/// Options of `importOpenVINOModel`: those of every importer (see
+/// nd/Target/Common/ImportSupport.h) and the weights file.
+struct OpenVINOImportOptions : GraphImportOptions {
   /// The weights file. Empty: the `.bin` file beside the `.xml` file, with
   /// the same name. It is read only when the model has Const layers.
   std::string weightsPath;
@@ -41,10 +41,7 @@ struct OpenVINOImportOptions {
 
 /// The names of the imported function's arguments and results, in order:
 /// the Parameter layers and the Result layers, in the order of the file.
-struct OpenVINOGraphSignature {
-  llvm::SmallVector<std::string> inputNames;
-  llvm::SmallVector<std::string> outputNames;
-};
+using OpenVINOGraphSignature = GraphSignature;
 
 /// Imports the OpenVINO IR `xml` read from `xmlPath` (the file of the
 /// locations and of the diagnostics, and the default place of the weights).

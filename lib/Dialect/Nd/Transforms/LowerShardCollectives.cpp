@@ -12,6 +12,17 @@
 // has a static shape and an element type that getBitsType maps to an integer
 // MPI can reduce, and the grid exists.
 //
+// Bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+// MLIR 22"): its `convert-shard-to-mpi` converts neither `shard.all_slice`
+// nor `shard.all_gather`, and leaves the collectives it cannot convert in
+// place with exit status 0 (test/Shard/Upstream/shard-to-mpi-collectives.mlir).
+// Retired by `convert-shard-to-mpi` converting both, which upstream main
+// does since PRs #176438 (all_slice) and #177202, #178870, #180243
+// (all_gather as `mpi.allgather`), all of January and February 2026, after
+// the 22.x branch: LLVM 23 should retire the rewrites. The report of the
+// collectives that have no MPI lowering stays for as long as
+// `convert-shard-to-mpi` leaves them without failing.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nd/Dialect/Nd/Transforms/Passes.h"

@@ -9,6 +9,13 @@
 // into, and read and write MPI's own state (the default resource), which
 // also keeps them from being reordered or erased.
 //
+// Bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+// MLIR 22"; test/Shard/Upstream/deallocation-mpi.mlir). Retired by MPIOps.td
+// declaring the effects, which upstream main does since PR #186158 (March
+// 2026, after the 22.x branch): each model below is attached only where the
+// op declares none, so with LLVM 23 they step aside by themselves and this
+// file can go.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nd/Dialect/Nd/Transforms/Passes.h"

@@ -5,6 +5,18 @@
 // `"MPI:Implementation"` are all that keeps `mlir-runner`, which registers
 // neither dialect, from parsing it.
 //
+// Bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+// MLIR 22"): nothing upstream erases a `shard.grid` once the shard ops are
+// lowered, and MLIR 22's MPI lowering reports an error ("target op of
+// failed DLTI query") on a module without the `MPI:Implementation` entry, so
+// the module must carry it into a stage where mlir-runner, which registers
+// only the dialects that translate to LLVM IR, cannot parse it. Retired once
+// `convert-shard-to-mpi` (or a cleanup after it) erases the grids nothing
+// refers to and the MPI lowering does without the entry. Upstream main's
+// MPI lowering queries the entry silently since PR #178870 (January 2026,
+// after the 22.x branch; MPICH is the default, as in MLIR 22), so with LLVM
+// 23 an MPICH program can leave it out; no upstream pass erases the grids.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nd/Dialect/Nd/Transforms/Passes.h"

@@ -1,8 +1,8 @@
 //===- Passes.h - nd passes for sharded programs ----------------*- C++ -*-===//
 //
-// The passes of include/nd/Dialect/Nd/Transforms/Passes.td, the
-// `nd-sharded-to-llvm` pipeline and the external models that let upstream's
-// sharding and MPI passes handle nd programs.
+// The passes of include/nd/Dialect/Nd/Transforms/Passes.td and the external
+// models that let upstream's sharding and MPI passes handle nd programs. The
+// `nd-sharded-to-llvm` pipeline built from them is in nd/Pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,24 +29,15 @@ void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 /// Attaches `MemoryEffectOpInterface` to the MPI dialect's ops that have
 /// effects but do not declare them in MLIR 22 (`mpi.init`, `mpi.allreduce`,
 /// `mpi.send`, ...), so that bufferization's deallocation accepts functions
-/// that use them.
+/// that use them. A bridge over a gap of MLIR 22 (docs/Rationale.md,
+/// "Bridges over gaps of MLIR 22"): upstream main declares the effects itself
+/// since PR #186158, and a model is attached only where an op declares none.
 void registerMPIMemoryEffectsExternalModels(DialectRegistry &registry);
 
 /// Adds the rewrite of `shard.all_gather` into a `shard.all_reduce` (see
 /// `--nd-lower-shard-collectives`) to `patterns`.
 void populateAllGatherToAllReducePatterns(RewritePatternSet &patterns,
                                           SymbolTableCollection &symbolTables);
-
-/// Builds the pipeline from a module with sharded functions to the LLVM
-/// dialect, ready for `mpiexec mlir-runner`: `nd-partition`,
-/// `nd-lower-shard-collectives`, `convert-shard-to-mpi`, `nd-to-llvm`,
-/// `nd-strip-shard-metadata`, each with its default options (a pipeline
-/// that needs others names the passes itself).
-void buildNdShardedToLLVMPipeline(OpPassManager &pm);
-
-/// Registers the `nd-sharded-to-llvm` pipeline (the passes of Passes.td are
-/// registered by registerNdShardPasses, below).
-void registerNdShardPipelines();
 
 #define GEN_PASS_REGISTRATION
 #include "nd/Dialect/Nd/Transforms/Passes.h.inc"

@@ -58,6 +58,12 @@ def NdPartition : Pass<"nd-partition", "ModuleOp"> {
     After: `@lookup` gathers from its half of the table (`tensor<4x4xf32>`,
     an `shard.all_slice` of the replicated table) and all-reduces; `@main`
     is unchanged.
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"), but for the process-count check, which is nd's own: retired
+    once upstream's passes skip declarations (upstream main does since PR
+    #185050, after the 22.x branch) and leave ops without a
+    `ShardingInterface` unsharded instead of failing.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -101,6 +107,11 @@ def NdLowerShardCollectives : Pass<"nd-lower-shard-collectives", "ModuleOp"> {
     lowering in MLIR 22, and `convert-shard-to-mpi` leaves them in place
     without failing: this pass reports them and fails.
 
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"): upstream main's `convert-shard-to-mpi` converts `all_slice`
+    and `all_gather` itself since PRs #176438 and #177202 (January 2026,
+    after the 22.x branch), which should retire the rewrites with LLVM 23.
+
     Before:
 
     ```mlir
@@ -141,6 +152,12 @@ def NdStripShardMetadata : Pass<"nd-strip-shard-metadata", "ModuleOp"> {
     any more (one still used is reported, and the pass fails) and the
     `MPI:Implementation` entry of the module's `dlti.map` (the attribute
     itself when that was its only entry).
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"): retired once `convert-shard-to-mpi` erases the grids nothing
+    refers to and the MPI lowering does without the entry (upstream main's
+    does since PR #178870, after the 22.x branch; nothing upstream erases
+    the grids yet).
   }];
 }
 
