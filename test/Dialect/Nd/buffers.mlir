@@ -57,3 +57,14 @@ func.func @tensor_scatter(%past: memref<2x8x4xbf16>, %w: memref<2xi64>, %update:
   nd.tensor_scatter %past[%w], %update axis(1) mode<circular> : memref<2x8x4xbf16>[memref<2xi64>], memref<2x3x4xbf16>
   return
 }
+
+// On tensors, the operands an op only reads may be buffers (a tensor that
+// nothing writes, shared by many ops: --nd-share-read-buffers).
+// CHECK-LABEL: func.func @reads_through_buffers
+// CHECK: nd.gather_nd %{{.*}}[%{{.*}}] : memref<8x4xf32>, memref<3x1xi64> -> tensor<3x4xf32>
+// CHECK: nd.scatter_nd %{{.*}}[%{{.*}}], %{{.*}} : tensor<8x4xf32>, memref<3x1xi64>, tensor<3x4xf32>
+func.func @reads_through_buffers(%table: memref<8x4xf32>, %indices: memref<3x1xi64>, %data: tensor<8x4xf32>) -> (tensor<3x4xf32>, tensor<8x4xf32>) {
+  %0 = nd.gather_nd %table[%indices] : memref<8x4xf32>, memref<3x1xi64> -> tensor<3x4xf32>
+  %1 = nd.scatter_nd %data[%indices], %0 : tensor<8x4xf32>, memref<3x1xi64>, tensor<3x4xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<8x4xf32>
+}

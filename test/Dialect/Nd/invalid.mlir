@@ -296,13 +296,6 @@ func.func @gather_nd_data_element_type_signed(%data: tensor<4xsi8>, %indices: te
 
 // -----
 
-func.func @gather_nd_data_memref(%data: memref<4xf32>, %indices: tensor<2x1xi64>) -> tensor<2xf32> {
-  // expected-error @+1 {{operands must be all tensors or all memrefs, got 'tensor<2x1xi64>' beside memrefs}}
-  %0 = "nd.gather_nd"(%data, %indices) : (memref<4xf32>, tensor<2x1xi64>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
-}
-
-// -----
 
 func.func @gather_nd_result_unranked(%data: tensor<4xf32>, %indices: tensor<2x1xi64>) -> tensor<*xf32> {
   // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
@@ -704,13 +697,6 @@ func.func @gather_elements_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indi
 
 // -----
 
-func.func @gather_elements_indices_memref(%data: tensor<4xf32>, %indices: memref<2xi64>) -> tensor<2xf32> {
-  // expected-error @+1 {{operands must be all tensors or all memrefs, got 'memref<2xi64>' beside tensors}}
-  %0 = "nd.gather_elements"(%data, %indices) : (tensor<4xf32>, memref<2xi64>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
-}
-
-// -----
 
 func.func @gather_elements_result_unranked(%data: tensor<4xf32>, %indices: tensor<2xi64>) -> tensor<*xf32> {
   // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}

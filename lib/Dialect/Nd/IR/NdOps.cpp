@@ -13,6 +13,7 @@
 
 #include "NdIndexing.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -81,9 +82,7 @@ RankedTensorType nd::getTensorType(Type shaped) {
   return RankedTensorType::get(memref.getShape(), memref.getElementType());
 }
 
-bool nd::isOnBuffers(Operation *op) {
-  return isa<MemRefType>(op->getOperand(0).getType());
-}
+bool nd::isOnBuffers(Operation *op) { return op->getNumResults() == 0; }
 
 /// The operand an nd op on buffers updates: a scatter's destination (its
 /// destination-style init), a gather's `into` (its last operand).
@@ -99,62 +98,61 @@ RankedTensorType nd::getProducedType(Operation *op) {
   return getTensorType(getUpdatedOperand(op).get().getType());
 }
 
-/// The two forms of an nd op: every operand a tensor and one result, or
-/// every operand a memref and no result (a gather then writes into its
-/// `into` operand, which only the form on buffers has).
+/// The two forms of an nd op. On buffers (no result) every operand is a
+/// memref, and a gather writes into its `into` operand, which only that form
+/// has. On tensors (one result, the tensor the op produces) a scatter's
+/// destination is a tensor too; the operands it only reads may also be
+/// buffers (a tensor that nothing writes, read by many ops through one
+/// shared buffer: see --nd-share-read-buffers).
 static LogicalResult verifyForm(Operation *op, bool isGather) {
   bool onBuffers = isOnBuffers(op);
-  for (Value operand : op->getOperands()) {
-    if (isa<MemRefType>(operand.getType()) != onBuffers)
+  bool hasInto = isGather && op->getNumOperands() == 3;
+  if (onBuffers) {
+    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+      if (!isa<MemRefType>(operand.getType()))
+        return op->emitOpError()
+               << "on buffers (without a result) takes memrefs only, got "
+               << operand.getType() << " for operand #" << i;
+    if (isGather && !hasInto)
       return op->emitOpError()
-             << "operands must be all tensors or all memrefs, got "
-             << operand.getType() << (onBuffers ? " beside memrefs"
-                                                : " beside tensors");
-  }
-  if (onBuffers && op->getNumResults() != 0)
-    return op->emitOpError() << "on memrefs has no result: it updates its "
-                             << (isGather ? "'into' buffer" : "destination")
-                             << " in place";
-  if (!onBuffers && op->getNumResults() != 1)
-    return op->emitOpError() << "on tensors must have a result";
-  if (!isGather)
+             << "on buffers needs an 'into' buffer to write its result to";
     return success();
-  bool hasInto = op->getNumOperands() == 3;
-  if (onBuffers && !hasInto)
-    return op->emitOpError()
-           << "on memrefs needs an 'into' buffer to write its result to";
-  if (!onBuffers && hasInto)
+  }
+  if (hasInto)
     return op->emitOpError()
            << "on tensors takes no 'into' operand: its result is a new tensor";
   return success();
 }
 
-/// Memory effects of an nd op: none on tensors; on buffers, it reads every
-/// operand and writes the buffer it updates.
+/// Memory effects of an nd op: it reads the buffers among its operands (on
+/// tensors, those it reads through a shared buffer), and on buffers writes
+/// the one it updates.
 static void
 getNdEffects(Operation *op,
              SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
                  &effects) {
-  if (!isOnBuffers(op))
-    return;
-  OpOperand &updated = getUpdatedOperand(op);
+  OpOperand *updated = isOnBuffers(op) ? &getUpdatedOperand(op) : nullptr;
   bool readsUpdated = isa<DestinationStyleOpInterface>(op);
   for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
     // A scatter reads the values it updates; a gather only writes `into`.
-    if (&operand != &updated || readsUpdated)
+    if (&operand != updated || readsUpdated)
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
-    if (&operand == &updated)
+    if (&operand == updated)
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
   }
 }
 
-/// On tensors an nd op has no effect and may be hoisted; on buffers it may
-/// not.
+/// An nd op on tensors only may be hoisted; one that touches memory may not.
 static Speculation::Speculatability getNdSpeculatability(Operation *op) {
-  return isOnBuffers(op) ? Speculation::NotSpeculatable
-                         : Speculation::Speculatable;
+  bool touchesMemory = llvm::any_of(op->getOperandTypes(), [](Type type) {
+    return isa<MemRefType>(type);
+  });
+  return touchesMemory ? Speculation::NotSpeculatable
+                       : Speculation::Speculatable;
 }
 
 /// The result type of a scatter in the custom form: that of the destination
@@ -471,8 +469,13 @@ static LogicalResult reifyFromSources(OpBuilder &builder, Operation *op,
       dims.push_back(builder.getIndexAttr(size));
       continue;
     }
-    dims.push_back(
-        tensor::getMixedSize(builder, op->getLoc(), source.value, source.dim));
+    // A gather on tensors may read an operand through a buffer.
+    if (isa<MemRefType>(source.value.getType()))
+      dims.push_back(memref::getMixedSize(builder, op->getLoc(), source.value,
+                                          source.dim));
+    else
+      dims.push_back(tensor::getMixedSize(builder, op->getLoc(), source.value,
+                                          source.dim));
   }
   shapes.push_back(std::move(dims));
   return success();
@@ -516,20 +519,25 @@ static LogicalResult verifyGatherResult(Operation *op,
 /// the op would.
 static LogicalResult inferGatherReturnType(
     std::optional<Location> location, StringRef opName, Value data,
-    Value indices,
+    Value indices, Value into,
     function_ref<FailureOr<RankedTensorType>(RankedTensorType, RankedTensorType,
                                              EmitErrorFn)>
         infer,
     SmallVectorImpl<Type> &inferredReturnTypes) {
-  // On buffers a gather has no result.
-  if (isa<MemRefType>(data.getType()))
+  // On buffers (writing into `into`) a gather has no result.
+  if (into)
     return success();
   auto emitError = makeEmitter(location, opName);
-  auto dataType = dyn_cast<RankedTensorType>(data.getType());
-  auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
-  if (!dataType || !indicesType)
+  // Operands a gather on tensors reads through buffers have the same
+  // shapes.
+  auto isRanked = [](Type type) {
+    return isa<RankedTensorType, MemRefType>(type);
+  };
+  if (!isRanked(data.getType()) || !isRanked(indices.getType()))
     return emitError()
            << "operands 'data' and 'indices' must be ranked tensors";
+  RankedTensorType dataType = getTensorType(data.getType());
+  RankedTensorType indicesType = getTensorType(indices.getType());
   FailureOr<RankedTensorType> resultType =
       infer(dataType, indicesType, emitError);
   if (failed(resultType))
@@ -655,11 +663,12 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
   // With a dynamic index depth, only the result type knows the result rank:
   // inference gives the element type, the verifier checks the rest. On
   // buffers there is no result.
-  if (isa<MemRefType>(adaptor.getData().getType()))
+  if (adaptor.getInto())
     return success();
-  auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
-  auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
-  if (dataType && indicesType && indicesType.getRank() >= 1 &&
+  auto dataType = dyn_cast<ShapedType>(adaptor.getData().getType());
+  auto indicesType = dyn_cast<ShapedType>(adaptor.getIndices().getType());
+  if (dataType && dataType.hasRank() && indicesType && indicesType.hasRank() &&
+      indicesType.getRank() >= 1 &&
       ShapedType::isDynamic(indicesType.getShape().back())) {
     inferredReturnTypes.push_back(
         UnrankedTensorType::get(dataType.getElementType()));
@@ -668,6 +677,7 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
   auto batchDims = static_cast<int64_t>(adaptor.getBatchDims());
   return inferGatherReturnType(
       location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      adaptor.getInto(),
       [&](RankedTensorType data, RankedTensorType indices,
           EmitErrorFn emitError) {
         return inferResultType(data, indices, batchDims, emitError);
@@ -798,6 +808,7 @@ LogicalResult GatherElementsOp::inferReturnTypes(
   auto axis = static_cast<int64_t>(adaptor.getAxis());
   return inferGatherReturnType(
       location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      adaptor.getInto(),
       [&](RankedTensorType data, RankedTensorType indices,
           EmitErrorFn emitError) {
         return inferResultType(data, indices, axis, emitError);
@@ -887,6 +898,7 @@ GatherOp::inferReturnTypes(MLIRContext *context,
   auto batchDims = static_cast<int64_t>(adaptor.getBatchDims());
   return inferGatherReturnType(
       location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      adaptor.getInto(),
       [&](RankedTensorType data, RankedTensorType indices,
           EmitErrorFn emitError) {
         return inferResultType(data, indices, axis, batchDims, emitError);

@@ -4,12 +4,19 @@
 // bufferization takes modules that mix nd ops with linalg, tensor and scf
 // ops, and decides where each nd op works:
 //
-// - a scatter is destination-style on its destination (`data`,
-//   `past_cache`): it reads and writes it, and its result is that buffer.
-//   The analysis updates it in place where the tensor is not read later and
-//   may be written (a function argument only when donated, see
-//   --nd-donation), and otherwise copies it once (`alloc_tensor copy`). The
-//   scatter on buffers updates the buffer it is given;
+// - a scatter reads and writes its destination operand (`data`,
+//   `past_cache`). The analysis updates it in place where the tensor is not
+//   read later and may be written (a function argument only when donated,
+//   see --nd-donation), and otherwise copies it once (`alloc_tensor copy`).
+//   The scatter on buffers updates the buffer it is given, and the result is
+//   that buffer. To the analysis the result is a new buffer rather than one
+//   equivalent to the destination: sound, since an in-place destination is
+//   never read after the op (the analysis made sure of that before writing
+//   it in place), and it keeps the alias sets one op long. Declared as
+//   equivalent (as upstream's destination-style ops are), a chain of N
+//   scatters, each on the previous result, forms one alias set of N values
+//   that the analysis compares read by write for every op: a chain of 1,000
+//   took 97 s to bufferize, against a fraction of a second;
 // - a gather reads its operands and allocates its result, which the gather
 //   on buffers writes (`into`).
 //
@@ -28,7 +35,6 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
-#include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -68,6 +74,11 @@ getOperandBuffers(Operation *op, RewriterBase &rewriter,
                   BufferizationState &state) {
   SmallVector<Value> buffers;
   for (Value operand : op->getOperands()) {
+    // An operand read through a buffer already (--nd-share-read-buffers).
+    if (isa<MemRefType>(operand.getType())) {
+      buffers.push_back(operand);
+      continue;
+    }
     FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
     if (failed(buffer))
       return failure();
@@ -77,11 +88,38 @@ getOperandBuffers(Operation *op, RewriterBase &rewriter,
 }
 
 namespace {
-/// A scatter: destination style on its destination.
+/// A scatter: it reads and writes its destination operand, where the
+/// analysis decides whether that is the destination's own buffer (in place)
+/// or a copy of it; its result is that buffer, which the analysis sees as a
+/// new one (see the file header: a chain of scatters then forms no alias set
+/// longer than one op).
 template <typename OpTy>
 struct ScatterBufferizationModel
-    : public DstBufferizableOpInterfaceExternalModel<
+    : public BufferizableOpInterface::ExternalModel<
           ScatterBufferizationModel<OpTy>, OpTy> {
+  static bool isDestination(Operation *op, OpOperand &operand) {
+    return cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
+  }
+
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &state) const {
+    return true;
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &state) const {
+    return isDestination(op, operand);
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &state) const {
+    return {};
+  }
+
+  bool bufferizesToAllocation(Operation *op, Value value) const {
+    return true;
+  }
+
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {

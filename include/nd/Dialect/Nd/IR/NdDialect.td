@@ -50,9 +50,11 @@ def Nd_Dialect : Dialect {
     duplicate indices under reduction `none` get a warning from the
     canonicalization that drops the updates they overwrite.
   }];
-  // Shape reification materialises `tensor.dim` ops; folding materialises
+  // Shape reification materialises `tensor.dim` (and, for operands read
+  // through buffers, `memref.dim`) ops; folding materialises
   // `arith.constant` and `tensor.empty` ops.
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::tensor::TensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
