@@ -2,9 +2,13 @@
 #
 #   include/nd/...         public headers, .td files and the generated .inc /
 #                          .h.inc headers and nd/Version.h
-#   lib/                   nd's libraries (NdDialect, NdToLinalg, ...) and
-#                          NdPlugin.so
-#   bin/                   nd-opt, nd-translate, nd-run, nd-tensor-tool
+#   include/nd-c/          the C interface of compiled models (Runtime.h) and
+#                          nd's run-time ABI (RuntimeABI.h)
+#   lib/                   nd's libraries (NdDialect, NdToLoops, ...),
+#                          NdPlugin.so and the run-time libraries
+#                          libnd_runtime.so and libnd_runner_utils.so
+#   bin/                   nd-opt, nd-translate, nd-run, nd-compile,
+#                          nd-tensor-tool
 #   share/doc/nd/          the op and pass reference generated from ODS
 #   lib/cmake/nd/          NDConfig.cmake, NDConfigVersion.cmake and the
 #                          exported targets (NDTargets.cmake), for
@@ -20,6 +24,12 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/nd
   PATTERN "*.td"
   PATTERN "*.def"
   PATTERN "CMakeLists.txt" EXCLUDE
+  )
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/nd-c
+  DESTINATION include
+  COMPONENT nd-headers
+  FILES_MATCHING
+  PATTERN "*.h"
   )
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/nd
   DESTINATION include

@@ -34,3 +34,26 @@ func.func @main() {
   call @printMemrefI32(%gm) : (memref<*xi32>) -> ()
   return
 }
+
+// An index out of range is a run-time error (a constant one, as in @main, is
+// already the verifier's): @out_of_range gives @scatter_add an index of 4
+// for a dim of 4 through a call. Run with `-e out_of_range` instead of
+// `-e main`, it stops with the error, naming the op in @scatter_add.
+func.func @scatter_add(%data: tensor<4x4x4xf32>, %indices: tensor<2x1xi64>,
+                       %updates: tensor<2x4x4xf32>) -> tensor<4x4x4xf32> {
+  %sum = nd.scatter_nd %data[%indices], %updates reduction<add>
+      : tensor<4x4x4xf32>, tensor<2x1xi64>, tensor<2x4x4xf32>
+  return %sum : tensor<4x4x4xf32>
+}
+
+func.func @out_of_range() {
+  %data = arith.constant dense<1.0> : tensor<4x4x4xf32>
+  %indices = arith.constant dense<[[0], [4]]> : tensor<2x1xi64>
+  %updates = arith.constant dense<2.0> : tensor<2x4x4xf32>
+  %sum = call @scatter_add(%data, %indices, %updates)
+      : (tensor<4x4x4xf32>, tensor<2x1xi64>, tensor<2x4x4xf32>) -> tensor<4x4x4xf32>
+  %s = tensor.cast %sum : tensor<4x4x4xf32> to tensor<*xf32>
+  %sm = bufferization.to_buffer %s : tensor<*xf32> to memref<*xf32>
+  call @printMemrefF32(%sm) : (memref<*xf32>) -> ()
+  return
+}

@@ -1,6 +1,8 @@
 // Upstream tensor.gather and tensor.scatter, which have no lowering in MLIR
-// itself, lowered through nd and run:
-//   build/bin/nd-opt examples/tensor_gather_scatter.mlir --convert-tensor-to-nd --nd-to-llvm |
+// itself, lowered through nd and run (nd-to-llvm converts them into nd ops
+// first):
+//   build/bin/nd-run examples/tensor_gather_scatter.mlir
+//   build/bin/nd-opt examples/tensor_gather_scatter.mlir --nd-to-llvm |
 //     /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
 //       -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so,build/lib/libnd_runner_utils.so
 

@@ -1,7 +1,7 @@
 // TOSA's gather and scatter through nd; the rest of the program through
-// upstream's TOSA conversions:
-//   build/bin/nd-opt examples/tosa_gather_scatter.mlir \
-//       --pass-pipeline="builtin.module(convert-tosa-to-nd,func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),nd-to-llvm)" |
+// upstream's TOSA conversions (nd-to-llvm runs both first):
+//   build/bin/nd-run examples/tosa_gather_scatter.mlir
+//   build/bin/nd-opt examples/tosa_gather_scatter.mlir --nd-to-llvm |
 //     /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
 //       -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so,build/lib/libnd_runner_utils.so
 

@@ -27,7 +27,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nd_tools_dir, append_path=True)
 
 tool_dirs = [config.nd_tools_dir, config.llvm_tools_dir]
-tools = ["nd-jit-host-test", "nd-opt", "nd-run", "nd-tensor-tool", "nd-translate"]
+tools = ["nd-compile", "nd-jit-host-test", "nd-opt", "nd-run", "nd-tensor-tool",
+         "nd-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ONNX test models and tensors are written in protobuf text format and
@@ -60,6 +61,13 @@ config.substitutions.append(
 config.substitutions.append(
     ("%nd_runner_utils",
      os.path.join(config.nd_lib_dir, "libnd_runner_utils" + config.shlibext)))
+
+# Programs that call libraries built by nd-compile include nd-c/Runtime.h (of
+# the source tree, with the dtype table it reads) and link libnd_runtime.so.
+config.substitutions.append(
+    ("%nd_include", os.path.join(config.nd_src_root, "include")))
+config.substitutions.append(("%nd_lib_dir", config.nd_lib_dir))
+config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 
 # --version prints the version of project(nd VERSION ...) and of the LLVM nd
 # was configured against.

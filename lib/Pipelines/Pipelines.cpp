@@ -1,10 +1,10 @@
 //===- Pipelines.cpp - nd pass pipelines ------------------------*- C++ -*-===//
 //
-// `nd-to-llvm`: from tensor functions using nd ops to the LLVM dialect, and
-// the registration of every nd pipeline (`nd-sharded-to-llvm` is built in
-// ShardPipeline.cpp). Each
-// conversion's own header is included rather than mlir/Conversion/Passes.h,
-// which costs ~30 s and 2 GB per translation unit.
+// `nd-to-llvm`: from tensor functions using nd ops (or upstream gathers and
+// scatters, which it converts first) to the LLVM dialect, and the
+// registration of every nd pipeline (`nd-sharded-to-llvm` is built in
+// ShardPipeline.cpp). Each conversion's own header is included rather than
+// mlir/Conversion/Passes.h, which costs ~30 s and 2 GB per translation unit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,10 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,12 +31,31 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
-#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/NdToLoops/NdToLoops.h"
+#include "nd/Conversion/TensorToNd/TensorToNd.h"
+#include "nd/Conversion/TosaToNd/TosaToNd.h"
 
 using namespace mlir;
 
+/// The first stage: upstream's gathers and scatters into nd ops, and the
+/// other ops of a TOSA program into tensor, linalg, arith and scf ops
+/// through upstream's conversions, which would lower TOSA's gather and
+/// scatter themselves if they came first. What follows takes nd ops.
+static void addUpstreamConversions(OpPassManager &pm) {
+  pm.addPass(nd::createConvertTensorToNd());
+  pm.addPass(nd::createConvertTosaToNd());
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createTosaToSCFPass());
+  functions.addPass(tosa::createTosaToLinalgNamed());
+  functions.addPass(tosa::createTosaToLinalg());
+  functions.addPass(createTosaToArithPass());
+  functions.addPass(createTosaToTensorPass());
+}
+
 void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
                                      const NdToLLVMPipelineOptions &options) {
+  if (options.upstreamConversions)
+    addUpstreamConversions(pm);
   // Arguments the caller did not donate are never written.
   pm.addPass(createNdDonation());
   LowerScatterOptions lowerOptions;
@@ -111,8 +134,8 @@ void mlir::nd::registerNdPipelines() {
   PassPipelineRegistration<NdToLLVMPipelineOptions>(
       "nd-to-llvm",
       "Lower a module of tensor functions using nd ops to the LLVM dialect "
-      "(donation, lower-scatter, one-shot bufferization, deallocation, "
-      "OpenMP, LLVM)",
+      "(upstream gathers, scatters and TOSA ops converted first, donation, "
+      "lower-scatter, one-shot bufferization, deallocation, OpenMP, LLVM)",
       buildNdToLLVMPipeline);
   PassPipelineRegistration<>(
       "nd-sharded-to-llvm",

@@ -12,6 +12,7 @@
 
 void mlir::nd::registerNdDialects(DialectRegistry &registry) {
   registry.insert<NdDialect>();
+  registerNdToLLVMInterfaces(registry);
   registerShardingInterfaceExternalModels(registry);
   registerTilingInterfaceExternalModels(registry);
   registerBufferizableOpInterfaceExternalModels(registry);

@@ -5,7 +5,8 @@
 // makes `JitFunction::run` return an error carrying the message, and the
 // process and the compiled function survive it: the same function then runs
 // on good inputs and returns the right values. Inputs that are not donated
-// are never written; a donated input is updated in place and returned.
+// are never written; a donated input is updated in place and returned. An
+// entry that another function of its module calls compiles and runs.
 //
 // Prints what it sees, for FileCheck (test/ExecutionEngine/jit-host.test).
 //
@@ -48,6 +49,20 @@ static const char *const kBatchedModule = R"mlir(
 func.func @main(%data: tensor<600000xf32>, %indices: tensor<1300000x1xi64>, %updates: tensor<1300000xf32>) -> tensor<600000xf32> {
   %0 = nd.scatter_nd %data[%indices], %updates reduction<add> : tensor<600000xf32>, tensor<1300000x1xi64>, tensor<1300000xf32>
   return %0 : tensor<600000xf32>
+}
+)mlir";
+
+/// A module written for mlir-runner: its @main calls @f, the entry the host
+/// compiles, which has no nd op.
+static const char *const kCallerModule = R"mlir(
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @main() {
+  %a = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = call @f(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return
 }
 )mlir";
 
@@ -150,5 +165,14 @@ int main(int argc, char **argv) {
                                large.size() * sizeof(float)) == 0;
   llvm::outs() << "donated data after the failed batched call: "
                << (untouched ? "untouched" : "CHANGED") << "\n";
+
+  // An entry that another function of the module calls.
+  JitOptions callerOptions;
+  callerOptions.entry = "f";
+  std::unique_ptr<JitFunction> called =
+      compile(context, callerOptions, kCallerModule);
+  llvm::SmallVector<HostTensor> fInputs;
+  fInputs.push_back(makeTensor<float>(DType::F32, {4}, {1, 2, 3, 4}));
+  runAndPrint(*called, "entry called by @main", fInputs);
   return 0;
 }

@@ -2,7 +2,11 @@
 
 A Case is one op with concrete operands and attributes. random_case() draws
 one (every op, attribute and mode, static shapes including zero-size dims,
-negative and out-of-range indices); Case.to_mlir() writes it as a function
+negative and out-of-range indices); random_shaped_case() draws one of a
+kind of SHAPES: "static", "empty" (a static 0 dim, and a gather's result
+type may be less static than its operands) or "dynamic-empty" (a dim that
+is 0 at run time is dynamic in the function's types, others may be too).
+Case.to_mlir() writes it as a function
 whose operands are constants (or arguments, for a run on inputs);
 Case.expected() asks the reference (nd_reference.py) for the result, or the
 IndexOutOfRange it raises; parse_constants() reads the constants nd-opt
@@ -26,10 +30,16 @@ DATA_DTYPES = list(MLIR_ELEMENT_TYPES)
 INDEX_TYPES = {"i32": np.int32, "i64": np.int64, "index": np.int64}
 OPS = ("scatter_nd", "gather_nd", "scatter_elements", "gather_elements",
        "gather", "tensor_scatter")
+SHAPES = ("static", "empty", "dynamic-empty")
+# The operand whose type a scatter's result has.
+SCATTER_DATA = {"scatter_nd": "data", "scatter_elements": "data",
+                "tensor_scatter": "past_cache"}
 
 
-def tensor_type(shape, element):
-    dims = "".join(f"{d}x" for d in shape)
+def tensor_type(shape, element, dynamic=()):
+    """`tensor<...>` of `shape`, with the dims in `dynamic` as `?`."""
+    dims = "".join("?x" if i in dynamic else f"{d}x"
+                   for i, d in enumerate(shape))
     return f"tensor<{dims}{element}>"
 
 
@@ -51,12 +61,22 @@ def dense_literal(array):
 class Case:
     """One op: its kind, named operands (with their MLIR types) and attrs."""
 
-    def __init__(self, op, operands, attrs, result_shape):
+    def __init__(self, op, operands, attrs, result_shape, dynamic=None,
+                 result_dynamic=()):
         self.op = op
         # [(name, array, mlir element type)]; None arrays are absent operands.
         self.operands = operands
         self.attrs = attrs
         self.result_shape = tuple(result_shape)
+        # {operand name: dims written `?` in its type}, and the result's.
+        self.dynamic = dict(dynamic or {})
+        self.result_dynamic = frozenset(result_dynamic)
+
+    def zero_size(self):
+        """Whether an operand or the result has no element."""
+        return 0 in self.result_shape or any(
+            array is not None and array.size == 0
+            for _, array, _ in self.operands)
 
     def array(self, name):
         for operand, array, _ in self.operands:
@@ -99,8 +119,9 @@ class Case:
             return error
 
     def _types(self):
-        return [tensor_type(array.shape, element)
-                for _, array, element in self.operands if array is not None]
+        return [tensor_type(array.shape, element, self.dynamic.get(name, ()))
+                for name, array, element in self.operands
+                if array is not None]
 
     def _properties(self):
         a = self.attrs
@@ -119,7 +140,7 @@ class Case:
 
     def result_type(self):
         element = MLIR_ELEMENT_TYPES[self.element_dtype.name]
-        return tensor_type(self.result_shape, element)
+        return tensor_type(self.result_shape, element, self.result_dynamic)
 
     def to_mlir(self, name, constants=True):
         """`func.func @name` computing the op: on constant operands, or on
@@ -152,7 +173,8 @@ class Case:
         # nd-run reads no `index` tensors: such indices are passed as i64.
         runnable = Case(self.op, [(n, a, "i64" if e == "index" else e)
                                   for n, a, e in self.operands],
-                        self.attrs, self.result_shape)
+                        self.attrs, self.result_shape, self.dynamic,
+                        self.result_dynamic)
         model = os.path.join(directory, "case.mlir")
         with open(model, "w") as f:
             f.write(runnable.to_mlir("main", constants=False) + "\n")
@@ -167,7 +189,10 @@ class Case:
     def __repr__(self):
         shapes = {n: (None if a is None else (a.shape, a.dtype.name))
                   for n, a, _ in self.operands}
-        return f"Case({self.op}, {shapes}, {self.attrs})"
+        types = ""
+        if self.dynamic or self.result_dynamic:
+            types = f", types {self._types()} -> {self.result_type()}"
+        return f"Case({self.op}, {shapes}, {self.attrs}{types})"
 
 
 # ---------------------------------------------------------------------------
@@ -235,24 +260,26 @@ def _reduction(rng, op, dtype):
     return str(rng.choice(allowed))
 
 
-def random_case(rng, op=None, oob=None, dtype=None):
-    """A random valid case of `op` (random if None) under `oob`."""
+def random_case(rng, op=None, oob=None, dtype=None, zero_chance=0.08,
+                empty_axis=False):
+    """A random valid case of `op` (random if None) under `oob`, each dim 0
+    with probability `zero_chance`. Under "error" the indexed dims are not 0
+    (every index value would be out of range) unless `empty_axis`."""
     op = op or str(rng.choice(OPS))
     oob = oob or str(rng.choice(ref.OOB_MODES))
     dtype = np.dtype(dtype or str(rng.choice(DATA_DTYPES)))
     element = MLIR_ELEMENT_TYPES[dtype.name]
-    # Under "error" every indexed dim must have a valid value.
-    low = 1 if oob == "error" else 0
+    low = 1 if oob == "error" and not empty_axis else 0
 
     if op in ("scatter_nd", "gather_nd"):
         r = int(rng.integers(1, 4))
         b = int(rng.integers(0, r)) if op == "gather_nd" else 0
         k = int(rng.integers(1, r - b + 1))
         q = int(rng.integers(max(1, b + 1), 4))
-        data_shape = list(_random_shape(rng, r))
+        data_shape = list(_random_shape(rng, r, zero_chance))
         for j in range(b, b + k):
             data_shape[j] = max(data_shape[j], low)
-        tuple_shape = list(_random_shape(rng, q - 1))
+        tuple_shape = list(_random_shape(rng, q - 1, zero_chance))
         tuple_shape[:b] = data_shape[:b]
         indices_shape = tuple(tuple_shape) + (k,)
         values = _random_indices(
@@ -275,7 +302,7 @@ def random_case(rng, op=None, oob=None, dtype=None):
         r = int(rng.integers(1, 4))
         axis = int(rng.integers(-r, r))
         normalized = axis % r
-        data_shape = list(_random_shape(rng, r))
+        data_shape = list(_random_shape(rng, r, zero_chance))
         data_shape[normalized] = max(data_shape[normalized], low)
         indices_shape = tuple(
             int(rng.integers(0, data_shape[d] + 1)) if d != normalized
@@ -302,9 +329,10 @@ def random_case(rng, op=None, oob=None, dtype=None):
         axis = int(rng.integers(-r, r))
         normalized = axis % r
         b = int(rng.integers(0, min(q, normalized) + 1))
-        data_shape = list(_random_shape(rng, r))
+        data_shape = list(_random_shape(rng, r, zero_chance))
         data_shape[normalized] = max(data_shape[normalized], low)
-        indices_shape = tuple(data_shape[:b]) + _random_shape(rng, q - b)
+        indices_shape = tuple(data_shape[:b]) + \
+            _random_shape(rng, q - b, zero_chance)
         values = _random_indices(rng, indices_shape,
                                  lambda p: data_shape[normalized], oob)
         indices, index_type = _index_operand(rng, values)
@@ -320,7 +348,7 @@ def random_case(rng, op=None, oob=None, dtype=None):
     normalized = int(rng.integers(1, r))
     axis = normalized - r if rng.random() < 0.5 else normalized
     mode = str(rng.choice(["linear", "circular"]))
-    cache_shape = list(_random_shape(rng, r))
+    cache_shape = list(_random_shape(rng, r, zero_chance))
     cache_shape[0] = max(cache_shape[0], 1)
     max_seq = int(rng.integers(0, 6))
     cache_shape[normalized] = max_seq
@@ -344,6 +372,50 @@ def random_case(rng, op=None, oob=None, dtype=None):
         operands.append(("write_indices", None, None))
     return Case(op, operands, {"axis": axis, "mode": mode, "oob": oob},
                 cache_shape)
+
+
+def random_shaped_case(rng, op, shapes, oob=None):
+    """A random case of `op` of the kind `shapes` (one of SHAPES): "static"
+    is random_case's; "empty" has a dim of size 0 in an operand or the
+    result, static, where a gather's result type may be less static than
+    what its operands give; "dynamic-empty" has such a dim dynamic in the
+    function's types (0 only at run time), other dims dynamic at random and
+    the result type as dynamic as its operands' (a scatter's) or at random
+    (a gather's)."""
+    if shapes == "static":
+        return random_case(rng, op, oob)
+    while True:
+        case = random_case(rng, op, oob, zero_chance=0.3,
+                           empty_axis=rng.random() < 0.25)
+        if case.zero_size():
+            break
+    if shapes == "dynamic-empty":
+        zeros = [(name, d) for name, array, _ in case.operands
+                 if array is not None
+                 for d, size in enumerate(array.shape) if size == 0]
+        # An empty result of a gather on non-empty operands (indices with a
+        # 0 dim make it empty, and are among the operands) has nothing to
+        # make dynamic but the result.
+        forced = zeros[int(rng.integers(0, len(zeros)))] if zeros else None
+        for name, array, _ in case.operands:
+            if array is None:
+                continue
+            dims = {d for d in range(array.ndim) if rng.random() < 0.3}
+            if forced and forced[0] == name:
+                dims.add(forced[1])
+            if dims:
+                case.dynamic[name] = frozenset(dims)
+    data = SCATTER_DATA.get(case.op)
+    if data:
+        case.result_dynamic = case.dynamic.get(data, frozenset())
+    else:
+        chance = 0.5 if shapes == "dynamic-empty" else 0.3
+        case.result_dynamic = frozenset(
+            d for d in range(len(case.result_shape)) if rng.random() < chance)
+        if not case.dynamic and not case.result_dynamic and \
+                0 in case.result_shape:
+            case.result_dynamic = frozenset([case.result_shape.index(0)])
+    return case
 
 
 # ---------------------------------------------------------------------------
@@ -429,10 +501,11 @@ def parse_constants(text, cases):
     return results
 
 
-def summarize(verb, cases):
-    """Prints how many cases of each op were checked."""
+def summarize(verb, cases, kind=None):
+    """Prints how many cases (of `kind`, if given) of each op were checked."""
     per_op = collections.Counter(case.op for case in cases)
-    print(f"{verb} {len(cases)} cases: " +
+    kind = f" {kind}" if kind else ""
+    print(f"{verb} {len(cases)}{kind} cases: " +
           ", ".join(f"{op} {n}" for op, n in sorted(per_op.items())))
 
 

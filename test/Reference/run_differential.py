@@ -5,9 +5,12 @@ Draws random cases (seeded) like fold_differential.py, runs each through
 function arguments), and compares the results with the reference's bit for
 bit; a case with an index out of range under oob<error> must stop with the
 run-time error naming the value. Every op, oob mode, reduction and
-use_init_val is drawn.
+use_init_val is drawn, with static shapes, or with a dim of size 0 that is
+static (`--shapes empty`) or dynamic, 0 only at run time (`--shapes
+dynamic-empty`); `--shapes all` takes turns.
 
 Usage: python3 run_differential.py --nd-run PATH [--seed N] [--cases N]
+                                   [--shapes static|empty|dynamic-empty|all]
 """
 
 import argparse
@@ -25,11 +28,12 @@ import nd_cases  # noqa: E402
 import nd_reference as ref  # noqa: E402
 
 
-def draw(rng, index):
-    """A random case; every fifth one with an index out of range."""
+def draw(rng, index, shapes):
+    """A random case of `shapes`; every fifth one with an index out of
+    range."""
     while True:
         op = nd_cases.OPS[index % len(nd_cases.OPS)]
-        case = nd_cases.random_case(rng, op)
+        case = nd_cases.random_shaped_case(rng, op, shapes)
         if index % 5 == 4:
             name = "write_indices" if op == "tensor_scatter" else "indices"
             indices = case.array(name)
@@ -66,16 +70,22 @@ def main():
     parser.add_argument("--nd-run", required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=40)
+    parser.add_argument("--shapes", default="static",
+                        choices=nd_cases.SHAPES + ("all",))
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     failures = []
-    cases = [draw(rng, i) for i in range(args.cases)]
+    kinds = nd_cases.SHAPES if args.shapes == "all" else (args.shapes,)
+    ops = len(nd_cases.OPS)
+    cases = [draw(rng, i, kinds[(i // ops) % len(kinds)])
+             for i in range(args.cases)]
     with tempfile.TemporaryDirectory() as directory:
         for case in cases:
             failure = run_case(args.nd_run, case, directory)
             if failure:
                 failures.append(f"{case}\n  {failure}")
-    nd_cases.summarize("ran", cases)
+    nd_cases.summarize("ran", cases,
+                       None if args.shapes == "static" else args.shapes)
     return nd_cases.finish(failures)
 
 

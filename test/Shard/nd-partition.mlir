@@ -8,18 +8,27 @@
 shard.grid @grid(shape = 2)
 
 // A partitioned function first checks that the 2 processes of its grid run
-// it: each one contributes a 1 to an all-reduce over the whole grid.
+// it: each one contributes a 1 to an all-reduce over the whole grid, and
+// another sum is reported through nd's run-time error report (which ends the
+// process under mlir-runner), not an assertion (which aborts it).
+// CHECK: func.func private @__nd_report_error(i64, i64)
 // CHECK-LABEL: func.func @sharded(
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1> : tensor<1xi32>
 // CHECK-NEXT: %[[COUNT:.*]] = shard.all_reduce %[[ONE]] on @grid grid_axes = [0] : tensor<1xi32> -> tensor<1xi32>
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[N:.*]] = tensor.extract %[[COUNT]][%[[C0]]] : tensor<1xi32>
 // CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
-// CHECK-NEXT: %[[SAME:.*]] = arith.cmpi eq, %[[N]], %[[C2]] : i32
-// CHECK-NEXT: cf.assert %[[SAME]], "@sharded is partitioned for the 2 processes of grid @grid, but a different number runs it"
+// CHECK-NEXT: %[[DIFFERS:.*]] = arith.cmpi ne, %[[N]], %[[C2]] : i32
+// CHECK-NEXT: scf.if %[[DIFFERS]] {
+// CHECK-NEXT:   %[[GOT:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK-NEXT:   %[[WANT:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:   func.call @__nd_report_error(%[[GOT]], %[[WANT]]) {nd.message = "@sharded is partitioned for the 2 processes of grid @grid, but a different number runs it"} : (i64, i64) -> ()
+// CHECK-NEXT: }
+// CHECK-NOT: cf.assert
 // CHECK: shard.all_slice
+// NO-CHECK-NOT: __nd_report_error
 // NO-CHECK-LABEL: func.func @sharded(
-// NO-CHECK-NOT: cf.assert
+// NO-CHECK-NOT: __nd_report_error
 // NO-CHECK: shard.all_slice
 func.func @sharded(%table: tensor<8x4xf32>, %ids: tensor<6x1xi64>) -> tensor<6x4xf32> {
   %split = shard.sharding @grid split_axes = [[0]] : !shard.sharding

@@ -5,33 +5,74 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Registration/Registration.h"
+#include "nd/Support/CommandLine.h"
 #include "nd/Support/Version.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
 
 int main(int argc, char **argv) {
-  mlir::nd::registerVersionPrinter();
-  mlir::registerAllPasses();
-  mlir::nd::registerNdPasses();
+  llvm::InitLLVM init(argc, argv);
+  nd::registerVersionPrinter();
+  registerAllPasses();
+  nd::registerNdPasses();
 
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::nd::registerNdDialects(registry);
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  nd::registerNdDialects(registry);
+
+  // --help shows the passes and mlir-opt's options, which register next,
+  // not libLLVM's code generation flags (--help-hidden does).
+  nd::hideLibraryOptions();
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv,
+      "nd optimizer driver: mlir-opt with nd's dialect, its passes "
+      "(--lower-scatter, --convert-tensor-to-nd, --convert-tosa-to-nd, "
+      "--convert-nd-runtime-to-llvm, the --nd-* passes) and its pipelines "
+      "(--nd-to-llvm, --nd-sharded-to-llvm) among upstream's\n",
+      registry);
   // The nd dialect's printer names large LLVM structs (the results of a
-  // function with many of them): loaded with the LLVM dialect, it does so
-  // for LLVM IR that nd-opt reads as well as for what nd's passes lower.
-  registry.addExtension(
-      +[](mlir::MLIRContext *context, mlir::LLVM::LLVMDialect *) {
-        context->getOrLoadDialect<mlir::nd::NdDialect>();
-      });
+  // function with many of them), in LLVM IR that nd-opt reads as well as in
+  // what nd's passes lower: each buffer's context loads it before its
+  // passes run. Not from a dialect extension: a dialect loaded while another
+  // one is still being constructed (upstream's convert-to-llvm loads the
+  // LLVM dialect from inside the constructors of the dialects it converts)
+  // must not load that one again, and nd's dependencies reach most of them.
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  MlirOptMainConfig requested = config;
+  config.setPassPipelineSetupFn([requested](PassManager &pm) {
+    pm.getContext()->getOrLoadDialect<nd::NdDialect>();
+    return requested.setupPassPipeline(pm);
+  });
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "nd optimizer driver\n", registry));
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

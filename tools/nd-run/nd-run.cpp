@@ -16,21 +16,18 @@
 #include "nd/ExecutionEngine/JitFunction.h"
 #include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
+#include "nd/Support/CommandLine.h"
 #include "nd/Support/Version.h"
-#include "nd/Target/ONNX/ImportONNX.h"
-#include "nd/Target/OpenVINO/ImportOpenVINO.h"
+#include "nd/Target/ImportModel.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -164,7 +161,7 @@ std::optional<std::string> Options::finish() {
     return std::string("--carry-donated needs --bench and --donate");
   if (writePb && outputDir.empty())
     return std::string("--pb needs --output-dir");
-  if (!weights.empty() && !llvm::StringRef(model).ends_with_insensitive(".xml"))
+  if (!weights.empty() && !isOpenVINOModel(model))
     return std::string("--weights is for OpenVINO IR (.xml) models");
   return std::nullopt;
 }
@@ -179,31 +176,18 @@ static int fail(llvm::Error error) {
   return fail(message);
 }
 
-/// Reads MODEL into a module: an ONNX or OpenVINO IR model by its extension,
-/// MLIR otherwise.
+/// Reads MODEL into a module (see nd/Target/ImportModel.h).
 static OwningOpRef<ModuleOp> loadModel(const Options &options,
                                        MLIRContext &context,
                                        llvm::SourceMgr &sourceMgr) {
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(options.model, &errorMessage);
-  if (!file) {
-    fail("cannot read model '" + options.model + "': " + errorMessage);
-    return nullptr;
-  }
-  llvm::StringRef model = options.model;
-  if (model.ends_with_insensitive(".onnx"))
-    return importONNXModel(file->getBuffer(), &context, options.model);
-  // The source manager shows the lines that MLIR and OpenVINO IR
-  // diagnostics point at.
-  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  if (model.ends_with_insensitive(".xml")) {
-    OpenVINOImportOptions importOptions;
-    importOptions.weightsPath = options.weights;
-    return importOpenVINOModel(sourceMgr.getMemoryBuffer(id)->getBuffer(),
-                               options.model, &context, importOptions);
-  }
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  ModelImportOptions importOptions;
+  importOptions.weightsPath = options.weights;
+  std::string readError;
+  OwningOpRef<ModuleOp> module =
+      importModel(options.model, context, sourceMgr, importOptions, readError);
+  if (!readError.empty())
+    fail("cannot read model '" + options.model + "': " + readError);
+  return module;
 }
 
 /// Reads the .npy / .pb files at `paths` in order.
@@ -230,8 +214,8 @@ static std::string formatDuration(double seconds) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   releaseOptionName("threads");
+  hideLibraryOptions();
   Options options;
-  cl::HideUnrelatedOptions(options.category);
   registerVersionPrinter();
   std::string parseErrors;
   llvm::raw_string_ostream parseErrorStream(parseErrors);
@@ -247,8 +231,7 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   JitFunction::registerDialects(registry);
-  registerONNXImportDialects(registry);
-  registerOpenVINOImportDialects(registry);
+  registerModelImportDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;

@@ -14,6 +14,7 @@
 
 #include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
+#include "nd/Support/CommandLine.h"
 #include "nd/Support/Version.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -24,6 +25,17 @@
 using namespace mlir::nd;
 
 namespace cl = llvm::cl;
+
+/// What --help shows first: the commands.
+static const char *const kOverview =
+    R"(inspect, convert and compare tensor files (.npy, ONNX TensorProto .pb)
+
+COMMANDS:
+  print FILE                dtype, shape and values
+  convert IN OUT            .npy <-> .pb, by the files' extensions
+  compare ACTUAL EXPECTED   integers and bools exactly, floats within
+                            --rtol/--atol; exit 1 with the first mismatch
+)";
 
 namespace {
 /// The command line, registered when main builds it.
@@ -47,16 +59,17 @@ static int fail(llvm::Error error) {
 static int usage() {
   llvm::WithColor::error(llvm::errs(), "nd-tensor-tool")
       << "usage: nd-tensor-tool print FILE | convert IN OUT | "
-         "compare ACTUAL EXPECTED\n";
+         "compare ACTUAL EXPECTED [--rtol=R] [--atol=A] (nd-tensor-tool "
+         "--help describes them)\n";
   return 1;
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideLibraryOptions();
   Options options;
-  cl::HideUnrelatedOptions(options.category);
   registerVersionPrinter();
-  cl::ParseCommandLineOptions(argc, argv, "nd tensor file inspector\n");
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
   cl::list<std::string> &positionals = options.positionals;
   llvm::StringRef command = positionals.front();
   size_t numFiles = positionals.size() - 1;

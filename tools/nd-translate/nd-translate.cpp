@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "nd/Support/CommandLine.h"
 #include "nd/Support/Version.h"
 #include "nd/Target/ONNX/ImportONNX.h"
 #include "nd/Target/OpenVINO/ImportOpenVINO.h"
@@ -16,6 +17,15 @@
 #include <string>
 
 namespace cl = llvm::cl;
+
+/// What --help shows first: the two imports.
+static const char *const kOverview =
+    R"(nd translation driver: imports a model into a module of nd, arith,
+tensor, linalg and func ops
+
+  nd-translate --import-onnx MODEL.onnx [-o OUT.mlir]
+  nd-translate --import-openvino MODEL.xml [--weights MODEL.bin] [-o OUT.mlir]
+)";
 
 namespace {
 /// nd-translate's own options; they register themselves when the struct is
@@ -30,6 +40,9 @@ struct Options {
 } // namespace
 
 int main(int argc, char **argv) {
+  // --help shows the translations and the options registered from here on,
+  // not the libraries' hundreds (--help-hidden does).
+  mlir::nd::hideLibraryOptions();
   Options options;
   mlir::nd::registerVersionPrinter();
   mlir::nd::registerImportONNXTranslation();
@@ -38,6 +51,5 @@ int main(int argc, char **argv) {
     importOptions.weightsPath = options.weights;
     return importOptions;
   });
-  return mlir::failed(
-      mlir::mlirTranslateMain(argc, argv, "nd translation driver\n"));
+  return mlir::failed(mlir::mlirTranslateMain(argc, argv, kOverview));
 }

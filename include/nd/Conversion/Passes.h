@@ -4,7 +4,7 @@
 #define ND_CONVERSION_PASSES_H
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
-#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/NdToLoops/NdToLoops.h"
 #include "nd/Conversion/TensorToNd/TensorToNd.h"
 #include "nd/Conversion/TosaToNd/TosaToNd.h"
 

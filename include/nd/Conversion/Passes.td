@@ -337,11 +337,13 @@ def NdInlineAllocaScopes : Pass<"nd-inline-alloca-scopes", "ModuleOp"> {
 def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
   let summary = "Lower nd's run-time calls to the LLVM dialect";
   let description = [{
-    Lowers what `--lower-scatter` leaves for the LLVM stage:
+    Lowers what `--lower-scatter` leaves for the LLVM stage (the names are
+    those of `include/nd-c/RuntimeABI.h`, the one home of nd's run-time ABI):
 
     - `func.call @__nd_report_error(a, b) {nd.message = "..."}` becomes a
-      call of `nd_report_error(ptr message, i64 a, i64 b)` with the message
-      in a private constant global;
+      call of `nd_report_error(ptr state, ptr message, i64 a, i64 b)` with
+      the message in a private constant global and a null call state
+      (`--nd-call-state` gives each call of a host its own);
     - in a function that ops at several places share,
       `func.call @__nd_report_error_at(site, a, b) {nd.message = M}` (with
       `site` an argument of the function) calls `nd_report_error` with the
@@ -350,9 +352,9 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
       the site's entries in one private table of messages "W: M" (the
       function's messages in order of first appearance), whose texts lie in
       one private character array. The host provides `nd_report_error`:
-      nd-run and `JitFunction` their own, mlir-runner through
-      `libnd_runner_utils.so` (prints the message to stderr, exits with
-      status 1);
+      `libnd_runtime.so` and `JitFunction` record the message in the call's
+      state, `libnd_runner_utils.so` (for mlir-runner) prints it to stderr and
+      exits with status 1;
     - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` of
       the OpenMP runtime with `parallel`, the constant 1 without;
     - `func.call @__nd_store_fence()` becomes `llvm.fence seq_cst`, which
@@ -360,8 +362,9 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
 
     The private declarations of these functions are removed.
 
-    The pass loads the nd dialect, whose printer names literal LLVM structs
-    of more than eight members once, at the top of the module (a function
+    The pass loads the nd dialect, to which the LLVM stage attaches a printer
+    hook (`registerNdToLLVMInterfaces`) that names literal LLVM structs of
+    more than eight members once, at the top of the module (a function
     with N results builds a struct of N memref descriptors that each of its
     N `insertvalue`s would otherwise spell out), so that the IR of every
     module lowered by nd prints in size linear in its results.
@@ -371,6 +374,142 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
   let options = [
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Ask the OpenMP runtime for the thread count (false: one thread)">
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Entries of compiled code: the LLVM stage after nd-to-llvm
+//===----------------------------------------------------------------------===//
+
+def NdReturnThroughPointer : Pass<"nd-return-through-pointer", "ModuleOp"> {
+  let summary = "Make an entry function write its results through a pointer";
+  let description = [{
+    Runs on the output of `nd-to-llvm`. The LLVM function `function`, which
+    returns its results as one LLVM struct (of memref descriptors, for a
+    function of several tensor results), gets a new last argument, a pointer
+    to storage for that struct, stores each field of it there and returns
+    nothing. A function with N results builds its struct by a chain of N
+    `llvm.insertvalue`s in its last block, which code generation takes whole
+    to the SelectionDAG, whose scheduler is quadratic in a block's length
+    (1,000 results: 18 s); stored field by field, the block is plain stores.
+    The JIT (`JitFunction`) and `nd-compile` call entries this way.
+
+    Calls of `function` from other functions of the module (an mlir-runner
+    `@main` calling the entry) go through a private adapter of the original
+    signature, which passes a stack slot and loads the results from it.
+
+    The pass records, as `nd.result_buffers` on the function, which results
+    are an argument's buffer: for each result, the position of the argument
+    that its descriptor's allocated pointer is (a donated input updated in
+    place and returned, see `nd-return-donated`), or -1 for a buffer of the
+    function's own. Hosts free the latter and never the former.
+
+    Before:
+
+    ```mlir
+    llvm.func @main(%a: !llvm.ptr, %b: !llvm.ptr, %c: i64, %d: i64, %e: i64)
+        -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> {
+      ...
+      llvm.return %r : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @main(%a: !llvm.ptr, %b: !llvm.ptr, %c: i64, %d: i64, %e: i64,
+                    %out: !llvm.ptr) attributes {nd.result_buffers = array<i64: 0>} {
+      ...
+      llvm.store %a, %out : !llvm.ptr, !llvm.ptr
+      ...
+      llvm.return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"main\"",
+           "The entry function">
+  ];
+}
+
+def NdCallState : Pass<"nd-call-state", "ModuleOp"> {
+  let summary = "Give every report of a failed check its call's state";
+  let description = [{
+    Runs on the output of `nd-to-llvm` for hosts that call an entry with a
+    per-call error state (`nd_call_state` of `include/nd-c/RuntimeABI.h`):
+    every function the module defines gets a new last argument, the state
+    pointer; every call of such a function passes its caller's, and every
+    call of `nd_report_error` passes its function's instead of the null
+    state `--convert-nd-runtime-to-llvm` left. Reports made inside OpenMP
+    regions, on worker threads, reach the state of the call that forked
+    them: two calls running at once on different threads report into their
+    own states, and nothing about a call is global.
+
+    A function whose address is taken (any use of its symbol but a direct
+    call) cannot be given the argument: the pass fails, naming it.
+    Functions of the module called from outside it (mlir-runner's `@main`)
+    must not go through this pass: it is for the JIT and `nd-compile`, which
+    pass the state.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def NdRecordSignature : Pass<"nd-record-signature", "ModuleOp"> {
+  let summary = "Record an entry function's tensor signature for its export";
+  let description = [{
+    Runs before `nd-to-llvm`, on tensor functions. Records the signature of
+    the entry `function` as the module attribute `nd.signature`, which
+    survives the lowering for `--nd-export-entry`: the function's name, its
+    argument and result types (ranked tensors of element types that
+    `include/nd-c/Runtime.h` numbers; `index` is exchanged as `i64`), the
+    positions of the arguments marked `nd.donated`, and each argument's name
+    (the name of its location, as the ONNX and OpenVINO importers give it, or
+    ""). Any other argument or result type is an error naming it.
+
+    ```mlir
+    module attributes {nd.signature = {
+        donated = array<i64: 0>, function = "main",
+        inputs = [tensor<8xf32>, tensor<4x1xi64>], names = ["data", "indices"],
+        outputs = [tensor<8xf32>]}} {...}
+    ```
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"main\"",
+           "The entry function">
+  ];
+}
+
+def NdExportEntry : Pass<"nd-export-entry", "ModuleOp"> {
+  let summary = "Export an entry with nd's C interface and its description";
+  let description = [{
+    Runs after `--nd-return-through-pointer` and `--nd-call-state`, on the
+    entry whose signature `--nd-record-signature` recorded. Adds what a
+    library built by `nd-compile` exports
+    (`include/nd-c/Runtime.h`):
+
+    - `@<symbol>_signature`, the `nd_signature` of the entry: the ABI
+      version, the numbers of inputs and outputs, the default thread count
+      (0, writable by the host), the symbol's name and one `nd_tensor_type`
+      per input and output (dtype, rank, dims with -1 for a dynamic one, the
+      input's name, whether it is donated, and which input's buffer an output
+      is, from `nd.result_buffers`);
+    - `@<symbol>(ctx, inputs, num_inputs, outputs, num_outputs) -> i32`,
+      which calls `nd_runtime_invoke` of `libnd_runtime.so` with the
+      signature and a private wrapper of the entry that takes its arguments
+      packed (`void (void **)`). A symbol of the module that holds one of
+      these two names (the entry itself, exported under its own name) is
+      renamed.
+
+    Everything else in the module keeps its linkage: `nd-compile`
+    internalizes all but these two symbols once the module is LLVM IR, so
+    that two compiled models never share a helper. The module attribute and
+    `nd.result_buffers` are removed.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"symbol", "symbol", "std::string", /*default=*/"\"\"",
+           "The C name of the exported entry (default: the function's name)">
   ];
 }
 

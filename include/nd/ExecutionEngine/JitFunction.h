@@ -2,7 +2,8 @@
 //
 // Lowers a module of tensor functions (nd ops and the usual upstream ops
 // around them) with the nd-to-llvm pipeline, JIT-compiles it with MLIR's
-// ExecutionEngine, and calls its entry function on host tensors.
+// ExecutionEngine, and calls its entry function on host tensors through the
+// same run-time library as the code nd-compile builds (lib/Runtime/Call.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,30 +102,23 @@ public:
 
 private:
   JitFunction() = default;
+  struct Description;
 
-  struct CallFrame;
-
-  /// Fills `frame` with the packed arguments of a call on `inputs` (checked
-  /// already); the call itself is `entryPoint(frame.args.data())`.
-  llvm::Error prepareCall(llvm::MutableArrayRef<HostTensor> inputs,
-                          CallFrame &frame) const;
-
-  /// Copies results out of their descriptors and frees their buffers.
+  /// Runs the entry once on `inputs` (checked already); gives back the
+  /// message of a failed call.
   llvm::Expected<llvm::SmallVector<HostTensor>>
-  collectResults(llvm::ArrayRef<int64_t> resultStorage,
-                 llvm::ArrayRef<HostTensor> inputs, bool copy);
-
-  /// Calls the entry point on `frame` with the thread count of the options;
-  /// returns the message of a failed run-time check, if any.
-  std::optional<std::string> call(CallFrame &frame);
+  call(llvm::MutableArrayRef<HostTensor> inputs);
 
   std::unique_ptr<ExecutionEngine> engine;
   void (*entryPoint)(void **) = nullptr;
+  int (*getMaxThreads)() = nullptr;
   void (*setNumThreads)(int) = nullptr;
   unsigned threads = 0;
   llvm::SmallVector<unsigned> donated;
   llvm::SmallVector<TensorSignature> arguments;
   llvm::SmallVector<TensorSignature> results;
+  /// The entry's signature as the run-time library reads it.
+  std::unique_ptr<Description> description;
 };
 
 } // namespace nd

@@ -18,6 +18,15 @@ namespace nd {
 /// Options of the `nd-to-llvm` pipeline.
 struct NdToLLVMPipelineOptions
     : public PassPipelineOptions<NdToLLVMPipelineOptions> {
+  PassOptions::Option<bool> upstreamConversions{
+      *this, "upstream-conversions",
+      llvm::cl::desc("Start with the conversions of upstream ops: "
+                     "tensor.gather / tensor.scatter and tosa.gather / "
+                     "tosa.scatter into nd ops (convert-tensor-to-nd, "
+                     "convert-tosa-to-nd), then the other TOSA ops through "
+                     "upstream's tosa-to-scf, tosa-to-linalg-named, "
+                     "tosa-to-linalg, tosa-to-arith and tosa-to-tensor"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> checkBounds{
       *this, "check-bounds",
       llvm::cl::desc("Check index values and dynamic shapes of nd ops at run "
@@ -46,7 +55,10 @@ struct NdToLLVMPipelineOptions
 
 /// Builds the pipeline that takes a module of tensor functions using nd ops
 /// (and the usual arith/tensor/linalg/bufferization ops around them) down to
-/// the LLVM dialect, ready for mlir-runner or an ExecutionEngine: make
+/// the LLVM dialect, ready for mlir-runner or an ExecutionEngine: convert
+/// upstream gathers and scatters (tensor, TOSA) into nd ops and the rest of
+/// a TOSA program into linalg, tensor, arith and scf (with
+/// `upstream-conversions`), make
 /// public functions' arguments read-only unless donated, lower the nd ops,
 /// bufferize (function boundaries with identity layouts), deallocate, return
 /// donated buffers as they are, turn parallel loops into OpenMP and

@@ -15,7 +15,9 @@ namespace nd {
 
 /// Adds the nd dialect to `registry`, with the external models that let
 /// upstream's sharding and MPI passes handle nd programs (the nd ops'
-/// `ShardingInterface`, the MPI ops' memory effects).
+/// `ShardingInterface`, the MPI ops' memory effects) and the LLVM stage's
+/// printer hook (large LLVM structs print named, see
+/// registerNdToLLVMInterfaces).
 void registerNdDialects(DialectRegistry &registry);
 
 /// Registers every nd pass (those declared in nd/Conversion/Passes.td and

@@ -47,7 +47,7 @@ static bool isFence(Operation *op) {
   if (isa<LLVM::FenceOp>(op))
     return true;
   auto call = dyn_cast<func::CallOp>(op);
-  return call && call.getCallee() == "__nd_store_fence";
+  return call && call.getCallee() == ND_ABI_LOWERED_STORE_FENCE;
 }
 
 /// Whether `op` itself (not the ops nested in it) may allocate on the stack

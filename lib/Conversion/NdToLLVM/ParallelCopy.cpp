@@ -33,7 +33,7 @@ using namespace mlir::nd;
 
 /// The function the nd lowering asks the thread count from (see
 /// `--convert-nd-runtime-to-llvm`).
-static constexpr StringLiteral kMaxThreadsFn = "__nd_max_threads";
+static constexpr StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
 
 /// Bytes per element in memory, if known: integers and floats round up to
 /// whole bytes, complex numbers hold two.

@@ -1,12 +1,14 @@
-//===- RuntimeToLLVM.cpp - nd's run-time calls in the LLVM stage -*- C++
-//-*-===//
+//===- RuntimeToLLVM.cpp - nd's run-time calls, LLVM stage ------*- C++ -*-===//
 //
 // `--convert-nd-runtime-to-llvm`: the calls `--lower-scatter` leaves for the
 // LLVM stage.
 //
+// The names are those of nd-c/RuntimeABI.h.
+//
 // - `func.call @__nd_report_error(a, b) {nd.message = M}` becomes
-//   `llvm.call @nd_report_error(@msg, a, b)` with M in a private constant
-//   global (one per distinct message).
+//   `llvm.call @nd_report_error(null, @msg, a, b)` with M in a private
+//   constant global (one per distinct message); the null is the call state,
+//   which --nd-call-state replaces where a host passes one.
 // - Inside a function that ops at several places share, a report names its
 //   site, the function's argument `s`:
 //   `func.call @__nd_report_error_at(s, a, b) {nd.message = M_i}`. Each call
@@ -43,14 +45,39 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-// The names --lower-scatter uses (see LoweringSupport.h).
-static constexpr StringLiteral kReportErrorFn = "__nd_report_error";
-static constexpr StringLiteral kReportErrorAtFn = "__nd_report_error_at";
-static constexpr StringLiteral kMessageAttr = "nd.message";
-static constexpr StringLiteral kSiteFn = "__nd_site";
-static constexpr StringLiteral kSiteAttr = "nd.site";
-static constexpr StringLiteral kMaxThreadsFn = "__nd_max_threads";
-static constexpr StringLiteral kStoreFenceFn = "__nd_store_fence";
+// The names --lower-scatter and createRuntimeErrorReport use.
+static constexpr StringLiteral kReportErrorFn = ND_ABI_LOWERED_REPORT_ERROR;
+static constexpr StringLiteral kReportErrorAtFn =
+    ND_ABI_LOWERED_REPORT_ERROR_AT;
+static constexpr StringLiteral kMessageAttr = ND_ABI_MESSAGE_ATTR;
+static constexpr StringLiteral kSiteFn = ND_ABI_LOWERED_SITE;
+static constexpr StringLiteral kSiteAttr = ND_ABI_SITE_ATTR;
+static constexpr StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
+static constexpr StringLiteral kStoreFenceFn = ND_ABI_LOWERED_STORE_FENCE;
+// What they become.
+static constexpr StringLiteral kOmpMaxThreadsFn =
+    ND_ABI_NAME(ND_ABI_OMP_MAX_THREADS);
+static constexpr StringLiteral kMessageGlobal = ND_ABI_MESSAGE_GLOBAL;
+static constexpr StringLiteral kSiteTextGlobal = ND_ABI_SITE_TEXT_GLOBAL;
+static constexpr StringLiteral kSiteTableGlobal = ND_ABI_SITE_TABLE_GLOBAL;
+
+void mlir::nd::createRuntimeErrorReport(OpBuilder &builder, Location loc,
+                                        StringRef format, Value a, Value b) {
+  auto module = builder.getInsertionBlock()
+                    ->getParentOp()
+                    ->getParentOfType<ModuleOp>();
+  if (!SymbolTable::lookupSymbolIn(module, kReportErrorFn)) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    Type i64 = builder.getI64Type();
+    auto declaration = func::FuncOp::create(
+        builder, loc, kReportErrorFn, builder.getFunctionType({i64, i64}, {}));
+    declaration.setPrivate();
+  }
+  auto call = func::CallOp::create(builder, loc, kReportErrorFn, TypeRange{},
+                                   ValueRange{a, b});
+  call->setAttr(kMessageAttr, builder.getStringAttr(format));
+}
 
 namespace {
 /// The messages a function reports through its site argument `argument`,
@@ -95,7 +122,7 @@ struct ConvertNdRuntimeToLLVMPass
     LLVM::LLVMFuncOp reporter;
     if (!reports.empty() || !siteReports.empty()) {
       FailureOr<LLVM::LLVMFuncOp> fn = LLVM::lookupOrCreateFn(
-          b, module, kHostReportErrorFn, {ptrType, i64, i64},
+          b, module, kHostReportErrorFn, {ptrType, ptrType, i64, i64},
           LLVM::LLVMVoidType::get(ctx));
       if (failed(fn))
         return signalPassFailure();
@@ -112,7 +139,7 @@ struct ConvertNdRuntimeToLLVMPass
         b.setInsertionPointToStart(module.getBody());
         auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
         global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                        LLVM::Linkage::Private, "__nd_msg",
+                                        LLVM::Linkage::Private, kMessageGlobal,
                                         b.getStringAttr(text));
         // Renames on a clash: one symbol table for the whole pass.
         symbols.insert(global);
@@ -139,9 +166,10 @@ struct ConvertNdRuntimeToLLVMPass
       b.setInsertionPoint(call);
       Value address = LLVM::AddressOfOp::create(
           b, call.getLoc(), messageGlobal(text.getValue(), call.getLoc()));
+      Value state = LLVM::ZeroOp::create(b, call.getLoc(), ptrType);
       LLVM::CallOp::create(
           b, call.getLoc(), reporter,
-          ValueRange{address, call.getOperand(0), call.getOperand(1)});
+          ValueRange{state, address, call.getOperand(0), call.getOperand(1)});
       call.erase();
     }
 
@@ -172,9 +200,10 @@ struct ConvertNdRuntimeToLLVMPass
           b, loc, ptrType, ptrType, base,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(inserted.first->second)});
       Value format = LLVM::LoadOp::create(b, loc, ptrType, slot);
+      Value state = LLVM::ZeroOp::create(b, loc, ptrType);
       LLVM::CallOp::create(
           b, loc, reporter,
-          ValueRange{format, call.getOperand(1), call.getOperand(2)});
+          ValueRange{state, format, call.getOperand(1), call.getOperand(2)});
       call.erase();
     }
 
@@ -247,10 +276,10 @@ struct ConvertNdRuntimeToLLVMPass
       auto textType = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
       auto texts = LLVM::GlobalOp::create(
           b, loc, textType, /*isConstant=*/true, LLVM::Linkage::Private,
-          "__nd_site_text", b.getStringAttr(text));
+          kSiteTextGlobal, b.getStringAttr(text));
       symbols.insert(texts);
       table = LLVM::GlobalOp::create(b, loc, tableType, /*isConstant=*/true,
-                                     LLVM::Linkage::Private, "__nd_sites",
+                                     LLVM::Linkage::Private, kSiteTableGlobal,
                                      Attribute());
       symbols.insert(table);
       Block *init = b.createBlock(&table.getInitializerRegion());
@@ -287,7 +316,7 @@ struct ConvertNdRuntimeToLLVMPass
       LLVM::LLVMFuncOp ompMaxThreads;
       if (parallel) {
         FailureOr<LLVM::LLVMFuncOp> fn =
-            LLVM::lookupOrCreateFn(b, module, "omp_get_max_threads", {}, i32);
+            LLVM::lookupOrCreateFn(b, module, kOmpMaxThreadsFn, {}, i32);
         if (failed(fn))
           return signalPassFailure();
         ompMaxThreads = *fn;

@@ -2,8 +2,9 @@
 // RUN: nd-opt %s --convert-nd-runtime-to-llvm=parallel=false | FileCheck %s --check-prefix=SERIAL
 // RUN: nd-opt %s -split-input-file --convert-nd-runtime-to-llvm | FileCheck %s --check-prefix=SITES
 
-// The report calls become calls of the host's nd_report_error with the
-// message in a private constant (one per distinct message); the thread count
+// The report calls become calls of the host's nd_report_error with a null
+// call state (--nd-call-state passes a host's) and the message in a private
+// constant (one per distinct message); the thread count
 // comes from the OpenMP runtime, or is 1 without it; a store fence is a
 // sequentially consistent fence. The declarations go.
 
@@ -12,7 +13,7 @@
 // CHECK-NOT: func.func private @__nd_store_fence
 // CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_msg[_0-9]*]]("x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[OTHER:__nd_msg[_0-9]*]]("other %lld %lld\00")
-// CHECK-DAG: llvm.func @nd_report_error(!llvm.ptr, i64, i64)
+// CHECK-DAG: llvm.func @nd_report_error(!llvm.ptr, !llvm.ptr, i64, i64)
 // CHECK-DAG: llvm.func @omp_get_max_threads() -> i32
 
 // CHECK-LABEL: func.func @f
@@ -21,11 +22,14 @@
 //       CHECK:   %[[TI:.*]] = arith.index_cast %[[T]] : i32 to index
 //       CHECK:   llvm.fence seq_cst
 //       CHECK:   %[[P1:.*]] = llvm.mlir.addressof @[[MSG]] : !llvm.ptr
-//       CHECK:   llvm.call @nd_report_error(%[[P1]], %[[A]], %[[B]])
+//       CHECK:   %[[Z1:.*]] = llvm.mlir.zero : !llvm.ptr
+//       CHECK:   llvm.call @nd_report_error(%[[Z1]], %[[P1]], %[[A]], %[[B]])
 //       CHECK:   %[[P2:.*]] = llvm.mlir.addressof @[[MSG]] : !llvm.ptr
-//       CHECK:   llvm.call @nd_report_error(%[[P2]], %[[B]], %[[A]])
+//       CHECK:   %[[Z2:.*]] = llvm.mlir.zero : !llvm.ptr
+//       CHECK:   llvm.call @nd_report_error(%[[Z2]], %[[P2]], %[[B]], %[[A]])
 //       CHECK:   %[[P3:.*]] = llvm.mlir.addressof @[[OTHER]] : !llvm.ptr
-//       CHECK:   llvm.call @nd_report_error(%[[P3]], %[[A]], %[[A]])
+//       CHECK:   %[[Z3:.*]] = llvm.mlir.zero : !llvm.ptr
+//       CHECK:   llvm.call @nd_report_error(%[[Z3]], %[[P3]], %[[A]], %[[A]])
 //       CHECK:   return %[[TI]]
 
 // SERIAL-NOT: omp_get_max_threads
@@ -77,11 +81,13 @@ func.func @f(%a: i64, %b: i64) -> index {
 //       SITES:   %[[P1:.*]] = llvm.inttoptr %[[SITE]] : i64 to !llvm.ptr
 //       SITES:   %[[Q1:.*]] = llvm.getelementptr %[[P1]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 //       SITES:   %[[F1:.*]] = llvm.load %[[Q1]] : !llvm.ptr -> !llvm.ptr
-//       SITES:   llvm.call @nd_report_error(%[[F1]], %[[A]], %[[A]])
+//       SITES:   %[[Z1:.*]] = llvm.mlir.zero : !llvm.ptr
+//       SITES:   llvm.call @nd_report_error(%[[Z1]], %[[F1]], %[[A]], %[[A]])
 //       SITES:   %[[P0:.*]] = llvm.inttoptr %[[SITE]] : i64 to !llvm.ptr
 //       SITES:   %[[Q0:.*]] = llvm.getelementptr %[[P0]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 //       SITES:   %[[F0:.*]] = llvm.load %[[Q0]] : !llvm.ptr -> !llvm.ptr
-//       SITES:   llvm.call @nd_report_error(%[[F0]], %[[A]], %[[A]])
+//       SITES:   %[[Z0:.*]] = llvm.mlir.zero : !llvm.ptr
+//       SITES:   llvm.call @nd_report_error(%[[Z0]], %[[F0]], %[[A]], %[[A]])
 
 func.func private @__nd_site() -> i64
 func.func private @__nd_report_error_at(i64, i64, i64)

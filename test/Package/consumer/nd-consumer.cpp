@@ -3,7 +3,7 @@
 //   nd-consumer FILE.mlir
 //
 // Registers the nd dialect next to MLIR's dialects and extensions, parses FILE,
-// lowers its nd ops with mlir::nd::populateNdToLinalgPatterns inside its own
+// lowers its nd ops with mlir::nd::populateNdToLoopsPatterns inside its own
 // partial conversion (nd illegal, everything else legal), verifies the result
 // and prints it with a summary line; then runs nd's registered `nd-to-llvm`
 // pipeline, named in a textual pipeline, on the original module and
@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLinalg/NdToLinalg.h"
+#include "nd/Conversion/NdToLoops/NdToLoops.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Registration/Registration.h"
 #include "nd/Version.h"
@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
   unsigned ndOps = countNdOps(*module);
 
   RewritePatternSet patterns(&context);
-  nd::populateNdToLinalgPatterns(patterns);
+  nd::populateNdToLoopsPatterns(patterns);
   ConversionTarget target(context);
   target.addIllegalDialect<nd::NdDialect>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -4,7 +4,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -21,32 +20,7 @@ using namespace mlir::nd;
 #define GET_ATTRDEF_CLASSES
 #include "nd/Dialect/Nd/IR/NdAttrs.cpp.inc"
 
-namespace {
-/// Names large literal LLVM structs once, at the top of the printed module.
-/// A function with N results lowers to one struct of N memref descriptors
-/// that each of its N `llvm.insertvalue` ops spells out in full: without a
-/// name, printing the module grows as N squared (3,000 results: 500 MB of
-/// text). The AsmPrinter asks every loaded dialect for aliases, so nd's
-/// output names them wherever nd's ops were lowered.
-struct NdOpAsmInterface : public OpAsmDialectInterface {
-  using OpAsmDialectInterface::OpAsmDialectInterface;
-
-  /// Structs of up to this many members print in full.
-  static constexpr size_t kLargestUnnamedStruct = 8;
-
-  AliasResult getAlias(Type type, raw_ostream &os) const final {
-    auto structType = dyn_cast<LLVM::LLVMStructType>(type);
-    if (!structType || structType.isIdentified() ||
-        structType.getBody().size() <= kLargestUnnamedStruct)
-      return AliasResult::NoAlias;
-    os << "llvm_struct_" << structType.getBody().size() << "_members";
-    return AliasResult::OverridableAlias;
-  }
-};
-} // namespace
-
 void NdDialect::initialize() {
-  addInterfaces<NdOpAsmInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "nd/Dialect/Nd/IR/NdAttrs.cpp.inc"

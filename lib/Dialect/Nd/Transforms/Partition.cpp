@@ -23,8 +23,8 @@
 #include "nd/Dialect/Nd/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
@@ -32,6 +32,7 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::nd {
@@ -69,7 +70,11 @@ static SmallVector<shard::GridOp> gridsUsedBy(func::FuncOp func,
 
 /// Inserts at the entry of `func` a check that the processes running it are
 /// as many as `grid` has: every process contributes a 1 to an all-reduce
-/// over the whole grid, and a `cf.assert` compares the sum.
+/// over the whole grid, and a sum that differs is reported through nd's
+/// run-time error report, which under mlir-runner prints the message and
+/// ends the process with status 1 (mpiexec then ends the others). A
+/// `cf.assert` would abort every process instead, each dumping a crash
+/// report.
 static void insertProcessCountCheck(func::FuncOp func, shard::GridOp grid) {
   ArrayRef<int64_t> shape = grid.getShape();
   if (ShapedType::isDynamicShape(shape))
@@ -88,14 +93,29 @@ static void insertProcessCountCheck(func::FuncOp func, shard::GridOp grid) {
   Value sum = tensor::ExtractOp::create(builder, count, zero);
   Value expected =
       arith::ConstantIntOp::create(builder, builder.getI32Type(), processes);
-  Value same =
-      arith::CmpIOp::create(builder, arith::CmpIPredicate::eq, sum, expected);
+  Value differs =
+      arith::CmpIOp::create(builder, arith::CmpIPredicate::ne, sum, expected);
+  auto ifOp = scf::IfOp::create(builder, differs, /*withElseRegion=*/false);
+  builder.setInsertionPointToStart(ifOp.thenBlock());
+  Value got = arith::ExtSIOp::create(builder, builder.getI64Type(), sum);
+  Value want = arith::ConstantIntOp::create(builder, builder.getI64Type(),
+                                            processes);
+  // The message is a printf format: a `%` of a symbol name is doubled.
   std::string message;
   llvm::raw_string_ostream os(message);
-  os << "@" << func.getSymName() << " is partitioned for the " << processes
-     << " processes of grid @" << grid.getSymName()
+  auto escaped = [](StringRef name) {
+    std::string text;
+    for (char c : name) {
+      if (c == '%')
+        text += '%';
+      text += c;
+    }
+    return text;
+  };
+  os << "@" << escaped(func.getSymName()) << " is partitioned for the "
+     << processes << " processes of grid @" << escaped(grid.getSymName())
      << ", but a different number runs it";
-  cf::AssertOp::create(builder, same, message);
+  nd::createRuntimeErrorReport(builder, builder.getLoc(), message, got, want);
 }
 
 namespace {

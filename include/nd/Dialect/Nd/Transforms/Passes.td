@@ -28,9 +28,13 @@ def NdPartition : Pass<"nd-partition", "ModuleOp"> {
 
     With `check-process-count` (the default), each partitioned function that
     uses a grid first checks that the processes running it are as many as
-    the grid has: a `shard.all_reduce` sums a 1 from every process and a
-    `cf.assert` stops the program when the sum differs, before any data is
-    exchanged. Run with another process count, the partitioned code would
+    the grid has: a `shard.all_reduce` sums a 1 from every process and, when
+    the sum differs, nd's run-time error report (`__nd_report_error`, see
+    `--convert-nd-runtime-to-llvm`) names the function and the grid, before
+    any data is exchanged; under mlir-runner, `libnd_runner_utils.so` prints
+    the message and ends each process with status 1, and mpiexec ends with
+    status 1 (an assertion would abort every process, each dumping a crash
+    report). Run with another process count, the partitioned code would
     otherwise compute wrong results without an error (two processes taking
     the same shard, or a shard taken by none).
 
@@ -67,7 +71,8 @@ def NdPartition : Pass<"nd-partition", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
-    "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::shard::ShardDialect",
     "::mlir::tensor::TensorDialect"
   ];

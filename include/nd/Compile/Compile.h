@@ -1,0 +1,111 @@
+//===- Compile.h - ahead-of-time compilation --------------------*- C++ -*-===//
+//
+// What `nd-compile` does, as a library: lower a module of tensor functions
+// with nd-to-llvm, prepare its entry for hosts and export it with nd's C
+// interface (include/nd-c/Runtime.h), translate it to LLVM IR, keep only the
+// entry and its description visible, optimize with LLVM's pipeline for the
+// chosen CPU and emit an object file, all in process; then, for a shared
+// library, link that object with the system's C compiler driver. The LLVM IR
+// optimization is the JIT's too (`optimizeLLVMModule`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_COMPILE_COMPILE_H
+#define ND_COMPILE_COMPILE_H
+
+#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+
+namespace nd {
+
+/// LLVM's optimization pipeline at `optLevel` (0-3) for `machine`'s target
+/// (its vector width and cost model), then, so that code generation stays
+/// linear, `optnone` on functions with a basic block of thousands of
+/// instructions (straight-line glue calling thousands of nd ops).
+llvm::Error optimizeLLVMModule(llvm::Module &module,
+                               llvm::TargetMachine &machine, unsigned optLevel);
+
+/// The CPU nd-compile generates code for by default: a portable x86-64 level
+/// (AVX2, FMA, BMI2: x86 processors since 2013-2015).
+inline constexpr llvm::StringLiteral kDefaultCPU = "x86-64-v3";
+
+/// Options of `compileModule`.
+struct CompileOptions {
+  /// The tensor function to export.
+  std::string function = "main";
+  /// The C name of the exported entry (a C identifier).
+  std::string symbol;
+  /// Keep nd's run-time index and shape checks (see --lower-scatter).
+  bool checkBounds = true;
+  /// An LLVM CPU name, or "native" for the host's CPU and features.
+  std::string cpu = kDefaultCPU.str();
+  /// LLVM optimization level (0-3).
+  unsigned optLevel = 3;
+  /// Positions of the arguments the caller donates (see JitOptions).
+  llvm::SmallVector<unsigned> donated;
+};
+
+/// An entry compiled to an object file.
+struct CompiledEntry {
+  /// The ELF object.
+  llvm::SmallString<0> object;
+  /// The C name of the entry; its description is `<symbol>_signature`.
+  std::string symbol;
+  ExportedSignature signature;
+};
+
+/// Registers what `compileModule` needs in a context: every upstream dialect
+/// and extension, the nd dialect and the LLVM IR translations.
+void registerCompileDialects(DialectRegistry &registry);
+
+/// Lowers `module` in place and compiles `options.function` to an object
+/// file exporting `options.symbol` and its description, every other symbol
+/// internal. Diagnostics go to the context's handler; the error says which
+/// step failed.
+llvm::Expected<CompiledEntry> compileModule(ModuleOp module,
+                                            const CompileOptions &options);
+
+/// Writes a C header that declares `entry`'s function and description and
+/// documents its inputs and outputs; `source` names the model.
+void emitHeader(const CompiledEntry &entry, llvm::StringRef source,
+                llvm::raw_ostream &os);
+
+/// Options of `linkSharedLibrary`.
+struct LinkOptions {
+  /// The C compiler driver (cc, clang, gcc): a path or a name on PATH.
+  std::string driver = "cc";
+  /// Where libnd_runtime.so is.
+  std::string runtimeDir;
+  /// Where LLVM's OpenMP runtime (libomp.so) is.
+  std::string openmpDir;
+};
+
+/// Links the object file `objectPath`, which exports `symbol`, into the
+/// shared library `outputPath`: it needs libnd_runtime.so and libomp (found
+/// at run time through RPATH `$ORIGIN` and `$ORIGIN/../lib`, or the system's
+/// search path), libc and, as needed, libm, and exports `symbol` and its
+/// description only. The error carries the driver's output.
+llvm::Error linkSharedLibrary(llvm::StringRef objectPath,
+                              llvm::StringRef outputPath,
+                              llvm::StringRef symbol,
+                              const LinkOptions &options);
+
+} // namespace nd
+} // namespace mlir
+
+#endif // ND_COMPILE_COMPILE_H

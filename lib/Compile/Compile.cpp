@@ -1,0 +1,270 @@
+//===- Compile.cpp - ahead-of-time compilation ------------------*- C++ -*-===//
+//
+// See Compile.h. The MLIR steps: --nd-record-signature, the nd-to-llvm
+// pipeline (buildNdToLLVMPipeline, as the JIT runs it), the entry passes the
+// JIT runs too (--nd-return-through-pointer, --nd-call-state), then
+// --nd-export-entry. The LLVM steps: translation, internalization of all
+// but the exported entry and its description (two compiled models never
+// share or clash on a helper), LLVM's optimization pipeline and code
+// generation for the chosen CPU, position independent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Compile/Compile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Pipelines/Pipelines.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+void mlir::nd::registerCompileDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<NdDialect>();
+  registerNdToLLVMInterfaces(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+}
+
+/// A target machine for the host's triple and `cpu` ("native": the host's
+/// CPU and features), generating position-independent code.
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return makeError("no code generator for " + triple.str() + ": " + error);
+  std::string cpuName = cpu.str();
+  std::string features;
+  if (cpu == "native") {
+    cpuName = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures subtarget;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      subtarget.AddFeature(feature.getKey(), feature.getValue());
+    features = subtarget.getString();
+  }
+  // LLVM takes an unknown CPU name with a warning on stderr only: checked
+  // first, on the target's generic subtarget.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!generic || !generic->isCPUStringValid(cpuName))
+    return makeError("unknown CPU '" + cpu + "' (LLVM's names: x86-64, " +
+                     "x86-64-v2, x86-64-v3, x86-64-v4, skylake, znver4, " +
+                     "...; or native)");
+  auto codeGenLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u));
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpuName, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, codeGenLevel));
+  if (!machine)
+    return makeError("cannot generate code for CPU '" + cpu + "'");
+  return machine;
+}
+
+/// Sets the donated arguments of `entry` (nd.donated) after checking them.
+static llvm::Error markDonated(func::FuncOp entry,
+                               llvm::ArrayRef<unsigned> donated) {
+  for (unsigned position : donated) {
+    if (position >= entry.getNumArguments())
+      return makeError(llvm::formatv("cannot donate input #{0}: @{1} takes "
+                                     "{2} argument(s)",
+                                     position, entry.getSymName(),
+                                     entry.getNumArguments()));
+    entry.setArgAttr(position, NdDialect::getDonatedAttrName(),
+                     UnitAttr::get(entry.getContext()));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<CompiledEntry>
+mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
+  auto entry = module.lookupSymbol<func::FuncOp>(options.function);
+  if (!entry || entry.isExternal())
+    return makeError("the module has no function @" + options.function +
+                     " with a body");
+  if (llvm::Error error = markDonated(entry, options.donated))
+    return std::move(error);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(options.cpu, options.optLevel);
+  if (!machine)
+    return machine.takeError();
+  CompiledEntry compiled;
+  compiled.symbol = options.symbol.empty() ? options.function : options.symbol;
+
+  // Everything that the exported signature needs from the tensor level is
+  // recorded before the lowering forgets it.
+  PassManager recordPm(module.getContext());
+  NdRecordSignatureOptions recordOptions;
+  recordOptions.function = options.function;
+  recordPm.addPass(createNdRecordSignature(recordOptions));
+  if (failed(recordPm.run(module)))
+    return makeError("@" + options.function + " cannot be exported");
+
+  PassManager pm(module.getContext());
+  NdToLLVMPipelineOptions pipelineOptions;
+  pipelineOptions.checkBounds = options.checkBounds;
+  buildNdToLLVMPipeline(pm, pipelineOptions);
+  NdReturnThroughPointerOptions entryOptions;
+  entryOptions.function = options.function;
+  pm.addPass(createNdReturnThroughPointer(entryOptions));
+  pm.addPass(createNdCallState());
+  if (failed(pm.run(module)))
+    return makeError("lowering the module to the LLVM dialect failed");
+  FailureOr<ExportedSignature> signature = readExportedSignature(module);
+  if (failed(signature))
+    return makeError("the lowered module has no exportable entry");
+  compiled.signature = std::move(*signature);
+  PassManager exportPm(module.getContext());
+  NdExportEntryOptions exportOptions;
+  exportOptions.symbol = compiled.symbol;
+  exportPm.addPass(createNdExportEntry(exportOptions));
+  if (failed(exportPm.run(module)))
+    return makeError("exporting @" + options.function + " as '" +
+                     compiled.symbol + "' failed");
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, compiled.symbol);
+  if (!llvmModule)
+    return makeError("translating the module to LLVM IR failed");
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+
+  std::string signatureName = compiled.symbol + ND_ABI_SIGNATURE_SUFFIX;
+  llvm::internalizeModule(*llvmModule, [&](const llvm::GlobalValue &value) {
+    return value.getName() == compiled.symbol ||
+           value.getName() == signatureName;
+  });
+  if (llvm::Error error =
+          optimizeLLVMModule(*llvmModule, **machine, options.optLevel))
+    return std::move(error);
+
+  llvm::raw_svector_ostream os(compiled.object);
+  llvm::legacy::PassManager codeGen;
+  if ((*machine)->addPassesToEmitFile(codeGen, os, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return makeError("the target cannot emit object files");
+  codeGen.run(*llvmModule);
+  return compiled;
+}
+
+//===----------------------------------------------------------------------===//
+// The C header
+//===----------------------------------------------------------------------===//
+
+/// The enumerators of nd_dtype, in the table's order.
+static const char *const kDTypeEnumerators[] = {
+#define ND_DTYPE(ENUM, ...) "ND_DTYPE_" #ENUM,
+#include "nd/Runner/DTypes.def"
+};
+
+static llvm::StringRef dtypeName(int32_t dtype) {
+  static const char *const names[] = {
+#define ND_DTYPE(ENUM, NAME, ...) NAME,
+#include "nd/Runner/DTypes.def"
+  };
+  return names[dtype];
+}
+
+static std::string formatDims(llvm::ArrayRef<int64_t> dims) {
+  std::string text = "[";
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    if (d)
+      text += ", ";
+    text += dim == ND_DYNAMIC ? std::string("?") : std::to_string(dim);
+  }
+  return text + "]";
+}
+
+void mlir::nd::emitHeader(const CompiledEntry &entry, llvm::StringRef source,
+                          llvm::raw_ostream &os) {
+  std::string upper = llvm::StringRef(entry.symbol).upper();
+  std::string guard = "ND_COMPILED_" + upper + "_H";
+  const ExportedSignature &signature = entry.signature;
+  os << "/* " << entry.symbol << ": the entry that nd-compile built from "
+     << source << ".\n"
+     << "   Call it as nd-c/Runtime.h says; link with the library (or the "
+        "object\n"
+     << "   and libnd_runtime). */\n\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"nd-c/Runtime.h\"\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+
+  os << "/* Inputs:\n";
+  for (auto [i, input] : llvm::enumerate(signature.inputs)) {
+    os << "     #" << i;
+    if (!input.name.empty())
+      os << " '" << input.name << "'";
+    os << ": " << dtypeName(input.dtype) << " " << formatDims(input.dims);
+    if (input.donated)
+      os << " (donated: the call may update it in place)";
+    os << "\n";
+  }
+  if (signature.inputs.empty())
+    os << "     none\n";
+  os << "   Outputs:\n";
+  for (auto [k, output] : llvm::enumerate(signature.outputs)) {
+    os << "     #" << k << ": " << dtypeName(output.dtype) << " "
+       << formatDims(output.dims);
+    if (output.alias >= 0)
+      os << " (the buffer of input #" << output.alias << ")";
+    os << "\n";
+  }
+  if (signature.outputs.empty())
+    os << "     none\n";
+  os << "*/\n";
+  os << "int32_t " << entry.symbol
+     << "(nd_context *context, const nd_tensor *inputs, size_t num_inputs,\n"
+     << "    nd_tensor *outputs, size_t num_outputs);\n"
+     << "extern nd_signature " << entry.symbol << ND_ABI_SIGNATURE_SUFFIX
+     << ";\n\n";
+
+  os << "enum {\n"
+     << "  " << upper << "_NUM_INPUTS = " << signature.inputs.size() << ",\n"
+     << "  " << upper << "_NUM_OUTPUTS = " << signature.outputs.size();
+  auto describe = [&](llvm::ArrayRef<ExportedTensor> tensors,
+                      llvm::StringRef what) {
+    for (auto [i, tensor] : llvm::enumerate(tensors)) {
+      os << ",\n  " << upper << "_" << what << "_" << i
+         << "_DTYPE = " << kDTypeEnumerators[tensor.dtype] << ",\n  " << upper
+         << "_" << what << "_" << i << "_RANK = " << tensor.dims.size();
+    }
+  };
+  describe(signature.inputs, "INPUT");
+  describe(signature.outputs, "OUTPUT");
+  os << "\n};\n\n"
+     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+}

@@ -1,0 +1,98 @@
+//===- Link.cpp - a shared library from a compiled entry --------*- C++ -*-===//
+//
+// The system's C compiler driver links the object: it knows the C library,
+// its start files and its own run-time support functions (libgcc), which a
+// bare `ld` call would have to be told. A version script keeps the dynamic
+// symbol table to the entry and its description.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Compile/Compile.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Creates a temporary file and gives its path; removed by the caller.
+static llvm::Expected<std::string> createTemporary(llvm::StringRef suffix) {
+  llvm::SmallString<128> path;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("nd-compile", suffix, path))
+    return makeError("cannot create a temporary file: " + ec.message());
+  return path.str().str();
+}
+
+llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
+                                        llvm::StringRef outputPath,
+                                        llvm::StringRef symbol,
+                                        const LinkOptions &options) {
+  llvm::ErrorOr<std::string> driver =
+      llvm::sys::findProgramByName(options.driver);
+  if (driver && !llvm::sys::fs::can_execute(*driver))
+    driver = std::make_error_code(std::errc::no_such_file_or_directory);
+  if (!driver)
+    return makeError("cannot find the C compiler driver '" + options.driver +
+                     "' to link with: " + driver.getError().message());
+
+  llvm::Expected<std::string> script = createTemporary("map");
+  if (!script)
+    return script.takeError();
+  llvm::scope_exit removeScript([&] { llvm::sys::fs::remove(*script); });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(*script, ec);
+    if (ec)
+      return makeError("cannot write " + *script + ": " + ec.message());
+    os << "{\n  global:\n    " << symbol << ";\n    " << symbol
+       << ND_ABI_SIGNATURE_SUFFIX << ";\n  local:\n    *;\n};\n";
+  }
+  llvm::Expected<std::string> log = createTemporary("log");
+  if (!log)
+    return log.takeError();
+  llvm::scope_exit removeLog([&] { llvm::sys::fs::remove(*log); });
+
+  // RPATH: libnd_runtime.so and libomp beside the library, or in the lib/
+  // of the tree it is installed in.
+  std::string args[] = {*driver,
+                        "-shared",
+                        "-o",
+                        outputPath.str(),
+                        objectPath.str(),
+                        "-L" + options.runtimeDir,
+                        "-lnd_runtime",
+                        "-L" + options.openmpDir,
+                        "-lomp",
+                        "-Wl,--as-needed",
+                        "-lm",
+                        "-Wl,--no-as-needed",
+                        "-Wl,--no-undefined",
+                        "-Wl,-rpath,$ORIGIN:$ORIGIN/../lib",
+                        "-Wl,--version-script=" + *script};
+  llvm::SmallVector<llvm::StringRef> argRefs(std::begin(args), std::end(args));
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(*log), llvm::StringRef(*log)};
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt,
+                                         redirects, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &error);
+  if (status == 0)
+    return llvm::Error::success();
+  std::string output;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+          llvm::MemoryBuffer::getFile(*log))
+    output = (*buffer)->getBuffer().rtrim().str();
+  std::string command;
+  for (llvm::StringRef arg : argRefs)
+    command += (command.empty() ? "" : " ") + arg.str();
+  return makeError("linking " + outputPath + " failed" +
+                   (error.empty() ? "" : " (" + error + ")") + ":\n" + command +
+                   (output.empty() ? "" : "\n" + output));
+}

@@ -1,0 +1,220 @@
+//===- LoweringState.h - outlining, run-time calls and checks ---*- C++ -*-===//
+//
+// Internal to the NdToLoops library: the state the lowering patterns of one
+// pass run share. Each op becomes a call of a private function (`outline`),
+// which keeps the functions later passes work on small; ops with the same
+// lowering share one function, so that a module's IR grows with the number
+// of distinct ops, not of ops. A scatter also passes the base pointer of its
+// caller's data, so that the callee can tell an update of data in place from
+// one of a copy (see Parallel.h). The lowerings keep value semantics at the
+// tensor level (bufferization decides where results live): `outline` is the
+// one place that turns operands into buffers and back for the call.
+//
+// The generated code calls into the run time (the names below): the thread
+// count (`numPartitions`), a store fence after streamed stores, and the
+// report of a failed run-time check (`report`, `CheckChain` and the dim
+// checks); the LLVM stage of the pipeline lowers those calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_LIB_CONVERSION_NDTOLOOPS_LOWERINGSTATE_H
+#define ND_LIB_CONVERSION_NDTOLOOPS_LOWERINGSTATE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "nd-c/RuntimeABI.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::nd::lowering {
+
+//===----------------------------------------------------------------------===//
+// Run-time support shared by the patterns
+//===----------------------------------------------------------------------===//
+
+/// Name of the function a failed run-time check calls:
+/// `__nd_report_error(i64 a, i64 b)` with the message (a printf format with
+/// two `%lld`) in the call's `nd.message` attribute. The LLVM stage of the
+/// pipeline turns it into a call of the host's `nd_report_error`.
+inline constexpr llvm::StringLiteral kReportErrorFn =
+    ND_ABI_LOWERED_REPORT_ERROR;
+inline constexpr llvm::StringLiteral kMessageAttr = ND_ABI_MESSAGE_ATTR;
+/// The same inside an op's function, which ops at several places share:
+/// `__nd_report_error_at(i64 site, i64 a, i64 b)` with "<op>: <text>" in
+/// `nd.message`, where `site` is the function's last argument. Each call of
+/// the function passes `__nd_site() {nd.site = "<where>"} : () -> i64`; the
+/// LLVM stage makes each site a table of the messages "<where>: <op>: <text>"
+/// of the function it calls, so that a message names the op's own location.
+inline constexpr llvm::StringLiteral kReportErrorAtFn =
+    ND_ABI_LOWERED_REPORT_ERROR_AT;
+inline constexpr llvm::StringLiteral kSiteFn = ND_ABI_LOWERED_SITE;
+inline constexpr llvm::StringLiteral kSiteAttr = ND_ABI_SITE_ATTR;
+/// The id of the buffer a scatter's call updates (see outline).
+inline constexpr llvm::StringLiteral kUpdateAttr = "nd.update";
+/// Name of the function that returns the number of threads the parallel
+/// loops may use (`() -> index`).
+inline constexpr llvm::StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
+/// Name of the function that orders a thread's non-temporal stores before
+/// its later stores (`() -> ()`): a partition that streamed calls it before
+/// it ends, so that the threads that join it see its writes.
+inline constexpr llvm::StringLiteral kStoreFenceFn = ND_ABI_LOWERED_STORE_FENCE;
+
+/// State shared by the lowering patterns of one pass run.
+class LoweringState {
+public:
+  LoweringState(bool checkBounds, int64_t grain)
+      : checkBounds(checkBounds), grain(grain) {}
+
+  bool checksEnabled() const { return checkBounds; }
+
+  /// Work (in element moves) below which an op runs on one thread.
+  int64_t getGrain() const { return grain; }
+
+  /// The number of partitions for `work` units of work: 1 below the grain,
+  /// otherwise at most the thread count and at most `limit` when given.
+  Value numPartitions(OpBuilder &b, Location loc, Operation *op, Value work,
+                      Value limit = Value());
+
+  /// Emits `if (streamed) __nd_store_fence()` (see kStoreFenceFn) at the
+  /// end of a partition that may have streamed its stores; nothing where
+  /// `streamed` is the constant false.
+  void fenceStreamedStores(OpBuilder &b, Location loc, Operation *op,
+                           Value streamed);
+
+  /// Replaces `op` with a call of a private function of the module that
+  /// takes `operands` and returns the type of `op`'s result. Ops with the
+  /// same name, attributes and operand and result types share one function,
+  /// `@__nd_<op name>` (made unique), whose body `lower(b, loc, args)` builds
+  /// the first time from the function's arguments (`operands`) and returns
+  /// the result: it may depend on `op`'s name, attributes and types and on
+  /// the pass options, nothing else. With checks on, the function takes one
+  /// more argument, the call's site, that its reports name (see
+  /// kReportErrorAtFn). One small function per distinct op keeps the IR
+  /// later passes work on small: several upstream passes take time
+  /// quadratic in the size of a function.
+  ///
+  /// A scatter's function takes its data (operand 0) as a memref, which it
+  /// updates and returns as a tensor (the body sees
+  /// `bufferization.to_tensor restrict writable` of it); the caller passes
+  /// `bufferization.to_buffer` of the data, so that one-shot bufferization
+  /// decides per op whether the update happens in place or in a copy, and
+  /// sees each result as a new tensor.
+  void outline(ConversionPatternRewriter &rewriter, Operation *op,
+               ValueRange operands,
+               function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
+
+  /// Calls `@name` (`type`), a private function of the module shared by all
+  /// the ops that need it, built by `body(b, loc, args)` (which creates the
+  /// terminator) the first time.
+  void callShared(OpBuilder &b, Location loc, Operation *op, StringRef name,
+                  FunctionType type, ValueRange operands,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+  /// Emits the report of a failed check whose message is
+  /// "<where>: <op>: <text>" (`text` a printf format taking two
+  /// `long long`): `__nd_report_error_at(site, a, b)` inside an op's
+  /// function, `__nd_report_error(a, b)` elsewhere.
+  void report(OpBuilder &b, Location loc, Operation *op, StringRef text,
+              Value a, Value b2);
+
+  /// A chain of checks that reports the first one that fails: `check`
+  /// emits `if (ok && bad) report(...)` and folds `!bad` into `ok`.
+  class CheckChain {
+  public:
+    CheckChain(LoweringState &state, OpBuilder &b, Location loc, Operation *op);
+    /// Goes on with a chain whose checks so far gave `ok` (an i1), as a loop
+    /// that checks one value per iteration carries it.
+    CheckChain(LoweringState &state, OpBuilder &b, Location loc, Operation *op,
+               Value ok);
+    void check(Value bad, StringRef text, Value a, Value b2);
+    Value ok() const { return allOk; }
+    OpBuilder &builder() { return b; }
+    Location location() const { return loc; }
+    Operation *operation() const { return op; }
+
+  private:
+    LoweringState &state;
+    OpBuilder &b;
+    Location loc;
+    Operation *op;
+    Value allOk;
+  };
+
+  /// Checks `lhs dim == rhs dim` (or `<=` with `atMost`) where one of them
+  /// is dynamic; the verifier has checked the static pairs.
+  void checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
+                 int64_t lhsDim, Value rhs, StringRef rhsName, int64_t rhsDim,
+                 bool atMost = false);
+
+  /// Checks that a dynamic index depth `indices.shape[-1]` equals the depth
+  /// `depth` the ranks give.
+  void checkIndexDepth(CheckChain &chain, Value indices, int64_t depth);
+
+  /// Checks that a dynamic dim of `operand` equals the static size the
+  /// result type of a gather gives the result dim it becomes.
+  void checkResultDim(CheckChain &chain, Value operand, StringRef operandName,
+                      int64_t operandDim, int64_t resultDim);
+
+  /// The message of an out-of-range index in operand 'indices' addressing
+  /// dim `dataDim` of operand 'data'.
+  static std::string indexMessage(int64_t dataDim);
+
+private:
+  /// The function of `op` (see outline), taking `type`'s inputs (the
+  /// destination as a buffer of `bufferType`, and the site last with
+  /// checks) and built by `lower`.
+  func::FuncOp
+  buildFunction(ConversionPatternRewriter &rewriter, Operation *op,
+                ValueRange operands, FunctionType type,
+                std::optional<unsigned> destination, MemRefType bufferType,
+                function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
+
+  /// The buffer of type `bufferType` a scatter's call updates in place of
+  /// its data `source`: `to_buffer` of the data, or a copy of data that
+  /// nothing may write.
+  Value updatedBuffer(ConversionPatternRewriter &rewriter, Location loc,
+                      Value source, MemRefType bufferType);
+
+  /// `__nd_site()` naming the location of `op` (see kReportErrorAtFn).
+  Value callSite(ConversionPatternRewriter &rewriter, Operation *op);
+
+  /// Declares `name` with `type` in the module of `op` the first time it
+  /// is asked for that module (one symbol lookup per module and pass run).
+  void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
+
+  /// A read-only buffer of `tensor` (identity layout), made once per pass
+  /// run where `tensor` is defined.
+  Value sharedReadBuffer(OpBuilder &b, Value tensor);
+
+  /// The symbol table of `module`, built once per pass run.
+  SymbolTable &symbols(ModuleOp module);
+
+  bool checkBounds;
+  int64_t grain;
+  llvm::DenseSet<std::pair<Operation *, StringRef>> declared;
+  llvm::DenseMap<Operation *, std::unique_ptr<SymbolTable>> tables;
+  /// The function of each distinct op, by module and (name, attributes,
+  /// function type).
+  llvm::DenseMap<std::pair<Operation *, Attribute>, func::FuncOp> outlined;
+  /// The site argument of the op function being built (null elsewhere).
+  Value site;
+  /// The shared read-only buffers made so far, by tensor.
+  llvm::DenseMap<Value, Value> readBuffers;
+  /// The number of updated buffers made so far (their ids).
+  int64_t updates = 0;
+};
+
+/// "file:line:col" (an imported node: "file (node)"), with '%' escaped for
+/// printf.
+std::string describeLocation(Operation *op);
+
+} // namespace mlir::nd::lowering
+
+#endif // ND_LIB_CONVERSION_NDTOLOOPS_LOWERINGSTATE_H

@@ -1,0 +1,291 @@
+//===- RowScatter.cpp - scatters of entries into rows -----------*- C++ -*-===//
+//
+// See RowScatter.h. This file holds the passes over the entries that both
+// partitionings use, the column partitions, and the choice between them;
+// the row owners are in RowOwners.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowScatter.h"
+
+#include "Buffers.h"
+#include "IndexChecks.h"
+#include "LoweringState.h"
+#include "Parallel.h"
+#include "Scalars.h"
+#include "Tallies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+/// Slices at least this many elements wide are split by column among the
+/// partitions of a scatter_nd; narrower ones go to row owners.
+static constexpr int64_t kMinSplitColumns = 64;
+
+//===----------------------------------------------------------------------===//
+// Passes over the entries
+//===----------------------------------------------------------------------===//
+
+/// Whether any of the per-component maxima in `maxima` is out of range.
+static Value anyComponentBad(OpBuilder &b, Location loc, const RowScatter &s,
+                             ValueRange maxima) {
+  Value bad = constBool(b, loc, false);
+  for (auto [max, bound] : llvm::zip_equal(maxima, s.bounds))
+    bad = orBool(b, loc, bad, anyOutOfRange(b, loc, max, bound));
+  return bad;
+}
+
+bool lowering::checksIndices(LoweringState &state, const RowScatter &s) {
+  return state.checksEnabled() && s.oob == OobMode::Error;
+}
+
+Value lowering::forEachEntryChecked(
+    OpBuilder &b, Location loc, const RowScatter &s, Value chunks, bool check,
+    function_ref<void(OpBuilder &, Location, Value)> prologue,
+    function_ref<void(OpBuilder &, Location, Value, const EntryRow &, Value)>
+        body,
+    Value first, Value last) {
+  if (!first) {
+    first = constIndex(b, loc, 0);
+    last = s.numEntries;
+  }
+  Value count = b.createOrFold<arith::SubIOp>(loc, last, first);
+  Value flags;
+  if (check)
+    flags = allocScratch(b, loc, b.getI1Type(), chunks);
+  Value indices = flatReadBuffer(b, loc, s.indices);
+  buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+    prologue(nb, nloc, c);
+    std::pair<Value, Value> range = partRange(nb, nloc, count, chunks, c);
+    Value lo = nb.createOrFold<arith::AddIOp>(nloc, first, range.first);
+    Value hi = nb.createOrFold<arith::AddIOp>(nloc, first, range.second);
+    Value one = constIndex(nb, nloc, 1);
+    SmallVector<Value> init;
+    if (check)
+      init.assign(s.bounds.size(), constIndex(nb, nloc, 0));
+    auto loop = scf::ForOp::create(
+        nb, nloc, lo, hi, one, init,
+        [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
+          EntryRow entry = s.readEntry(lb, lloc, indices, e);
+          body(lb, lloc, e, entry, c);
+          SmallVector<Value> next;
+          for (auto [max, shifted] : llvm::zip(maxima, entry.shifted))
+            next.push_back(maxIndex(lb, lloc, max, shifted));
+          scf::YieldOp::create(lb, lloc, next);
+        });
+    if (check) {
+      Value bad = anyComponentBad(nb, nloc, s, loop.getResults());
+      memref::StoreOp::create(nb, nloc, bad, flags, c);
+    }
+  });
+  if (!check)
+    return constBool(b, loc, true);
+  return notBool(b, loc, anyFlag(b, loc, flags, chunks));
+}
+
+void lowering::applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
+                          Value dst, Value updates, Value e, Value row,
+                          Value rowLo, Value colLo, Value width) {
+  Value local = b.createOrFold<arith::SubIOp>(loc, row, rowLo);
+  if (s.tally) {
+    Value value = memref::LoadOp::create(b, loc, updates, e);
+    applyTallied(b, loc, *s.tally, dst, ValueRange{local}, row, value);
+    return;
+  }
+  Value base = b.createOrFold<arith::MulIOp>(loc, e, s.rowSize);
+  Value srcOffset = b.createOrFold<arith::AddIOp>(loc, base, colLo);
+  SmallVector<Value> dstPos = {local};
+  if (!s.oneD)
+    dstPos.push_back(constIndex(b, loc, 0));
+  emitRowUpdate(b, loc, s.reduction, dst, dstPos, updates, srcOffset, width);
+}
+
+/// Whether any entry of a row scatter is out of range: a serial pass over
+/// all of them (the in-place half of `checkedApply`).
+static Value anyEntryBad(OpBuilder &b, Location loc, const RowScatter &s,
+                         Value indices) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  SmallVector<Value> init(s.bounds.size(), zero);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, s.numEntries, one, init,
+      [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
+        EntryRow entry = s.readEntry(lb, lloc, indices, e);
+        SmallVector<Value> next;
+        for (auto [max, shifted] : llvm::zip(maxima, entry.shifted))
+          next.push_back(maxIndex(lb, lloc, max, shifted));
+        scf::YieldOp::create(lb, lloc, next);
+      });
+  return anyComponentBad(b, loc, s, loop.getResults());
+}
+
+/// Applies every entry through `applyRow(e, row)`; with `check`, a bad
+/// entry's row becomes 0 (a valid row: `numRows` is not 0 here) and the
+/// returned flag says whether there was one.
+static Value
+applyEntries(OpBuilder &b, Location loc, const RowScatter &s, Value indices,
+             bool check,
+             function_ref<void(OpBuilder &, Location, Value, Value)> applyRow) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value no = constBool(b, loc, false);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, s.numEntries, one, ValueRange{no},
+      [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
+        EntryRow entry = s.readEntry(lb, lloc, indices, e);
+        Value row = entry.row;
+        Value bad = constBool(lb, lloc, false);
+        if (check) {
+          bad = anyComponentBad(lb, lloc, s, entry.shifted);
+          row = clampIfBad(lb, lloc, bad, row);
+        }
+        unlessSkipped(lb, lloc, entry.skip, [&](OpBuilder &ab, Location aloc) {
+          applyRow(ab, aloc, e, row);
+        });
+        scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
+      });
+  return loop.getResult(0);
+}
+
+void lowering::applyAllEntriesChecked(OpBuilder &b, Location loc,
+                                      const RowScatter &s, bool check,
+                                      Value inPlace, Value flags, Value p,
+                                      ApplyRowFn applyRow) {
+  Value indices = flatReadBuffer(b, loc, s.indices);
+  if (!check) {
+    applyEntries(b, loc, s, indices, false, applyRow);
+    return;
+  }
+  Value zero = constIndex(b, loc, 0);
+  Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                              s.numRows, zero);
+  auto ifEmpty = scf::IfOp::create(
+      b, loc, empty,
+      [&](OpBuilder &nb, Location nloc) {
+        Value any = nb.createOrFold<arith::CmpIOp>(
+            nloc, arith::CmpIPredicate::ne, s.numEntries, zero);
+        scf::YieldOp::create(nb, nloc, any);
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        Value bad = checkedApply(
+            nb, nloc, inPlace,
+            [&](OpBuilder &cb, Location cloc) {
+              return anyEntryBad(cb, cloc, s, indices);
+            },
+            [&](OpBuilder &ab, Location aloc) {
+              return applyEntries(ab, aloc, s, indices, true, applyRow);
+            });
+        scf::YieldOp::create(nb, nloc, bad);
+      });
+  memref::StoreOp::create(b, loc, ifEmpty.getResult(0), flags, p);
+}
+
+/// After a partitioned update with per-partition failure flags: reports the
+/// first bad entry if a partition failed.
+static void reportFailedPartitions(OpBuilder &b, Location loc,
+                                   const RowScatter &s, Value flags,
+                                   Value parts) {
+  Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
+  reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+    Value indices = flatReadBuffer(nb, nloc, s.indices);
+    s.reportFirstBad(nb, nloc, indices);
+  });
+}
+
+MemRefType lowering::rowSliceType(const RowScatter &s, Value dest) {
+  auto destType = cast<RankedTensorType>(dest.getType());
+  SmallVector<int64_t> shape(destType.getRank(), ShapedType::kDynamic);
+  return sliceMemRefType(destType.getElementType(), shape,
+                         /*contiguousRows=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Column partitions, and the choice of a partitioning
+//===----------------------------------------------------------------------===//
+
+/// Column partitions: every partition applies every entry to its columns
+/// (aligned to vectors) of `dest` (`[rows, rowSize]`).
+static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
+                              const RowScatter &s, Value dest,
+                              Value dataPointer, Value parts) {
+  bool check = checksIndices(state, s);
+  auto destType = cast<RankedTensorType>(dest.getType());
+  Type elementType = destType.getElementType();
+  Value one = constIndex(b, loc, 1);
+  int64_t align =
+      isVectorizable(elementType) ? vectorLength(elementType) : int64_t(1);
+  Value alignValue = constIndex(b, loc, align);
+  Value perPart = ceilDiv(b, loc, s.rowSize, parts);
+  Value width = b.createOrFold<arith::MulIOp>(
+      loc, ceilDiv(b, loc, perPart, alignValue), alignValue);
+  width = maxIndex(b, loc, width, one);
+  Value used = ceilDiv(b, loc, s.rowSize, width);
+  auto columns = [&](OpBuilder &nb, Location nloc, Value p) {
+    Value start = nb.createOrFold<arith::MulIOp>(nloc, p, width);
+    Value lo = minIndex(nb, nloc, start, s.rowSize);
+    Value end = nb.createOrFold<arith::AddIOp>(nloc, lo, width);
+    Value hi = minIndex(nb, nloc, end, s.rowSize);
+    return std::make_pair(lo, hi);
+  };
+  Value flags;
+  if (check)
+    flags = allocScratch(b, loc, b.getI1Type(), used);
+  Value updated = buildPartitionedUpdate(
+      b, loc, dest, dataPointer, used, rowSliceType(s, dest),
+      [&](OpBuilder &nb, Location nloc, Value p) {
+        std::pair<Value, Value> cols = columns(nb, nloc, p);
+        Value cut =
+            nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
+        SliceRegion region;
+        region.offsets = {nb.getIndexAttr(0), cols.first};
+        region.sizes = {s.numRows, cut};
+        return region;
+      },
+      [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value inPlace) {
+        Value updates = flatReadBuffer(nb, nloc, s.updates);
+        std::pair<Value, Value> cols = columns(nb, nloc, p);
+        Value cut =
+            nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
+        Value zero = constIndex(nb, nloc, 0);
+        applyAllEntriesChecked(
+            nb, nloc, s, check, inPlace, flags, p,
+            [&](OpBuilder &lb, Location lloc, Value e, Value row) {
+              applyEntry(lb, lloc, s, slice, updates, e, row, zero, cols.first,
+                         cut);
+            });
+      });
+  if (check)
+    reportFailedPartitions(b, loc, s, flags, used);
+  return updated;
+}
+
+Value lowering::scatterRows(OpBuilder &b, Location loc, LoweringState &state,
+                            Operation *op, RowScatter &s, Value data,
+                            Value dataPointer,
+                            ArrayRef<ReassociationIndices> groups) {
+  Value k = constIndex(b, loc, s.bounds.size());
+  Value indexWork = b.createOrFold<arith::MulIOp>(loc, s.numEntries, k);
+  Value chunks = state.numPartitions(b, loc, op, indexWork, s.numEntries);
+  Value work = b.createOrFold<arith::MulIOp>(loc, s.numEntries, s.rowSize);
+  Value dest = collapse(b, loc, data, groups);
+  std::optional<int64_t> staticRow = getConstantIntValue(s.rowSize);
+  bool wide = !s.oneD && (!staticRow || *staticRow >= kMinSplitColumns);
+  Value updated;
+  if (wide) {
+    Value maxParts =
+        ceilDiv(b, loc, s.rowSize, constIndex(b, loc, kMinSplitColumns));
+    Value parts = state.numPartitions(b, loc, op, work, maxParts);
+    updated = scatterByColumns(b, loc, state, s, dest, dataPointer, parts);
+  } else {
+    Value parts = state.numPartitions(b, loc, op, work, s.numRows);
+    updated =
+        scatterByRowOwners(b, loc, state, s, dest, dataPointer, parts, chunks);
+  }
+  return expandLike(b, loc, updated, data, groups);
+}

@@ -1,0 +1,204 @@
+//===- RuntimeCalls.cpp - calls into the run time and checks ----*- C++ -*-===//
+//
+// The members of LoweringState that call into the run time (see
+// LoweringState.h): the thread count, the store fence, the report of a
+// failed check, and the checks of dims the verifier could not compare.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringState.h"
+
+#include "Scalars.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+std::string lowering::describeLocation(Operation *op) {
+  FileLineColLoc fileLoc;
+  NameLoc nameLoc;
+  op->getLoc()->walk([&](Location nested) {
+    if (!fileLoc)
+      fileLoc = dyn_cast<FileLineColLoc>(nested);
+    if (!nameLoc)
+      nameLoc = dyn_cast<NameLoc>(nested);
+    return WalkResult::advance();
+  });
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (fileLoc) {
+    os << fileLoc.getFilename().getValue();
+    // Line 0 means "somewhere in the file", as for imported models.
+    if (fileLoc.getLine() != 0)
+      os << ":" << fileLoc.getLine() << ":" << fileLoc.getColumn();
+  } else {
+    os << "<unknown location>";
+  }
+  if (nameLoc)
+    os << " (" << nameLoc.getName().getValue() << ")";
+  std::string escaped;
+  for (char c : text) {
+    escaped += c;
+    if (c == '%')
+      escaped += '%';
+  }
+  return escaped;
+}
+
+Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
+                                   Value work, Value limit) {
+  declare(b, op, kMaxThreadsFn, b.getFunctionType({}, {b.getIndexType()}));
+  auto threads = func::CallOp::create(
+      b, loc, kMaxThreadsFn, TypeRange{b.getIndexType()}, ValueRange{});
+  Value grainValue = constIndex(b, loc, grain);
+  Value one = constIndex(b, loc, 1);
+  // min(max(work / grain, 1), threads[, max(limit, 1)]): at least 1, and
+  // never a constant, so that canonicalization keeps the loops (and the
+  // scatters' scf.forall) whatever the static sizes.
+  Value byWork = b.createOrFold<arith::DivUIOp>(loc, work, grainValue);
+  byWork = maxIndex(b, loc, byWork, one);
+  Value parts = minIndex(b, loc, byWork, threads.getResult(0));
+  if (limit)
+    parts = minIndex(b, loc, parts, maxIndex(b, loc, limit, one));
+  return parts;
+}
+
+void LoweringState::fenceStreamedStores(OpBuilder &b, Location loc,
+                                        Operation *op, Value streamed) {
+  std::optional<int64_t> known = getConstantIntValue(streamed);
+  if (known && *known == 0)
+    return;
+  declare(b, op, kStoreFenceFn, b.getFunctionType({}, {}));
+  auto ifOp = scf::IfOp::create(b, loc, streamed, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  func::CallOp::create(b, loc, kStoreFenceFn, TypeRange{}, ValueRange{});
+}
+
+void LoweringState::report(OpBuilder &b, Location loc, Operation *op,
+                           StringRef text, Value a, Value b2) {
+  std::string message = (op->getName().getStringRef() + ": " + text).str();
+  auto toI64 = [&](Value v) -> Value {
+    if (v.getType().isInteger(64))
+      return v;
+    return b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), v);
+  };
+  Value lhs = toI64(a);
+  Value rhs = toI64(b2);
+  Type i64 = b.getI64Type();
+  func::CallOp call;
+  if (site) {
+    declare(b, op, kReportErrorAtFn, b.getFunctionType({i64, i64, i64}, {}));
+    call = func::CallOp::create(b, loc, kReportErrorAtFn, TypeRange{},
+                                ValueRange{site, lhs, rhs});
+  } else {
+    declare(b, op, kReportErrorFn, b.getFunctionType({i64, i64}, {}));
+    message = describeLocation(op) + ": " + message;
+    call = func::CallOp::create(b, loc, kReportErrorFn, TypeRange{},
+                                ValueRange{lhs, rhs});
+  }
+  call->setAttr(kMessageAttr, b.getStringAttr(message));
+}
+
+LoweringState::CheckChain::CheckChain(LoweringState &state, OpBuilder &b,
+                                      Location loc, Operation *op)
+    : state(state), b(b), loc(loc), op(op), allOk(constBool(b, loc, true)) {}
+
+LoweringState::CheckChain::CheckChain(LoweringState &state, OpBuilder &b,
+                                      Location loc, Operation *op, Value ok)
+    : state(state), b(b), loc(loc), op(op), allOk(ok) {}
+
+void LoweringState::CheckChain::check(Value bad, StringRef text, Value a,
+                                      Value b2) {
+  Value fire = b.createOrFold<arith::AndIOp>(loc, allOk, bad);
+  auto ifOp = scf::IfOp::create(b, loc, fire, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    state.report(b, loc, op, text, a, b2);
+  }
+  Value good = b.createOrFold<arith::XOrIOp>(loc, bad, constBool(b, loc, true));
+  allOk = b.createOrFold<arith::AndIOp>(loc, allOk, good);
+}
+
+/// Emits the check of `lhs` (dim `lhsDim` of operand `lhsName`) against
+/// `rhs`, described by `rhsText`.
+static void compareDims(LoweringState::CheckChain &chain, OpBuilder &b,
+                        Location loc, Value lhs, StringRef lhsName,
+                        int64_t lhsDim, Value rhs, StringRef rhsText,
+                        bool atMost) {
+  Value bad = b.createOrFold<arith::CmpIOp>(
+      loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne, lhs,
+      rhs);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "operand '" << lhsName << "' dim " << lhsDim << " (%lld) "
+     << (atMost ? "exceeds" : "does not match") << " " << rhsText << " (%lld)";
+  chain.check(bad, text, lhs, rhs);
+}
+
+void LoweringState::checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
+                              int64_t lhsDim, Value rhs, StringRef rhsName,
+                              int64_t rhsDim, bool atMost) {
+  if (!checkBounds)
+    return;
+  int64_t lhsStatic = cast<ShapedType>(lhs.getType()).getDimSize(lhsDim);
+  int64_t rhsStatic = cast<ShapedType>(rhs.getType()).getDimSize(rhsDim);
+  if (!ShapedType::isDynamic(lhsStatic) && !ShapedType::isDynamic(rhsStatic))
+    return; // The verifier has checked it.
+  OpBuilder &b = chain.builder();
+  Location loc = chain.location();
+  std::string rhsText =
+      ("operand '" + rhsName + "' dim " + Twine(rhsDim)).str();
+  // Each value is bound before the call: C++ leaves the evaluation order of
+  // call arguments unspecified.
+  Value lhsSize = dimValue(b, loc, lhs, lhsDim);
+  Value rhsSize = dimValue(b, loc, rhs, rhsDim);
+  compareDims(chain, b, loc, lhsSize, lhsName, lhsDim, rhsSize, rhsText,
+              atMost);
+}
+
+void LoweringState::checkIndexDepth(CheckChain &chain, Value indices,
+                                    int64_t depth) {
+  auto type = cast<ShapedType>(indices.getType());
+  int64_t last = type.getRank() - 1;
+  if (!checkBounds || !type.isDynamicDim(last))
+    return; // Unchecked, or the verifier has checked it.
+  OpBuilder &b = chain.builder();
+  Location loc = chain.location();
+  Value actual = dimValue(b, loc, indices, last);
+  Value expected = constIndex(b, loc, depth);
+  compareDims(chain, b, loc, actual, "indices", last, expected,
+              "the index depth the ranks give", /*atMost=*/false);
+}
+
+void LoweringState::checkResultDim(CheckChain &chain, Value operand,
+                                   StringRef operandName, int64_t operandDim,
+                                   int64_t resultDim) {
+  if (!checkBounds)
+    return;
+  Operation *op = chain.operation();
+  int64_t size =
+      cast<ShapedType>(op->getResult(0).getType()).getDimSize(resultDim);
+  if (ShapedType::isDynamic(size) ||
+      !cast<ShapedType>(operand.getType()).isDynamicDim(operandDim))
+    return; // Nothing declared, or the verifier has checked it.
+  OpBuilder &b = chain.builder();
+  Location loc = chain.location();
+  std::string resultText = ("result dim " + Twine(resultDim)).str();
+  Value actual = dimValue(b, loc, operand, operandDim);
+  Value declared = constIndex(b, loc, size);
+  compareDims(chain, b, loc, actual, operandName, operandDim, declared,
+              resultText, /*atMost=*/false);
+}
+
+std::string LoweringState::indexMessage(int64_t dataDim) {
+  return ("index %lld in operand 'indices' is out of range for dim " +
+          Twine(dataDim) + " of operand 'data' (size %lld)")
+      .str();
+}

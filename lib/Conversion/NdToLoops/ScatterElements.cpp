@@ -1,0 +1,394 @@
+//===- ScatterElements.cpp - lower nd.scatter_elements ----------*- C++ -*-===//
+//
+// Lowers nd.scatter_elements (ONNX ScatterElements, OpenVINO
+// ScatterElementsUpdate-3/12) under every oob mode, every reduction and
+// use_init_val, into a private function of its own (see LoweringState.h).
+// Positions that differ off the axis never collide, so partitions own ranges
+// of dim 0 (or of the last dim when the axis is 0) of `data` and each walks
+// its positions of indices in row-major order (see Positions.h), applying
+// their updates in that order. Where every dim but the axis is 1 the axis is
+// cut among row owners instead (a row scatter of one-element rows, see
+// RowScatter.h). Under `reduction<mean>` or `use_init_val(false)` each
+// destination element keeps a tally (see Tallies.h), reset, applied and
+// finished by the element's owner.
+//
+// Preconditions: the op verifies and its reduction is supported on its
+// element type (otherwise the pattern does not match). Dynamic dims the
+// verifier could not compare are checked at run time when bounds checking
+// is on; so is every index value under oob<error>, all of them before
+// anything is written, a failed check reporting the first bad value in
+// row-major order and leaving data as it was. Under oob<skip> a value out of
+// range updates nothing; under oob<clamp> it is clamped into the axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Buffers.h"
+#include "IndexChecks.h"
+#include "OpLowerings.h"
+#include "Parallel.h"
+#include "Positions.h"
+#include "Reductions.h"
+#include "RowScatter.h"
+#include "Scalars.h"
+#include "Tallies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+namespace {
+/// The partitioned walk of a scatter_elements over the positions of its
+/// indices ("fibers": partitions own ranges of dim `split` of data, 0 or,
+/// when the axis is 0, the last dim, and walk their positions of indices in
+/// row-major order).
+struct FiberScatter {
+  OobMode oob;
+  ReductionKind reduction;
+  const ElementTally *tally;
+  /// The op's tensors.
+  Value data, indices, updates;
+  /// The dims of indices, their product, and the size of the axis.
+  SmallVector<Value> indexDims;
+  Value count, size;
+  int64_t axis, rank, split;
+  /// The size of dim `split` and the partitions of it; the positions of
+  /// indices per index of dim `split` (where `split` is 0).
+  Value extent, parts, perSlab;
+  /// The row-major strides of data (with a tally only).
+  SmallVector<Value> dataStrides;
+  /// The index 0: where the flat positions and the columns start.
+  Value zero;
+};
+
+/// What a walk over a partition's positions does with one that is not
+/// skipped: `visit(pos, at, flat)`, with `pos` its flat position in indices,
+/// `at` its coordinates in the partition's slice and `flat` its flat
+/// position in data (with a tally).
+using VisitFn =
+    function_ref<void(OpBuilder &, Location, Value, ArrayRef<Value>, Value)>;
+} // namespace
+
+/// The slice of data partition `p` owns: its range of dim `split`.
+static SliceRegion fiberRegion(OpBuilder &b, Location loc,
+                               const FiberScatter &f, Value p) {
+  std::pair<Value, Value> bounds = partRange(b, loc, f.extent, f.parts, p);
+  Value lo = bounds.first, hi = bounds.second;
+  SliceRegion region;
+  for (int64_t d = 0; d < f.rank; ++d) {
+    if (d == f.split) {
+      region.offsets.push_back(lo);
+      region.sizes.push_back(b.createOrFold<arith::SubIOp>(loc, hi, lo));
+      continue;
+    }
+    region.offsets.push_back(b.getIndexAttr(0));
+    region.sizes.push_back(tensor::getMixedSize(b, loc, f.data, d));
+  }
+  return region;
+}
+
+/// One walk over the positions of indices whose flat position is in
+/// `[flatLo, flatHi)` and whose last coordinate is in `[colLo, colHi)`,
+/// calling `visit` for each that is not skipped; `lo` is the first index of
+/// the partition's range of dim `split`.
+static void walkFiber(OpBuilder &b, Location loc, const FiberScatter &f,
+                      Value indicesFlat, Value lo, Value flatLo, Value flatHi,
+                      Value colLo, Value colHi, VisitFn visit) {
+  walkPositions(
+      b, loc, f.indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
+      [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords, Value pos,
+          ValueRange) -> SmallVector<Value> {
+        Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+        auto [normalized, skip] = resolveOrSkip(eb, eloc, f.oob, raw, f.size);
+        SmallVector<Value> at(coords);
+        at[f.axis] = normalized;
+        Value flat;
+        if (f.tally) {
+          flat = constIndex(eb, eloc, 0);
+          for (int64_t d = 0; d < f.rank; ++d) {
+            Value term =
+                eb.createOrFold<arith::MulIOp>(eloc, at[d], f.dataStrides[d]);
+            flat = eb.createOrFold<arith::AddIOp>(eloc, flat, term);
+          }
+        }
+        at[f.split] = eb.createOrFold<arith::SubIOp>(eloc, at[f.split], lo);
+        unlessSkipped(eb, eloc, skip, [&](OpBuilder &sb, Location sloc) {
+          visit(sb, sloc, pos, at, flat);
+        });
+        return {};
+      });
+}
+
+/// Applies the update at `pos` to the element at `at` of `slice` (flat
+/// position `flat` in data, with a tally).
+static void applyFiberUpdate(OpBuilder &b, Location loc, const FiberScatter &f,
+                             Value slice, Value updatesFlat, Value pos,
+                             ArrayRef<Value> at, Value flat) {
+  Value value = memref::LoadOp::create(b, loc, updatesFlat, ValueRange{pos});
+  if (f.tally) {
+    applyTallied(b, loc, *f.tally, slice, at, flat, value);
+    return;
+  }
+  if (f.reduction != ReductionKind::None) {
+    Value current = memref::LoadOp::create(b, loc, slice, at);
+    value = combine(b, loc, f.reduction, current, value);
+  }
+  memref::StoreOp::create(b, loc, value, slice, at);
+}
+
+/// Partition `p` updates `slice`, its part of data: one walk over its
+/// positions, and with a tally one before (reset) and, for a mean, one after
+/// (finish).
+static void updateFibers(OpBuilder &b, Location loc, const FiberScatter &f,
+                         Value p, Value slice) {
+  // Read where they are used (see RowScatter::updates).
+  Value indicesFlat = flatReadBuffer(b, loc, f.indices);
+  Value updatesFlat = flatReadBuffer(b, loc, f.updates);
+  std::pair<Value, Value> bounds = partRange(b, loc, f.extent, f.parts, p);
+  Value lo = bounds.first, hi = bounds.second;
+  Value flatLo = f.zero, flatHi = f.count, colLo = f.zero,
+        colHi = f.indexDims.back();
+  if (f.split == 0) {
+    flatLo = b.createOrFold<arith::MulIOp>(loc, lo, f.perSlab);
+    flatHi = b.createOrFold<arith::MulIOp>(loc, hi, f.perSlab);
+  } else {
+    colLo = lo;
+    colHi = hi;
+  }
+  auto walk = [&](VisitFn visit) {
+    walkFiber(b, loc, f, indicesFlat, lo, flatLo, flatHi, colLo, colHi, visit);
+  };
+  if (f.tally)
+    walk([&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value>, Value flat) {
+      resetTally(sb, sloc, *f.tally, flat);
+    });
+  walk([&](OpBuilder &sb, Location sloc, Value pos, ArrayRef<Value> at,
+           Value flat) {
+    applyFiberUpdate(sb, sloc, f, slice, updatesFlat, pos, at, flat);
+  });
+  if (f.tally && f.tally->reduction == ReductionKind::Mean)
+    walk([&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value> at,
+             Value flat) { finishTally(sb, sloc, *f.tally, slice, at, flat); });
+}
+
+/// Whether every value of the `count` values of `indices` is in range for a
+/// dim of `size`: a parallel pass over `chunks` contiguous ranges of them,
+/// one vectorised maximum each (see maxShifted).
+static Value checkInChunks(OpBuilder &b, Location loc, Value indices,
+                           Value count, Value size, Value chunks) {
+  Value bound = rangeBound(b, loc, size);
+  Value flags = allocScratch(b, loc, b.getI1Type(), chunks);
+  buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
+    std::pair<Value, Value> range = partRange(nb, nloc, count, chunks, c);
+    Value bad =
+        maxShifted(nb, nloc, indices, range.first, range.second, size, bound);
+    // An empty range checks nothing (its maximum, 0, is out of range for an
+    // empty axis).
+    Value any = nb.createOrFold<arith::CmpIOp>(nloc, arith::CmpIPredicate::ult,
+                                               range.first, range.second);
+    bad = nb.createOrFold<arith::AndIOp>(nloc, bad, any);
+    memref::StoreOp::create(nb, nloc, bad, flags, c);
+  });
+  Value failed = anyFlag(b, loc, flags, chunks);
+  return notBool(b, loc, failed);
+}
+
+namespace {
+/// Positions that differ off the axis never collide: partitions own ranges
+/// of dim 0 (or of the last dim when the axis is 0) and walk their positions
+/// in row-major order. Where every dim but the axis is 1, the axis is cut
+/// among row owners instead.
+struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t axis = op.getNormalizedAxis();
+    int64_t r = op.getData().getType().getRank();
+    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
+                         Value indices, Value updates) {
+      for (int64_t d = 0; d < r; ++d)
+        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
+      for (int64_t d = 0; d < r; ++d) {
+        if (d != axis)
+          state->checkDims(chain, indices, "indices", d, data, "data", d,
+                           /*atMost=*/true);
+      }
+    };
+    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                     Value updates, Value dataPointer) {
+      return scatter(b, loc, op, data, indices, updates, dataPointer, axis);
+    };
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
+                                   adaptor.getUpdates()};
+    return outlineScatter(*state, op, op.getReduction(), operands, rewriter,
+                          checkDims, lower);
+  }
+
+private:
+  Value scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
+                Value indices, Value updates, Value dataPointer,
+                int64_t axis) const {
+    bool check = state->checksEnabled() && op.getOob() == OobMode::Error;
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t r = dataType.getRank();
+    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, r);
+    Value count = product(b, loc, indexDims);
+    Value size = dimValue(b, loc, data, axis);
+
+    // A dim of static size 0 leaves nothing to write (and no slice to give a
+    // partition); under oob<error> the indices are still checked: with an
+    // empty axis every one is out of range, with another empty dim there is
+    // none.
+    if (llvm::is_contained(dataType.getShape(), 0)) {
+      if (check) {
+        Value zero = constIndex(b, loc, 0);
+        Value bound = rangeBound(b, loc, size);
+        Value any = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                                  count, zero);
+        Value outside =
+            maxShifted(b, loc, indicesFlat, zero, count, size, bound);
+        Value bad = b.createOrFold<arith::AndIOp>(loc, any, outside);
+        reportUnless(b, loc, notBool(b, loc, bad),
+                     [&](OpBuilder &nb, Location nloc) {
+                       reportFirstBadValue(*state, nb, nloc, op, indicesFlat,
+                                           count, size, axis);
+                     });
+      }
+      return data;
+    }
+
+    std::optional<ElementTally> tally;
+    if (needsTally(op)) {
+      Value numElements = product(b, loc, dimValues(b, loc, data, 0, r));
+      tally = allocateTally(b, loc, op, numElements);
+    }
+    const ElementTally *tallyPtr = tally ? &*tally : nullptr;
+
+    // Off-axis dims all statically 1: the positions are the axis.
+    bool alongAxis = llvm::all_of(llvm::seq<int64_t>(0, r), [&](int64_t d) {
+      return d == axis || dataType.getDimSize(d) == 1;
+    });
+    if (alongAxis)
+      return scatterAlongAxis(b, loc, op, data, indices, updates, dataPointer,
+                              count, size, tallyPtr);
+
+    auto applyAll = [&](OpBuilder &nb, Location nloc) {
+      return applyByFibers(nb, nloc, op, data, indices, updates, dataPointer,
+                           indexDims, count, size, axis, tallyPtr);
+    };
+    if (!check)
+      return applyAll(b, loc);
+    // Every index is checked before anything is written, by a parallel pass
+    // over contiguous ranges of the indices (one vectorised maximum each),
+    // and the fibers then update unchecked: their elements land at random,
+    // where a check fused into the walk costs a compare and a select per
+    // random access (workload f: 25 to 35 %), and a check per partition of
+    // its own columns reads every line of the indices once per partition.
+    Value chunks = state->numPartitions(b, loc, op, count, count);
+    Value ok = checkInChunks(b, loc, indicesFlat, count, size, chunks);
+    reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+      reportFirstBadValue(*state, nb, nloc, op, indicesFlat, count, size, axis);
+    });
+    return buildIf(b, loc, ok, dataType, applyAll,
+                   [&](OpBuilder &, Location) { return data; });
+  }
+
+  /// The partitioned walk over the positions of indices, which checks
+  /// nothing: under oob<error> the caller has checked every index.
+  Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
+                      Value data, Value indices, Value updates,
+                      Value dataPointer, ArrayRef<Value> indexDims, Value count,
+                      Value size, int64_t axis,
+                      const ElementTally *tally) const {
+    FiberScatter f;
+    f.oob = op.getOob();
+    f.reduction = op.getReduction();
+    f.tally = tally;
+    f.data = data;
+    f.indices = indices;
+    f.updates = updates;
+    f.indexDims.assign(indexDims.begin(), indexDims.end());
+    f.count = count;
+    f.size = size;
+    f.axis = axis;
+    auto dataType = cast<RankedTensorType>(data.getType());
+    f.rank = dataType.getRank();
+    f.zero = constIndex(b, loc, 0);
+    Value one = constIndex(b, loc, 1);
+    // Split dim 0 unless it is the axis; then the last dim.
+    f.split = axis != 0 ? 0 : f.rank - 1;
+    f.extent = indexDims[f.split];
+    f.parts = state->numPartitions(b, loc, op, count, f.extent);
+    Value extent = maxIndex(b, loc, f.extent, one);
+    f.perSlab = b.createOrFold<arith::DivUIOp>(loc, count, extent);
+    if (tally)
+      f.dataStrides =
+          rowMajorStrides(b, loc, dimValues(b, loc, data, 0, f.rank));
+    MemRefType sliceType =
+        sliceMemRefType(dataType.getElementType(),
+                        SmallVector<int64_t>(f.rank, ShapedType::kDynamic),
+                        /*contiguousRows=*/false);
+    return buildPartitionedUpdate(
+        b, loc, data, dataPointer, f.parts, sliceType,
+        [&](OpBuilder &nb, Location nloc, Value p) {
+          return fiberRegion(nb, nloc, f, p);
+        },
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
+          updateFibers(nb, nloc, f, p, slice);
+        });
+  }
+
+  /// Every off-axis dim is 1: row owners over the axis positions.
+  Value scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
+                         Value data, Value indices, Value updates,
+                         Value dataPointer, Value count, Value size,
+                         const ElementTally *tally) const {
+    int64_t r = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t axis = op.getNormalizedAxis();
+    RowScatter s;
+    s.numEntries = count;
+    s.numRows = size;
+    s.rowSize = constIndex(b, loc, 1);
+    s.updates = updates;
+    s.indices = indices;
+    s.reduction = op.getReduction();
+    s.oob = op.getOob();
+    s.tally = tally;
+    s.oneD = true;
+    s.bounds.push_back(rangeBound(b, loc, size));
+    OobMode oob = s.oob;
+    s.readEntry = [size, oob](OpBuilder &nb, Location nloc, Value flat,
+                              Value e) -> EntryRow {
+      Value raw = loadIndex(nb, nloc, flat, e);
+      auto [row, skip] = resolveOrSkip(nb, nloc, oob, raw, size);
+      if (skip)
+        row = clampIfBad(nb, nloc, skip, row);
+      Value shifted = nb.createOrFold<arith::AddIOp>(nloc, raw, size);
+      return {row, {shifted}, skip};
+    };
+    LoweringState *state = this->state.get();
+    s.reportFirstBad = [state, op, count, size,
+                        axis](OpBuilder &nb, Location nloc, Value flat) {
+      reportFirstBadValue(*state, nb, nloc, op, flat, count, size, axis);
+    };
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < r; ++d)
+      groups[0].push_back(d);
+    return scatterRows(b, loc, *state, op, s, data, dataPointer, groups);
+  }
+};
+} // namespace
+
+void mlir::nd::lowering::populateScatterElementsLowering(
+    RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
+  patterns.add<ScatterElementsLowering>(patterns.getContext(),
+                                        std::move(state));
+}

@@ -1,0 +1,153 @@
+//===- ScatterND.cpp - lower nd.scatter_nd ----------------------*- C++ -*-===//
+//
+// Lowers nd.scatter_nd (ONNX ScatterND, OpenVINO ScatterNDUpdate-3/15) under
+// every oob mode and every reduction, into a private function of its own
+// (see LoweringState.h). The entries are the index tuples (see
+// IndexTuples.h); each updates a slice of `data`, a row of `data` seen as
+// `[prod(shape[:k]), prod(shape[k:])]`, which makes the op a row scatter
+// (see RowScatter.h): wide slices are split by column, narrow ones (and
+// points) go to row owners.
+//
+// Preconditions: the op verifies and its reduction is supported on its
+// element type (otherwise the pattern does not match). Dynamic dims the
+// verifier could not compare (and a dynamic index depth) are checked at run
+// time when bounds checking is on; so is every index tuple under oob<error>
+// (see RowScatter.h), a failed check reporting the first bad tuple in
+// row-major order and leaving data as it was. Under oob<skip> a tuple with a
+// component out of range updates nothing; under oob<clamp> each component is
+// clamped into its dim.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Buffers.h"
+#include "IndexChecks.h"
+#include "IndexTuples.h"
+#include "OpLowerings.h"
+#include "Parallel.h"
+#include "Reductions.h"
+#include "RowScatter.h"
+#include "Scalars.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::lowering;
+
+namespace {
+/// Entries are the index tuples; each updates a slice of `data` (a row of
+/// `data` seen as `[prod(shape[:k]), prod(shape[k:])]`).
+struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
+  using NdLoweringPattern::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto updatesType = op.getUpdates().getType();
+    int64_t r = op.getData().getType().getRank();
+    int64_t q = op.getIndices().getType().getRank();
+    int64_t k = op.getIndexDepth();
+    // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
+    bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
+    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
+                         Value indices, Value updates) {
+      state->checkIndexDepth(chain, indices, k);
+      if (singleElement)
+        return;
+      for (int64_t d = 0; d < q - 1; ++d)
+        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
+      for (int64_t d = k; d < r; ++d)
+        state->checkDims(chain, updates, "updates", q - 1 + d - k, data, "data",
+                         d);
+    };
+    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                     Value updates, Value dataPointer) {
+      return scatter(b, loc, op, data, indices, updates, dataPointer, r, q, k);
+    };
+    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
+                                   adaptor.getUpdates()};
+    return outlineScatter(*state, op, op.getReduction(), operands, rewriter,
+                          checkDims, lower);
+  }
+
+private:
+  Value scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
+                Value indices, Value updates, Value dataPointer, int64_t r,
+                int64_t q, int64_t k) const {
+    auto space = std::make_shared<TupleSpace>();
+    space->oob = op.getOob();
+    space->sizes = dimValues(b, loc, data, 0, k);
+    space->strides = rowMajorStrides(b, loc, space->sizes);
+
+    RowScatter s;
+    s.numRows = product(b, loc, space->sizes);
+    s.rowSize = product(b, loc, dimValues(b, loc, data, k, r));
+    s.numEntries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
+    s.updates = updates;
+    s.indices = indices;
+    s.reduction = op.getReduction();
+    s.oob = op.getOob();
+    s.oneD = k == r;
+    for (Value size : space->sizes)
+      s.bounds.push_back(rangeBound(b, loc, size));
+    s.readEntry = [space](OpBuilder &nb, Location nloc, Value flat,
+                          Value e) -> EntryRow {
+      Tuple tuple = readTuple(nb, nloc, flat, e, *space);
+      return {tuple.row, tuple.shifted, tuple.skip};
+    };
+    Value numEntries = s.numEntries;
+    LoweringState *state = this->state.get();
+    s.reportFirstBad = [state, op, space,
+                        numEntries](OpBuilder &nb, Location nloc, Value flat) {
+      reportFirstBadTuple(*state, nb, nloc, op, flat, numEntries, *space);
+    };
+
+    // A dim of size 0 leaves nothing to write; the indices are still
+    // checked (under oob<error>). The partitions of a row scatter cover the
+    // destination's elements: they would check none.
+    auto checkOnly = [&](OpBuilder &nb, Location nloc) -> Value {
+      if (!checksIndices(*state, s))
+        return data;
+      Value chunks = state->numPartitions(nb, nloc, op, s.numEntries);
+      Value ok = forEachEntryChecked(
+          nb, nloc, s, chunks, state->checksEnabled(),
+          [](OpBuilder &, Location, Value) {},
+          [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
+      reportUnless(nb, nloc, ok, [&](OpBuilder &rb, Location rloc) {
+        Value flat = flatReadBuffer(rb, rloc, indices);
+        s.reportFirstBad(rb, rloc, flat);
+      });
+      return data;
+    };
+    auto dataType = op.getData().getType();
+    if (llvm::is_contained(dataType.getShape(), 0))
+      return checkOnly(b, loc);
+    // The destination as [rows, slice] (or [rows]).
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < k; ++d)
+      groups[0].push_back(d);
+    if (k < r) {
+      groups.emplace_back();
+      for (int64_t d = k; d < r; ++d)
+        groups[1].push_back(d);
+    }
+    auto write = [&](OpBuilder &nb, Location nloc) {
+      return scatterRows(nb, nloc, *state, op, s, data, dataPointer, groups);
+    };
+    if (!checksIndices(*state, s) || dataType.hasStaticShape())
+      return write(b, loc);
+    // A dynamic dim may be 0 at run time.
+    Value zero = constIndex(b, loc, 0);
+    Value size = b.createOrFold<arith::MulIOp>(loc, s.numRows, s.rowSize);
+    Value nonEmpty = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne, size, zero);
+    return buildIf(b, loc, nonEmpty, data.getType(), write, checkOnly);
+  }
+};
+} // namespace
+
+void mlir::nd::lowering::populateScatterNDLowering(
+    RewritePatternSet &patterns, std::shared_ptr<LoweringState> state) {
+  patterns.add<ScatterNDLowering>(patterns.getContext(), std::move(state));
+}

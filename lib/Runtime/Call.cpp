@@ -1,0 +1,591 @@
+//===- Call.cpp - one call of a compiled entry ------------------*- C++ -*-===//
+//
+// See Call.h. The descriptors follow MLIR's memref calling convention with
+// identity layouts (nd-to-llvm bufferizes function boundaries that way):
+// each input is (allocated, aligned, offset, sizes..., strides...) with
+// row-major strides, so a strided input is copied first; each result comes
+// back the same way, its buffer either fresh (from nd's allocator, Memory.h)
+// or, as the signature declares (`alias`), a donated input's own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Call.h"
+
+#include "Memory.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace nd::runtime;
+
+namespace {
+/// An element type of the table nd-c/Runtime.h numbers.
+struct DTypeInfo {
+  const char *name;
+  size_t bytes;
+};
+
+constexpr DTypeInfo kDTypes[] = {
+#define ND_DTYPE(ENUM, NAME, BYTES, ...) {NAME, BYTES},
+#include "nd/Runner/DTypes.def"
+};
+constexpr int32_t kNumDTypes = sizeof(kDTypes) / sizeof(kDTypes[0]);
+static_assert(kNumDTypes == ND_DTYPE_COUNT, "one nd_dtype per row");
+
+/// The allocated pointer MLIR gives descriptors of global memrefs, which is
+/// never freed.
+constexpr intptr_t kGlobalAllocatedPointer = 0xdeadbeef;
+
+/// Whether a result's buffer is a fresh one of the call's, which the call
+/// hands over or releases (not a donated input's, not a global's).
+bool isFresh(const nd_tensor_type &type, intptr_t allocated) {
+  return type.alias < 0 && allocated && allocated != kGlobalAllocatedPointer;
+}
+
+/// An output nd allocated: `owner` of its nd_tensor. `buffer` is what to
+/// release (null for a donated input's buffer); the shape follows.
+struct OwnedTensor {
+  void *buffer;
+  int64_t shape[1];
+};
+
+std::string formatString(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+std::string formatString(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  int size = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string text;
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size) + 1);
+    std::vsnprintf(text.data(), text.size(), format, args);
+    text.resize(static_cast<size_t>(size));
+  }
+  va_end(args);
+  return text;
+}
+
+std::string formatShape(const int64_t *shape, int32_t rank) {
+  std::string text = "[";
+  for (int32_t d = 0; d < rank; ++d) {
+    if (d)
+      text += ", ";
+    text +=
+        shape[d] == ND_DYNAMIC ? std::string("?") : std::to_string(shape[d]);
+  }
+  return text + "]";
+}
+
+/// "input #1 ('indices')" or "output #0".
+std::string describe(const char *what, size_t position,
+                     const nd_tensor_type &type) {
+  std::string text = formatString("%s #%zu", what, position);
+  if (type.name && *type.name)
+    text += formatString(" ('%s')", type.name);
+  return text;
+}
+
+/// The number of elements of `shape`, or -1 if it does not fit in int64.
+int64_t countElements(const int64_t *shape, int32_t rank) {
+  int64_t count = 1;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (shape[d] == 0)
+      return 0;
+  }
+  for (int32_t d = 0; d < rank; ++d) {
+    if (__builtin_mul_overflow(count, shape[d], &count))
+      return -1;
+  }
+  return count;
+}
+
+void rowMajorStrides(const int64_t *shape, int32_t rank, int64_t *strides) {
+  int64_t stride = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= std::max<int64_t>(shape[d], 1);
+  }
+}
+
+/// Whether `strides` lay `shape` out contiguously in row-major order (dims
+/// of size 1 may have any stride).
+bool isRowMajor(const int64_t *shape, const int64_t *strides, int32_t rank) {
+  if (!strides)
+    return true;
+  int64_t expected = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    if (shape[d] != 1 && strides[d] != expected)
+      return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+/// Copies the elements of `shape` from `src` (strides `srcStrides`, in
+/// elements) to `dst` (`dstStrides`): rows of contiguous elements at a time.
+void copyStrided(uint8_t *dst, const int64_t *dstStrides, const uint8_t *src,
+                 const int64_t *srcStrides, const int64_t *shape, int32_t rank,
+                 size_t elementSize) {
+  if (rank == 0) {
+    std::memcpy(dst, src, elementSize);
+    return;
+  }
+  int64_t count = countElements(shape, rank);
+  if (count <= 0)
+    return;
+  int32_t last = rank - 1;
+  bool rows = dstStrides[last] == 1 && srcStrides[last] == 1;
+  int64_t rowLength = rows ? shape[last] : 1;
+  std::vector<int64_t> position(static_cast<size_t>(rank), 0);
+  for (int64_t done = 0; done < count; done += rowLength) {
+    int64_t dstOffset = 0, srcOffset = 0;
+    for (int32_t d = 0; d < rank; ++d) {
+      dstOffset += position[d] * dstStrides[d];
+      srcOffset += position[d] * srcStrides[d];
+    }
+    std::memcpy(dst + dstOffset * static_cast<int64_t>(elementSize),
+                src + srcOffset * static_cast<int64_t>(elementSize),
+                static_cast<size_t>(rowLength) * elementSize);
+    for (int32_t d = rows ? last - 1 : last; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+}
+} // namespace
+
+size_t nd::runtime::getElementSize(int32_t dtype) {
+  return dtype >= 0 && dtype < kNumDTypes ? kDTypes[dtype].bytes : 0;
+}
+
+const char *nd::runtime::getDTypeName(int32_t dtype) {
+  return dtype >= 0 && dtype < kNumDTypes ? kDTypes[dtype].name : nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Error reports
+//===----------------------------------------------------------------------===//
+
+void nd::runtime::reportError(nd_call_state *state, const char *format,
+                              int64_t a, int64_t b) {
+  auto lla = static_cast<long long>(a);
+  auto llb = static_cast<long long>(b);
+  if (!state) {
+    std::fputs("nd: error: ", stderr);
+    std::fprintf(stderr, format, lla, llb);
+    std::fputc('\n', stderr);
+    return;
+  }
+  if (state->failed.exchange(true))
+    return;
+  int size = std::snprintf(nullptr, 0, format, lla, llb);
+  if (size < 0) {
+    state->message = format;
+    return;
+  }
+  state->message.resize(static_cast<size_t>(size) + 1);
+  std::snprintf(state->message.data(), state->message.size(), format, lla, llb);
+  state->message.resize(static_cast<size_t>(size));
+}
+
+//===----------------------------------------------------------------------===//
+// Call
+//===----------------------------------------------------------------------===//
+
+Call::~Call() {
+  releaseResults();
+  for (void *buffer : scratch)
+    release(buffer);
+}
+
+int32_t Call::fail(int32_t status, std::string text) {
+  message = std::move(text);
+  return status;
+}
+
+int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
+  const nd_tensor_type &type = signature.inputs[position];
+  std::string what = describe("input", position, type);
+  if (tensor.dtype != type.dtype) {
+    const char *got = getDTypeName(tensor.dtype);
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                formatString("%s: expected element type %s, got %s",
+                             what.c_str(), getDTypeName(type.dtype),
+                             got ? got : "an unknown dtype"));
+  }
+  if (tensor.rank != type.rank)
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                formatString("%s: expected rank %d, got %d", what.c_str(),
+                             type.rank, tensor.rank));
+  if (type.rank > 0 && !tensor.shape)
+    return fail(ND_ERROR_INVALID_ARGUMENT, what + ": its shape is NULL");
+  for (int32_t d = 0; d < type.rank; ++d) {
+    if (tensor.shape[d] < 0)
+      return fail(ND_ERROR_INVALID_ARGUMENT,
+                  formatString("%s: dim %d is negative (%lld)", what.c_str(), d,
+                               static_cast<long long>(tensor.shape[d])));
+    if (type.dims[d] != ND_DYNAMIC && type.dims[d] != tensor.shape[d])
+      return fail(ND_ERROR_INVALID_ARGUMENT,
+                  formatString("%s: dim %d must be %lld, got %lld (shape %s)",
+                               what.c_str(), d,
+                               static_cast<long long>(type.dims[d]),
+                               static_cast<long long>(tensor.shape[d]),
+                               formatShape(tensor.shape, type.rank).c_str()));
+  }
+  int64_t count = countElements(tensor.shape, type.rank);
+  int64_t bytes = 0;
+  if (count < 0 ||
+      __builtin_mul_overflow(
+          count, static_cast<int64_t>(getElementSize(type.dtype)), &bytes))
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                formatString("%s: shape %s has too many elements", what.c_str(),
+                             formatShape(tensor.shape, type.rank).c_str()));
+  if (!tensor.data && count > 0)
+    return fail(ND_ERROR_INVALID_ARGUMENT, what + ": its data is NULL");
+
+  void *data = tensor.data;
+  if (count > 0 && !isRowMajor(tensor.shape, tensor.strides, type.rank)) {
+    // The compiled code reads and updates row-major buffers: a donated input
+    // must be one, any other is read from a contiguous copy.
+    if (type.donated)
+      return fail(ND_ERROR_INVALID_ARGUMENT,
+                  what + ": a donated input must be contiguous and row-major "
+                         "(its strides are not)");
+    data = allocate(static_cast<size_t>(bytes));
+    if (!data)
+      return fail(ND_ERROR_OUT_OF_MEMORY,
+                  formatString("%s: cannot allocate %lld bytes for a "
+                               "contiguous copy",
+                               what.c_str(), static_cast<long long>(bytes)));
+    scratch.push_back(data);
+    std::vector<int64_t> contiguous(static_cast<size_t>(type.rank));
+    rowMajorStrides(tensor.shape, type.rank, contiguous.data());
+    copyStrided(static_cast<uint8_t *>(data), contiguous.data(),
+                static_cast<const uint8_t *>(tensor.data), tensor.strides,
+                tensor.shape, type.rank, getElementSize(type.dtype));
+  }
+
+  std::vector<int64_t> &descriptor = descriptors.emplace_back();
+  auto address = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
+  descriptor = {address, address, /*offset=*/0};
+  descriptor.insert(descriptor.end(), tensor.shape, tensor.shape + type.rank);
+  descriptor.resize(descriptor.size() + static_cast<size_t>(type.rank));
+  rowMajorStrides(tensor.shape, type.rank, descriptor.data() + 3 + type.rank);
+  return ND_OK;
+}
+
+int32_t Call::checkOutput(size_t position, const nd_tensor &tensor) {
+  if (!tensor.data)
+    return ND_OK; // nd allocates it.
+  const nd_tensor_type &type = signature.outputs[position];
+  std::string what = describe("output", position, type);
+  if (tensor.dtype != type.dtype) {
+    const char *got = getDTypeName(tensor.dtype);
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                formatString("%s: the buffer has element type %s, the "
+                             "output is %s",
+                             what.c_str(), got ? got : "(unknown)",
+                             getDTypeName(type.dtype)));
+  }
+  if (tensor.rank != type.rank)
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                formatString("%s: the buffer has rank %d, the output %d",
+                             what.c_str(), tensor.rank, type.rank));
+  if (type.rank > 0 && !tensor.shape)
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                what + ": the buffer's shape is NULL");
+  for (int32_t d = 0; d < type.rank; ++d) {
+    if (type.dims[d] != ND_DYNAMIC && type.dims[d] != tensor.shape[d])
+      return fail(ND_ERROR_INVALID_ARGUMENT,
+                  formatString("%s: dim %d of the buffer is %lld, the "
+                               "output's is %lld",
+                               what.c_str(), d,
+                               static_cast<long long>(tensor.shape[d]),
+                               static_cast<long long>(type.dims[d])));
+  }
+  return ND_OK;
+}
+
+int32_t Call::prepare(const nd_tensor *inputs, size_t numInputs,
+                      nd_tensor *outputs, size_t numOutputs) {
+  if (signature.abi_version != ND_ABI_VERSION)
+    return fail(ND_ERROR_ABI_MISMATCH,
+                formatString("the library was compiled for nd's ABI version "
+                             "%d, the runtime has version %d",
+                             signature.abi_version, ND_ABI_VERSION));
+  if (numInputs != static_cast<size_t>(signature.num_inputs) ||
+      numOutputs != static_cast<size_t>(signature.num_outputs))
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                formatString("%s takes %d input(s) and %d output(s), got "
+                             "%zu and %zu",
+                             signature.entry, signature.num_inputs,
+                             signature.num_outputs, numInputs, numOutputs));
+  if ((numInputs && !inputs) || (numOutputs && !outputs))
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                "the inputs or outputs array is NULL");
+  this->inputs = inputs;
+  this->outputs = outputs;
+  descriptors.clear();
+  descriptors.reserve(numInputs);
+  for (size_t i = 0; i < numInputs; ++i)
+    if (int32_t status = checkInput(i, inputs[i]))
+      return status;
+  for (size_t k = 0; k < numOutputs; ++k)
+    if (int32_t status = checkOutput(k, outputs[k]))
+      return status;
+
+  resultOffsets.clear();
+  size_t slots = 0;
+  for (size_t k = 0; k < numOutputs; ++k) {
+    resultOffsets.push_back(slots);
+    slots += 3 + 2 * static_cast<size_t>(signature.outputs[k].rank);
+  }
+  resultStorage.assign(slots, 0);
+  resultPointer = resultStorage.data();
+
+  arguments.clear();
+  for (std::vector<int64_t> &descriptor : descriptors)
+    for (int64_t &field : descriptor)
+      arguments.push_back(&field);
+  if (numOutputs)
+    arguments.push_back(&resultPointer);
+  arguments.push_back(&statePointer);
+  return ND_OK;
+}
+
+const int64_t *Call::resultFields(size_t position) const {
+  return resultStorage.data() + resultOffsets[position];
+}
+
+bool Call::isInputBuffer(intptr_t pointer) const {
+  for (int32_t i = 0; i < signature.num_inputs; ++i)
+    if (reinterpret_cast<intptr_t>(inputs[i].data) == pointer)
+      return true;
+  return false;
+}
+
+void Call::releaseResults() {
+  if (!holdsResults)
+    return;
+  holdsResults = false;
+  std::vector<intptr_t> released;
+  for (int32_t k = 0; k < signature.num_outputs; ++k) {
+    intptr_t allocated = static_cast<intptr_t>(resultFields(k)[0]);
+    // A donated input's buffer is the caller's; the guard against any input
+    // keeps a caller's buffer safe should a declaration ever be wrong.
+    if (!isFresh(signature.outputs[k], allocated) || isInputBuffer(allocated) ||
+        std::find(released.begin(), released.end(), allocated) !=
+            released.end())
+      continue;
+    released.push_back(allocated);
+    release(reinterpret_cast<void *>(allocated));
+  }
+}
+
+int32_t Call::run(int32_t threads, const ThreadControl &control) {
+  releaseResults();
+  state.failed.store(false, std::memory_order_relaxed);
+  state.message.clear();
+  std::fill(resultStorage.begin(), resultStorage.end(), 0);
+  if (threads > 0 && control.setNumThreads && control.getMaxThreads) {
+    int previous = control.getMaxThreads();
+    control.setNumThreads(threads);
+    packed(arguments.data());
+    control.setNumThreads(previous);
+  } else {
+    packed(arguments.data());
+  }
+  holdsResults = signature.num_outputs > 0;
+  if (state.failed.load()) {
+    releaseResults();
+    return fail(ND_ERROR_CHECK_FAILED, state.message);
+  }
+  return ND_OK;
+}
+
+int32_t Call::finish() {
+  int32_t numOutputs = signature.num_outputs;
+  // Caller's buffers first: a buffer of another shape fails the call before
+  // anything is written.
+  for (int32_t k = 0; k < numOutputs; ++k) {
+    const nd_tensor &output = outputs[k];
+    const nd_tensor_type &type = signature.outputs[k];
+    const int64_t *sizes = resultFields(k) + 3;
+    if (!output.data || std::equal(sizes, sizes + type.rank, output.shape))
+      continue;
+    std::string what = describe("output", static_cast<size_t>(k), type);
+    releaseResults();
+    return fail(ND_ERROR_INVALID_ARGUMENT,
+                formatString("%s: the call computed shape %s, the buffer has "
+                             "shape %s",
+                             what.c_str(),
+                             formatShape(sizes, type.rank).c_str(),
+                             formatShape(output.shape, type.rank).c_str()));
+  }
+
+  // What each output nd allocates gets: an owner record, and a buffer of its
+  // own, the result's fresh buffer or, for a buffer that an earlier output
+  // took already (a function may return one buffer twice), a copy. All are
+  // allocated before any output changes, so that a failure leaves the
+  // outputs as they were.
+  std::vector<OwnedTensor *> owners(static_cast<size_t>(numOutputs), nullptr);
+  std::vector<intptr_t> handedOver;
+  bool outOfMemory = false;
+  for (int32_t k = 0; k < numOutputs && !outOfMemory; ++k) {
+    if (outputs[k].data)
+      continue;
+    const nd_tensor_type &type = signature.outputs[k];
+    const int64_t *fields = resultFields(k);
+    size_t rank = static_cast<size_t>(type.rank);
+    auto *owner = static_cast<OwnedTensor *>(std::malloc(
+        sizeof(OwnedTensor) + sizeof(int64_t) * (rank ? rank - 1 : 0)));
+    if (!owner) {
+      outOfMemory = true;
+      break;
+    }
+    owner->buffer = nullptr;
+    owners[k] = owner;
+    intptr_t allocated = static_cast<intptr_t>(fields[0]);
+    // The guard against the inputs' buffers keeps a caller's buffer safe
+    // should a declaration ever be wrong.
+    if (!isFresh(type, allocated) || isInputBuffer(allocated))
+      continue;
+    if (std::find(handedOver.begin(), handedOver.end(), allocated) ==
+        handedOver.end()) {
+      owner->buffer = reinterpret_cast<void *>(allocated);
+      handedOver.push_back(allocated);
+      continue;
+    }
+    size_t bytes = static_cast<size_t>(countElements(fields + 3, type.rank)) *
+                   getElementSize(type.dtype);
+    owner->buffer = allocate(bytes);
+    if (!owner->buffer)
+      outOfMemory = true;
+  }
+  if (outOfMemory) {
+    for (size_t k = 0; k < owners.size(); ++k) {
+      if (!owners[k])
+        continue;
+      void *buffer = owners[k]->buffer;
+      bool copy = buffer && std::find(handedOver.begin(), handedOver.end(),
+                                      reinterpret_cast<intptr_t>(buffer)) ==
+                                handedOver.end();
+      if (copy)
+        release(buffer);
+      std::free(owners[k]);
+    }
+    releaseResults();
+    return fail(ND_ERROR_OUT_OF_MEMORY, "cannot allocate the outputs");
+  }
+
+  for (int32_t k = 0; k < numOutputs; ++k) {
+    nd_tensor &output = outputs[k];
+    const nd_tensor_type &type = signature.outputs[k];
+    const int64_t *fields = resultFields(k);
+    size_t elementSize = getElementSize(type.dtype);
+    auto *data = reinterpret_cast<uint8_t *>(static_cast<intptr_t>(fields[1])) +
+                 fields[2] * static_cast<int64_t>(elementSize);
+    const int64_t *sizes = fields + 3;
+    const int64_t *strides = fields + 3 + type.rank;
+    std::vector<int64_t> contiguous(static_cast<size_t>(type.rank));
+
+    if (output.data) {
+      rowMajorStrides(output.shape, type.rank, contiguous.data());
+      const int64_t *target =
+          output.strides ? output.strides : contiguous.data();
+      bool same = output.data == data &&
+                  std::equal(target, target + type.rank, strides);
+      if (!same)
+        copyStrided(static_cast<uint8_t *>(output.data), target, data, strides,
+                    sizes, type.rank, elementSize);
+      output.owner = nullptr;
+      continue;
+    }
+
+    OwnedTensor *owner = owners[k];
+    std::copy(sizes, sizes + type.rank, owner->shape);
+    bool copied = owner->buffer && reinterpret_cast<intptr_t>(owner->buffer) !=
+                                       static_cast<intptr_t>(fields[0]);
+    if (copied) {
+      rowMajorStrides(sizes, type.rank, contiguous.data());
+      copyStrided(static_cast<uint8_t *>(owner->buffer), contiguous.data(),
+                  data, strides, sizes, type.rank, elementSize);
+      data = static_cast<uint8_t *>(owner->buffer);
+    }
+    output.data = data;
+    output.shape = owner->shape;
+    output.strides = nullptr;
+    output.dtype = type.dtype;
+    output.rank = type.rank;
+    output.owner = owner;
+  }
+
+  // What no output took.
+  std::vector<intptr_t> released;
+  for (int32_t k = 0; k < numOutputs; ++k) {
+    intptr_t allocated = static_cast<intptr_t>(resultFields(k)[0]);
+    if (!isFresh(signature.outputs[k], allocated) || isInputBuffer(allocated) ||
+        std::find(handedOver.begin(), handedOver.end(), allocated) !=
+            handedOver.end() ||
+        std::find(released.begin(), released.end(), allocated) !=
+            released.end())
+      continue;
+    released.push_back(allocated);
+    release(reinterpret_cast<void *>(allocated));
+  }
+  holdsResults = false;
+  return ND_OK;
+}
+
+void nd::runtime::releaseTensor(nd_tensor &tensor) {
+  auto *owner = static_cast<OwnedTensor *>(tensor.owner);
+  if (!owner)
+    return;
+  release(owner->buffer);
+  std::free(owner);
+  tensor.data = nullptr;
+  tensor.shape = nullptr;
+  tensor.owner = nullptr;
+}
+
+int32_t nd::runtime::invoke(const nd_signature &signature, nd_packed_fn packed,
+                            nd_context *context, const nd_tensor *inputs,
+                            size_t numInputs, nd_tensor *outputs,
+                            size_t numOutputs, const ThreadControl &control) {
+  int32_t threads = context ? context->threads : 0;
+  if (threads == 0)
+    threads = __atomic_load_n(&signature.threads, __ATOMIC_RELAXED);
+  Call call(signature, packed);
+  int32_t status = ND_OK;
+  std::string text;
+  if (threads < 0) {
+    status = ND_ERROR_INVALID_ARGUMENT;
+    text = formatString("the thread count is negative (%d)", threads);
+  } else {
+    status = call.prepare(inputs, numInputs, outputs, numOutputs);
+    if (status == ND_OK)
+      status = call.run(threads, control);
+    if (status == ND_OK)
+      status = call.finish();
+    if (status != ND_OK)
+      text = call.getMessage();
+  }
+  if (!context)
+    return status;
+  context->status = status;
+  context->message_length = text.size();
+  if (context->message && context->message_size) {
+    size_t length = std::min(text.size(), context->message_size - 1);
+    std::memcpy(context->message, text.data(), length);
+    context->message[length] = '\0';
+  }
+  return status;
+}

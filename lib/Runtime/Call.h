@@ -1,0 +1,110 @@
+//===- Call.h - one call of a compiled entry --------------------*- C++ -*-===//
+//
+// The host side of a call of compiled code, shared by libnd_runtime.so (the
+// entries of libraries built by nd-compile) and JitFunction: checking the
+// caller's tensors against the entry's signature, packing their memref
+// descriptors, the per-call error state that the generated code reports
+// into, the thread count, and handing the results over under the ownership
+// rules of nd-c/Runtime.h. MLIR-free and LLVM-free.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_LIB_RUNTIME_CALL_H
+#define ND_LIB_RUNTIME_CALL_H
+
+#include "nd-c/RuntimeABI.h"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/// The error state of one call (opaque to generated code, which passes a
+/// pointer to it to every report): the first failed check's message.
+struct nd_call_state {
+  std::atomic<bool> failed{false};
+  std::string message;
+};
+
+namespace nd::runtime {
+
+/// Records a failed check in `state` (the first one of a call wins; reports
+/// from several threads at once are safe). Without a state (code whose host
+/// passed none), prints the message to stderr. Never exits.
+void reportError(nd_call_state *state, const char *format, int64_t a,
+                 int64_t b);
+
+/// How a call sets its thread count: the OpenMP runtime's functions, or null
+/// where the code runs without it.
+struct ThreadControl {
+  int (*getMaxThreads)() = nullptr;
+  void (*setNumThreads)(int) = nullptr;
+};
+
+/// One call of the entry `packed` whose signature is `signature`: `prepare`
+/// checks and packs the tensors, `run` calls the entry (as often as wanted:
+/// a benchmark times `run` alone), `finish` hands the results of the last
+/// run over to the outputs. Each step returns an nd_status; `getMessage`
+/// says what failed. Results of a run that are not handed over are released
+/// by the next run, by `releaseResults` or by the destructor.
+class Call {
+public:
+  Call(const nd_signature &signature, nd_packed_fn packed)
+      : signature(signature), packed(packed) {}
+  ~Call();
+  Call(const Call &) = delete;
+  Call &operator=(const Call &) = delete;
+
+  int32_t prepare(const nd_tensor *inputs, size_t numInputs, nd_tensor *outputs,
+                  size_t numOutputs);
+  /// Runs the entry on `threads` threads (0: the control's default).
+  int32_t run(int32_t threads, const ThreadControl &control);
+  int32_t finish();
+  void releaseResults();
+
+  const std::string &getMessage() const { return message; }
+
+private:
+  int32_t fail(int32_t status, std::string text);
+  int32_t checkInput(size_t position, const nd_tensor &tensor);
+  int32_t checkOutput(size_t position, const nd_tensor &tensor);
+  /// The fields of result `position`'s descriptor in `resultStorage`.
+  const int64_t *resultFields(size_t position) const;
+  bool isInputBuffer(intptr_t pointer) const;
+
+  const nd_signature &signature;
+  nd_packed_fn packed;
+  const nd_tensor *inputs = nullptr;
+  nd_tensor *outputs = nullptr;
+  /// One descriptor per input (allocated, aligned, offset, sizes, strides).
+  std::vector<std::vector<int64_t>> descriptors;
+  /// Contiguous copies of strided inputs, released by the destructor.
+  std::vector<void *> scratch;
+  std::vector<int64_t> resultStorage;
+  std::vector<size_t> resultOffsets;
+  void *resultPointer = nullptr;
+  nd_call_state state;
+  nd_call_state *statePointer = &state;
+  std::vector<void *> arguments;
+  bool holdsResults = false;
+  std::string message;
+};
+
+/// prepare, run and finish, with the context's thread count (or the
+/// signature's default) and status and message written to the context.
+int32_t invoke(const nd_signature &signature, nd_packed_fn packed,
+               nd_context *context, const nd_tensor *inputs, size_t numInputs,
+               nd_tensor *outputs, size_t numOutputs,
+               const ThreadControl &control);
+
+/// Bytes per element of `dtype`, 0 if unknown.
+size_t getElementSize(int32_t dtype);
+/// nd's name of `dtype`, null if unknown.
+const char *getDTypeName(int32_t dtype);
+
+/// Releases an output that `Call::finish` allocated (nd_tensor_free).
+void releaseTensor(nd_tensor &tensor);
+
+} // namespace nd::runtime
+
+#endif // ND_LIB_RUNTIME_CALL_H

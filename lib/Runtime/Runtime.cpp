@@ -1,0 +1,106 @@
+//===- Runtime.cpp - libnd_runtime.so ---------------------------*- C++ -*-===//
+//
+// The run-time library of code that nd-compile builds: the C interface of
+// nd-c/Runtime.h, the entry points the generated code calls (nd-c/
+// RuntimeABI.h: `nd_runtime_invoke` from each exported entry, the error
+// reporter, the allocator, the conversions to bfloat16) and nothing else. It
+// depends on LLVM's OpenMP runtime for the thread count of a call, and on no
+// LLVM or MLIR library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BFloat16.h"
+#include "Call.h"
+#include "Memory.h"
+#include "nd/Version.h"
+
+#include <cstddef>
+
+using namespace nd::runtime;
+
+// The layouts that --nd-export-entry writes into each library's signature.
+static_assert(sizeof(void *) == 8, "nd's generated code is 64-bit");
+static_assert(offsetof(nd_tensor_type, dims) == 8 &&
+                  offsetof(nd_tensor_type, name) == 16 &&
+                  offsetof(nd_tensor_type, donated) == 24 &&
+                  offsetof(nd_tensor_type, alias) == 28 &&
+                  sizeof(nd_tensor_type) == 32,
+              "nd_tensor_type as --nd-export-entry lays it out");
+static_assert(offsetof(nd_signature, threads) == 12 &&
+                  offsetof(nd_signature, entry) == 16 &&
+                  offsetof(nd_signature, inputs) == 24 &&
+                  offsetof(nd_signature, outputs) == 32 &&
+                  sizeof(nd_signature) == 40,
+              "nd_signature as --nd-export-entry lays it out");
+
+extern "C" {
+
+int32_t ND_ABI_INVOKE(const nd_signature *signature, nd_packed_fn packed,
+                      nd_context *context, const nd_tensor *inputs,
+                      size_t numInputs, nd_tensor *outputs, size_t numOutputs) {
+  ThreadControl control;
+  control.getMaxThreads = &ND_ABI_OMP_MAX_THREADS;
+  control.setNumThreads = &ND_ABI_OMP_SET_THREADS;
+  return invoke(*signature, packed, context, inputs, numInputs, outputs,
+                numOutputs, control);
+}
+
+ND_RUNTIME_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *state,
+                                           const char *format, int64_t a,
+                                           int64_t b) {
+  reportError(state, format, a, b);
+}
+
+ND_RUNTIME_EXPORT void *ND_ABI_ALLOC(size_t size) { return allocate(size); }
+
+ND_RUNTIME_EXPORT void *ND_ABI_ALIGNED_ALLOC(size_t alignment, size_t size) {
+  return allocateAligned(alignment, size);
+}
+
+ND_RUNTIME_EXPORT void ND_ABI_FREE(void *buffer) { release(buffer); }
+
+ND_RUNTIME_EXPORT float ND_ABI_TRUNC_F32_TO_BF16(float value) {
+  return asReturnedBFloat16(toBFloat16(value));
+}
+
+ND_RUNTIME_EXPORT float ND_ABI_TRUNC_F64_TO_BF16(double value) {
+  return asReturnedBFloat16(toBFloat16(value));
+}
+
+void nd_tensor_free(nd_tensor *tensor) {
+  if (tensor)
+    releaseTensor(*tensor);
+}
+
+void nd_set_threads(nd_signature *signature, int32_t threads) {
+  if (signature)
+    __atomic_store_n(&signature->threads, threads < 0 ? 0 : threads,
+                     __ATOMIC_RELAXED);
+}
+
+const char *nd_status_string(int32_t status) {
+  switch (status) {
+  case ND_OK:
+    return "ok";
+  case ND_ERROR_INVALID_ARGUMENT:
+    return "invalid argument";
+  case ND_ERROR_CHECK_FAILED:
+    return "check failed";
+  case ND_ERROR_OUT_OF_MEMORY:
+    return "out of memory";
+  case ND_ERROR_ABI_MISMATCH:
+    return "ABI mismatch";
+  default:
+    return "unknown status";
+  }
+}
+
+const char *nd_dtype_name(int32_t dtype) { return getDTypeName(dtype); }
+
+size_t nd_dtype_size(int32_t dtype) { return getElementSize(dtype); }
+
+const char *nd_runtime_version(void) { return ND_VERSION_STRING; }
+
+int32_t nd_runtime_abi_version(void) { return ND_ABI_VERSION; }
+
+} // extern "C"

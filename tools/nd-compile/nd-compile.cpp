@@ -1,0 +1,268 @@
+//===- nd-compile.cpp - compile models to native libraries ------*- C++ -*-===//
+//
+//   nd-compile MODEL -o libNAME.so [--entry NAME] [--function NAME]
+//              [--donate I]... [--check-bounds=false] [--cpu NAME] [-O N]
+//              [--emit-header FILE] [--emit-object] [--weights FILE]
+//              [--cc DRIVER]
+//
+// MODEL is what nd-run takes (nd/Target/ImportModel.h). Its tensor function
+// is compiled in process (nd/Compile/Compile.h) into a shared library, or an
+// object file with --emit-object, that exports one C function and its
+// description (include/nd-c/Runtime.h) and needs only libnd_runtime.so,
+// LLVM's OpenMP runtime and the C library at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Compile/Compile.h"
+#include "nd/Support/Version.h"
+#include "nd/Target/ImportModel.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::nd;
+namespace cl = llvm::cl;
+
+static const char *const kOverview =
+    R"(compile a model to a native library with nd
+
+MODEL is an ONNX model (.onnx), an OpenVINO IR model (.xml, with its weights
+in the .bin file beside it or --weights FILE) or an MLIR module (.mlir) with a
+tensor function @main (or --function NAME). It is lowered with nd-to-llvm,
+optimized by LLVM for --cpu and compiled in process; the result, a shared
+library (or, with --emit-object, an object file), exports one C function, the
+entry, and its description NAME_signature (include/nd-c/Runtime.h says how to
+call it). It needs libnd_runtime.so and LLVM's OpenMP runtime (libomp.so.5) at
+run time, found beside the library, in ../lib from it, or on the system's
+library path.
+)";
+
+namespace {
+/// The command line of nd-compile; the options register themselves when the
+/// struct is built, in main.
+struct Options {
+  cl::OptionCategory category{"nd-compile options"};
+
+  cl::opt<std::string> model{cl::Positional, cl::desc("MODEL"),
+                             cl::cat(category)};
+  cl::opt<std::string> output{
+      "o",
+      cl::desc("The library to write (libNAME.so), or the object file with "
+               "--emit-object"),
+      cl::value_desc("FILE"), cl::cat(category)};
+  cl::opt<std::string> entry{
+      "entry",
+      cl::desc("The C name of the exported entry (default: NAME of "
+               "libNAME.so or NAME.o)"),
+      cl::value_desc("NAME"), cl::cat(category)};
+  cl::opt<std::string> function{
+      "function", cl::desc("The model's function to compile"),
+      cl::value_desc("NAME"), cl::init("main"), cl::cat(category)};
+  cl::list<unsigned> donate{
+      "donate",
+      cl::desc("Donate input I: the entry may update it in place and return "
+               "it as an output (repeatable)"),
+      cl::value_desc("I"), cl::cat(category)};
+  cl::opt<bool> checkBounds{
+      "check-bounds",
+      cl::desc("Check index values and dynamic shapes at run time (false: "
+               "only for inputs known to be valid)"),
+      cl::init(true), cl::cat(category)};
+  cl::opt<std::string> cpu{
+      "cpu",
+      cl::desc("The CPU to generate code for: an LLVM CPU name, or native "
+               "for this machine's"),
+      cl::value_desc("NAME"), cl::init(kDefaultCPU.str()), cl::cat(category)};
+  cl::opt<unsigned> optLevel{"O", cl::desc("LLVM optimization level (0-3)"),
+                             cl::Prefix, cl::init(3), cl::cat(category)};
+  cl::opt<std::string> emitHeader{
+      "emit-header",
+      cl::desc("Also write a C header declaring the entry and describing its "
+               "tensors"),
+      cl::value_desc("FILE"), cl::cat(category)};
+  cl::opt<bool> emitObject{
+      "emit-object",
+      cl::desc("Write the object file alone (to link statically, with "
+               "libnd_runtime and libomp)"),
+      cl::cat(category)};
+  cl::opt<std::string> weights{
+      "weights",
+      cl::desc("The weights file of an OpenVINO IR model (default: the .bin "
+               "file beside the .xml file)"),
+      cl::value_desc("FILE"), cl::cat(category)};
+  cl::opt<std::string> driver{
+      "cc", cl::desc("The C compiler driver that links the library"),
+      cl::value_desc("DRIVER"), cl::init("cc"), cl::cat(category)};
+
+  /// The C name of the entry, once `finish` has checked the options.
+  std::string symbol;
+
+  /// Checks what the parser cannot; returns an error message on bad usage.
+  std::optional<std::string> finish();
+};
+} // namespace
+
+/// NAME of libNAME.so, NAME.so or NAME.o, as a C identifier.
+static std::string defaultSymbol(llvm::StringRef output) {
+  llvm::StringRef stem = llvm::sys::path::stem(output);
+  if (llvm::sys::path::extension(output) == ".so")
+    stem.consume_front("lib");
+  std::string symbol;
+  for (char c : stem)
+    symbol.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (symbol.empty() || llvm::isDigit(symbol.front()))
+    symbol.insert(symbol.begin(), '_');
+  return symbol;
+}
+
+static bool isCIdentifier(llvm::StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+std::optional<std::string> Options::finish() {
+  if (model.empty())
+    return std::string("no model given");
+  if (output.empty())
+    return std::string("no output given (-o libNAME.so, or -o NAME.o with "
+                       "--emit-object)");
+  symbol = entry.empty() ? defaultSymbol(output) : entry.getValue();
+  if (!isCIdentifier(symbol))
+    return "--entry '" + symbol + "' is not a C identifier";
+  if (llvm::StringRef(symbol).starts_with("nd_") ||
+      llvm::StringRef(symbol).starts_with("__nd") ||
+      llvm::StringRef(symbol).starts_with("_mlir"))
+    return "--entry '" + symbol +
+           "' is reserved: nd's run-time names start with nd_, __nd and "
+           "_mlir";
+  if (optLevel > 3)
+    return std::string("-O takes a level from 0 to 3");
+  if (!weights.empty() && !isOpenVINOModel(model))
+    return std::string("--weights is for OpenVINO IR (.xml) models");
+  return std::nullopt;
+}
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "nd-compile: error: " << message << "\n";
+  return 1;
+}
+
+static int fail(llvm::Error error) {
+  return fail(llvm::toString(std::move(error)));
+}
+
+/// Writes `bytes` to `path`.
+static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef bytes) {
+  std::string message;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &message);
+  if (!file)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot write '" + path + "': " + message);
+  file->os() << bytes;
+  file->keep();
+  return llvm::Error::success();
+}
+
+/// Where libnd_runtime.so is: lib/ beside the bin/ that holds nd-compile, in
+/// the build tree and in an installed tree alike.
+static std::string runtimeDirectory(const char *argv0) {
+  static int anchor;
+  std::string executable = llvm::sys::fs::getMainExecutable(argv0, &anchor);
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(executable));
+  llvm::sys::path::append(dir, "..", "lib");
+  llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+  return dir.str().str();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  Options options;
+  cl::HideUnrelatedOptions(options.category);
+  registerVersionPrinter();
+  std::string parseErrors;
+  llvm::raw_string_ostream parseErrorStream(parseErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &parseErrorStream)) {
+    llvm::errs() << parseErrors;
+    return 1;
+  }
+  if (std::optional<std::string> usageError = options.finish())
+    return fail(*usageError + " (nd-compile --help lists the options)");
+
+  DialectRegistry registry;
+  registerCompileDialects(registry);
+  registerModelImportDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  // Diagnostics point at the model's lines; the IR of a failed pass would
+  // only bury them.
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  ModelImportOptions importOptions;
+  importOptions.weightsPath = options.weights;
+  std::string readError;
+  OwningOpRef<ModuleOp> module =
+      importModel(options.model, context, sourceMgr, importOptions, readError);
+  if (!readError.empty())
+    return fail("cannot read model '" + options.model + "': " + readError);
+  if (!module)
+    return fail("cannot load model '" + options.model + "'");
+
+  CompileOptions compileOptions;
+  compileOptions.function = options.function;
+  compileOptions.symbol = options.symbol;
+  compileOptions.checkBounds = options.checkBounds;
+  compileOptions.cpu = options.cpu;
+  compileOptions.optLevel = options.optLevel;
+  compileOptions.donated.assign(options.donate.begin(), options.donate.end());
+  llvm::Expected<CompiledEntry> compiled =
+      compileModule(*module, compileOptions);
+  if (!compiled)
+    return fail(compiled.takeError());
+
+  if (options.emitObject) {
+    if (llvm::Error error = writeFile(options.output, compiled->object))
+      return fail(std::move(error));
+  } else {
+    llvm::SmallString<128> objectPath;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("nd-compile", "o", objectPath))
+      return fail("cannot create a temporary file: " + ec.message());
+    llvm::scope_exit removeObject([&] { llvm::sys::fs::remove(objectPath); });
+    if (llvm::Error error = writeFile(objectPath, compiled->object))
+      return fail(std::move(error));
+    LinkOptions linkOptions;
+    linkOptions.driver = options.driver;
+    linkOptions.runtimeDir = runtimeDirectory(argv[0]);
+    linkOptions.openmpDir = ND_OPENMP_DIR;
+    if (llvm::Error error = linkSharedLibrary(objectPath, options.output,
+                                              compiled->symbol, linkOptions))
+      return fail(std::move(error));
+  }
+
+  if (!options.emitHeader.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    nd::emitHeader(*compiled, llvm::sys::path::filename(options.model), os);
+    if (llvm::Error error = writeFile(options.emitHeader, text))
+      return fail(std::move(error));
+  }
+  return 0;
+}
