@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/APFloat.h"
@@ -841,12 +842,23 @@ static OpFoldResult foldScatter(OpTy op, Attribute dataAttr,
                          parts.useInitVal);
 }
 
+/// Whether `op` verifies, without reporting anything. A pattern of another
+/// dialect may have made it invalid (upstream's canonicalization folds a
+/// `tensor.cast` into the operands of every destination-style op, however
+/// its shape rules relate them): such an op is left to the verifier, which
+/// names what is wrong, and never evaluated.
+static bool verifiesQuietly(Operation *op) {
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  return succeeded(mlir::verify(op, /*verifyRecursively=*/false));
+}
+
 /// The fold of an op with an optional result: nothing on buffers, otherwise
 /// `fold()` of the op on tensors.
 static LogicalResult foldOnTensors(Operation *op,
                                    SmallVectorImpl<OpFoldResult> &results,
                                    function_ref<OpFoldResult()> fold) {
-  if (isOnBuffers(op))
+  if (isOnBuffers(op) || !verifiesQuietly(op))
     return failure();
   OpFoldResult folded = fold();
   if (!folded)
@@ -916,8 +928,8 @@ struct EmptyGatherToTensorEmpty : public OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    if (isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "on buffers");
+    if (isOnBuffers(op) || !verifiesQuietly(op))
+      return rewriter.notifyMatchFailure(op, "on buffers, or invalid");
     RankedTensorType resultType = op.getResult().getType();
     if (resultType.hasStaticShape() || !hasZeroDim(resultType.getShape()) ||
         !hasStaticShapeRules(op) || !indicesAreSafe(op, getConstantEntries(op)))
@@ -1057,7 +1069,7 @@ struct DropOverwrittenSlices : public OpRewritePattern<ScatterNDOp> {
   LogicalResult matchAndRewrite(ScatterNDOp op,
                                 PatternRewriter &rewriter) const override {
     if (isOnBuffers(op) || op.getReduction() != ReductionKind::None ||
-        !hasStaticShapeRules(op))
+        !hasStaticShapeRules(op) || !verifiesQuietly(op))
       return rewriter.notifyMatchFailure(op, "not a plain scatter");
     std::optional<SmallVector<int64_t>> values = getConstantIndexValues(op);
     if (!values)
@@ -1108,8 +1120,8 @@ struct DropOverwrittenElements : public OpRewritePattern<ScatterElementsOp> {
 
   LogicalResult matchAndRewrite(ScatterElementsOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "on buffers");
+    if (isOnBuffers(op) || !verifiesQuietly(op))
+      return rewriter.notifyMatchFailure(op, "on buffers, or invalid");
     RankedTensorType dataType = getTensorType(op.getData().getType());
     RankedTensorType indicesType = getTensorType(op.getIndices().getType());
     if (op.getReduction() != ReductionKind::None ||

@@ -16,7 +16,9 @@
 //   equivalent (as upstream's destination-style ops are), a chain of N
 //   scatters, each on the previous result, forms one alias set of N values
 //   that the analysis compares read by write for every op: a chain of 1,000
-//   took 97 s to bufferize, against a fraction of a second;
+//   took 97 s to bufferize, against a fraction of a second. Inside a loop
+//   (a tiled program's), the result is the destination's equivalent, as
+//   the loop's carried values need;
 // - a gather reads its operands and allocates its result, which the gather
 //   on buffers writes (`into`).
 //
@@ -38,6 +40,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 
@@ -60,6 +63,19 @@ static bool isFreshBuffer(Value buffer) {
     }
     if (auto cast = dyn_cast<memref::CastOp>(def)) {
       buffer = cast.getSource();
+      continue;
+    }
+    // The buffer of a tensor bufferized earlier (a gather's result, seen
+    // by the op that uses it before the casts fold away), or of an
+    // allocation not bufferized yet.
+    if (auto toBuffer = dyn_cast<ToBufferOp>(def)) {
+      Operation *tensorDef = toBuffer.getTensor().getDefiningOp();
+      if (isa_and_nonnull<AllocTensorOp>(tensorDef))
+        return true;
+      auto toTensor = dyn_cast_or_null<ToTensorOp>(tensorDef);
+      if (!toTensor)
+        return false;
+      buffer = toTensor.getBuffer();
       continue;
     }
     return false;
@@ -91,14 +107,22 @@ namespace {
 /// A scatter: it reads and writes its destination operand, where the
 /// analysis decides whether that is the destination's own buffer (in place)
 /// or a copy of it; its result is that buffer, which the analysis sees as a
-/// new one (see the file header: a chain of scatters then forms no alias set
-/// longer than one op).
+/// new one at a function's top level (see the file header: a chain of
+/// scatters then forms no alias set longer than one op), and as the
+/// destination's own inside a loop.
 template <typename OpTy>
 struct ScatterBufferizationModel
     : public BufferizableOpInterface::ExternalModel<
           ScatterBufferizationModel<OpTy>, OpTy> {
   static bool isDestination(Operation *op, OpOperand &operand) {
     return cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
+  }
+
+  /// Whether the op is inside a loop, whose loop-carried values need a
+  /// scatter's result equivalent to its destination (a loop's yield must be
+  /// its iteration argument's buffer: tiling makes such loops).
+  static bool inLoop(Operation *op) {
+    return static_cast<bool>(op->getParentOfType<LoopLikeOpInterface>());
   }
 
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
@@ -113,11 +137,13 @@ struct ScatterBufferizationModel
 
   AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
                                       const AnalysisState &state) const {
-    return {};
+    if (!isDestination(op, operand) || !inLoop(op))
+      return {};
+    return {{op->getResult(0), BufferRelation::Equivalent}};
   }
 
   bool bufferizesToAllocation(Operation *op, Value value) const {
-    return true;
+    return !inLoop(op);
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -173,17 +199,29 @@ struct GatherBufferizationModel
         getOperandBuffers(op, rewriter, options, state);
     if (failed(buffers))
       return failure();
-    FailureOr<Value> result =
+    FailureOr<Value> allocation =
         allocateTensorForShapedValue(rewriter, op->getLoc(), op->getResult(0),
                                      options, state, /*copy=*/false);
-    if (failed(result))
+    if (failed(allocation))
       return failure();
-    FailureOr<Value> into = getBuffer(rewriter, *result, options, state);
+    FailureOr<Value> into = getBuffer(rewriter, *allocation, options, state);
     if (failed(into))
       return failure();
     buffers->push_back(*into);
     mlir::clone(rewriter, op, TypeRange{}, *buffers);
-    replaceOpWithBufferizedValues(rewriter, op, *into);
+    // The allocation may know a dim the result type leaves dynamic (its
+    // size folded to a constant): the result is the buffer as that type.
+    Value result = *into;
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto intoType = cast<MemRefType>(result.getType());
+    auto declaredType = MemRefType::get(resultType.getShape(),
+                                        resultType.getElementType(),
+                                        intoType.getLayout(),
+                                        intoType.getMemorySpace());
+    if (declaredType != intoType)
+      result = memref::CastOp::create(rewriter, op->getLoc(), declaredType,
+                                      result);
+    replaceOpWithBufferizedValues(rewriter, op, result);
     return success();
   }
 };
