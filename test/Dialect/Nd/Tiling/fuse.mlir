@@ -118,3 +118,63 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A scatter_elements along axis 0 fused into a consumer tiled by columns:
+// every update of a column lands in that column, so the tile scatters the
+// columns of indices and updates into the columns of data.
+// CHECK-LABEL: func.func @scatter_elements_columns
+// CHECK-SAME: (%[[DATA:.*]]: tensor<10x9xf32>, %[[IDX:.*]]: tensor<6x9xi64>, %[[UPD:.*]]: tensor<6x9xf32>)
+// CHECK: scf.forall (%[[I:.*]]) in (3)
+// CHECK: %[[C:.*]] = affine.apply {{.*}}(%[[I]])
+// CHECK-DAG: %[[D:.*]] = tensor.extract_slice %[[DATA]][0, %[[C]]] [10, 3] [1, 1]
+// CHECK-DAG: %[[X:.*]] = tensor.extract_slice %[[IDX]][0, %[[C]]] [6, 3] [1, 1]
+// CHECK-DAG: %[[U:.*]] = tensor.extract_slice %[[UPD]][0, %[[C]]] [6, 3] [1, 1]
+// CHECK: %[[S:.*]] = nd.scatter_elements %[[D]][%[[X]]], %[[U]] reduction<max> : tensor<10x3xf32>, tensor<6x3xi64>, tensor<6x3xf32>
+// CHECK: linalg.exp ins(%[[S]] : tensor<10x3xf32>)
+func.func @scatter_elements_columns(%data: tensor<10x9xf32>, %idx: tensor<6x9xi64>, %upd: tensor<6x9xf32>) -> tensor<10x9xf32> {
+  %0 = nd.scatter_elements %data[%idx], %upd axis(0) reduction<max> : tensor<10x9xf32>, tensor<6x9xi64>, tensor<6x9xf32>
+  %e = tensor.empty() : tensor<10x9xf32>
+  %1 = linalg.exp ins(%0 : tensor<10x9xf32>) outs(%e : tensor<10x9xf32>) -> tensor<10x9xf32>
+  return %1 : tensor<10x9xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.structured.match ops{["linalg.exp"]} in %root : (!transform.any_op) -> !transform.any_op
+    %s = transform.structured.match ops{["nd.scatter_elements"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %e tile_sizes [0, 3] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %nl = transform.structured.fuse_into_containing_op %s into %l : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A tensor_scatter fused into a consumer tiled by batch entry and heads:
+// the tile writes its entry's update into its heads of the cache.
+// CHECK-LABEL: func.func @tensor_scatter_heads
+// CHECK-SAME: (%[[PAST:.*]]: tensor<2x4x16x8xf16>, %[[W:.*]]: tensor<2xi64>, %[[UPD:.*]]: tensor<2x4x3x8xf16>)
+// CHECK: scf.forall (%[[B:.*]], %[[I:.*]]) in (2, 2)
+// CHECK: %[[H:.*]] = affine.apply {{.*}}(%[[I]])
+// CHECK-DAG: %[[C:.*]] = tensor.extract_slice %[[PAST]][%[[B]], %[[H]], 0, 0] [1, 2, 16, 8] [1, 1, 1, 1]
+// CHECK-DAG: %[[U:.*]] = tensor.extract_slice %[[UPD]][%[[B]], %[[H]], 0, 0] [1, 2, 3, 8] [1, 1, 1, 1]
+// CHECK-DAG: %[[X:.*]] = tensor.extract_slice %[[W]][%[[B]]] [1] [1]
+// CHECK: %[[S:.*]] = nd.tensor_scatter %[[C]][%[[X]]], %[[U]] : tensor<1x2x16x8xf16>[tensor<1xi64>], tensor<1x2x3x8xf16>
+// CHECK: linalg.negf ins(%[[S]] : tensor<1x2x16x8xf16>)
+
+func.func @tensor_scatter_heads(%past: tensor<2x4x16x8xf16>, %w: tensor<2xi64>, %upd: tensor<2x4x3x8xf16>) -> tensor<2x4x16x8xf16> {
+  %0 = nd.tensor_scatter %past[%w], %upd : tensor<2x4x16x8xf16>[tensor<2xi64>], tensor<2x4x3x8xf16>
+  %e = tensor.empty() : tensor<2x4x16x8xf16>
+  %1 = linalg.negf ins(%0 : tensor<2x4x16x8xf16>) outs(%e : tensor<2x4x16x8xf16>) -> tensor<2x4x16x8xf16>
+  return %1 : tensor<2x4x16x8xf16>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.structured.match ops{["linalg.negf"]} in %root : (!transform.any_op) -> !transform.any_op
+    %s = transform.structured.match ops{["nd.tensor_scatter"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %e tile_sizes [1, 2, 0, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %nl = transform.structured.fuse_into_containing_op %s into %l : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

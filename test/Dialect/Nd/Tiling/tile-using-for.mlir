@@ -96,3 +96,54 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A gather_nd's batch and slice dims; the indexed rows of data stay whole,
+// and the batch dim cuts data and indices alike.
+// CHECK-LABEL: func.func @gather_nd_batch
+// CHECK-SAME: (%[[DATA:.*]]: tensor<4x10x6xf32>, %[[IDX:.*]]: tensor<4x5x1xi64>)
+// CHECK: scf.for %[[B:.*]] = %c0 to %c4 step %c2
+// CHECK: scf.for %[[C:.*]] = %c0 to %c6 step %c4
+// CHECK: %[[W:.*]] = affine.min {{.*}}(%[[C]])
+// CHECK-DAG: %[[D:.*]] = tensor.extract_slice %[[DATA]][%[[B]], 0, %[[C]]] [2, 10, %[[W]]] [1, 1, 1]
+// CHECK-DAG: %[[X:.*]] = tensor.extract_slice %[[IDX]][%[[B]], 0, 0] [2, 5, 1] [1, 1, 1]
+// CHECK: %[[T:.*]] = nd.gather_nd %[[D]][%[[X]]] batch_dims(1) oob<clamp> : tensor<2x10x?xf32>, tensor<2x5x1xi64> -> tensor<2x5x?xf32>
+// CHECK: tensor.insert_slice %[[T]] into %{{.*}}[%[[B]], 0, %[[C]]] [2, 5, %[[W]]] [1, 1, 1]
+func.func @gather_nd_batch(%data: tensor<4x10x6xf32>, %idx: tensor<4x5x1xi64>) -> tensor<4x5x6xf32> {
+  %0 = nd.gather_nd %data[%idx] batch_dims(1) oob<clamp> : tensor<4x10x6xf32>, tensor<4x5x1xi64> -> tensor<4x5x6xf32>
+  return %0 : tensor<4x5x6xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.gather_nd"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:2 = transform.structured.tile_using_for %op tile_sizes [2, 0, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A tensor_scatter's batch entries and heads, in circular mode; the
+// sequence axis (where the update lands, wrapping) is never cut.
+// CHECK-LABEL: func.func @tensor_scatter_circular
+// CHECK-SAME: (%[[PAST:.*]]: tensor<2x4x16x8xf16>, %[[W:.*]]: tensor<2xi64>, %[[UPD:.*]]: tensor<2x4x3x8xf16>)
+// CHECK: scf.for %[[B:.*]] = %c0 to %c2 step %c1 iter_args(%[[ACC:.*]] = %[[PAST]])
+// CHECK: scf.for %[[H:.*]] = %c0 to %c4 step %c3 iter_args(%[[IN:.*]] = %[[ACC]])
+// CHECK: %[[N:.*]] = affine.min {{.*}}(%[[H]])
+// CHECK-DAG: %[[C:.*]] = tensor.extract_slice %[[IN]][%[[B]], %[[H]], 0, 0] [1, %[[N]], 16, 8] [1, 1, 1, 1]
+// CHECK-DAG: %[[U:.*]] = tensor.extract_slice %[[UPD]][%[[B]], %[[H]], 0, 0] [1, %[[N]], 3, 8] [1, 1, 1, 1]
+// CHECK-DAG: %[[X:.*]] = tensor.extract_slice %[[W]][%[[B]]] [1] [1]
+// CHECK: %[[T:.*]] = nd.tensor_scatter %[[C]][%[[X]]], %[[U]] mode<circular> : tensor<1x?x16x8xf16>[tensor<1xi64>], tensor<1x?x3x8xf16>
+// CHECK: tensor.insert_slice %[[T]] into %[[IN]][%[[B]], %[[H]], 0, 0] [1, %[[N]], 16, 8] [1, 1, 1, 1]
+func.func @tensor_scatter_circular(%past: tensor<2x4x16x8xf16>, %w: tensor<2xi64>, %upd: tensor<2x4x3x8xf16>) -> tensor<2x4x16x8xf16> {
+  %0 = nd.tensor_scatter %past[%w], %upd mode<circular> : tensor<2x4x16x8xf16>[tensor<2xi64>], tensor<2x4x3x8xf16>
+  return %0 : tensor<2x4x16x8xf16>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.tensor_scatter"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:2 = transform.structured.tile_using_for %op tile_sizes [1, 3] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
