@@ -2,7 +2,9 @@
 """Compile time of nd's pipeline against the number of nd ops in a module.
 
 Generates modules of N nd ops of one kind (scatter_nd, gather_nd,
-scatter_elements, gather_elements, or a mix of the four) in one function,
+scatter_elements, gather_elements, a mix of the four, or mixed-dynamic: the
+four on static data, then the four on data with a dynamic dim, in turn) in
+one function,
 either independent (every op on the function's arguments, every result
 returned) or chained (each op on the previous op's result), and times
 
@@ -57,32 +59,85 @@ USES = {
 }
 
 
-def op_text(kind, result, data):
-    """One nd op of `kind` on `data`, defining `result` (all of type DATA)."""
+DYNAMIC_DATA = "tensor<?x16xf32>"
+
+
+def op_text(kind, result, data, data_type=DATA, indices=None):
+    """One nd op of `kind` on `data`, defining `result` (both of type
+    `data_type`: DATA, or DYNAMIC_DATA for the dynamic ops of
+    mixed-dynamic); `indices` names its index operand (default: the
+    function's argument)."""
+    t = data_type
+    i = indices or "%" + USES[kind][0]
     if kind == "scatter_nd":
-        return (f"  {result} = nd.scatter_nd {data}[%nd_indices], %nd_updates"
-                f" : {DATA}, {ARGS['nd_indices']}, {ARGS['nd_updates']}\n")
+        return (f"  {result} = nd.scatter_nd {data}[{i}], %nd_updates"
+                f" : {t}, {ARGS['nd_indices']}, {ARGS['nd_updates']}\n")
     if kind == "gather_nd":
-        return (f"  {result} = nd.gather_nd {data}[%gnd_indices]"
-                f" : {DATA}, {ARGS['gnd_indices']} -> {DATA}\n")
+        return (f"  {result} = nd.gather_nd {data}[{i}]"
+                f" : {t}, {ARGS['gnd_indices']} -> {t}\n")
     if kind == "scatter_elements":
-        return (f"  {result} = nd.scatter_elements {data}[%el_indices],"
+        return (f"  {result} = nd.scatter_elements {data}[{i}],"
                 f" %el_updates axis(0)"
-                f" : {DATA}, {ARGS['el_indices']}, {ARGS['el_updates']}\n")
+                f" : {t}, {ARGS['el_indices']}, {ARGS['el_updates']}\n")
     if kind == "gather_elements":
-        return (f"  {result} = nd.gather_elements {data}[%gel_indices] axis(0)"
-                f" : {DATA}, {ARGS['gel_indices']} -> {DATA}\n")
+        return (f"  {result} = nd.gather_elements {data}[{i}] axis(0)"
+                f" : {t}, {ARGS['gel_indices']} -> {t}\n")
     raise ValueError(kind)
 
 
 def kinds_of(kind):
-    return KINDS if kind == "mixed" else [kind]
+    return KINDS if kind.startswith("mixed") else [kind]
+
+
+def distinct_rows(n, count=4, size=8):
+    """`count` distinct row numbers of [0, size), some negative: a
+    different list for every n below 8*7*6*5 * 2^count."""
+    free = list(range(size))
+    rows = []
+    for _ in range(count):
+        rows.append(free.pop(n % len(free)))
+        n //= len(free) + 1
+    return [r - size if (n >> j) & 1 else r for j, r in enumerate(rows)]
+
+
+def base16(n, length):
+    """`length` index values in [-8, 8): the base-16 digits of n."""
+    values = []
+    for _ in range(length):
+        values.append(n % 16 - 8)
+        n //= 16
+    return values
+
+
+def constant_indices(name, n):
+    """A constant index tensor for argument `name`, different for each n
+    (independent ops: identical ops would be one op after CSE)."""
+    if name == "nd_indices":
+        rows = distinct_rows(n)
+        return "[" + ", ".join(f"[{r}]" for r in rows) + "]"
+    if name == "gnd_indices":
+        return "[" + ", ".join(f"[{v}]" for v in base16(n, 8)) + "]"
+    if name == "el_indices":
+        columns = [distinct_rows(n if c == 0 else c) for c in range(16)]
+        return "[" + ", ".join(
+            "[" + ", ".join(str(columns[c][r]) for c in range(16)) + "]"
+            for r in range(4)) + "]"
+    if name == "gel_indices":
+        digits = base16(n, 128)
+        return "[" + ", ".join(
+            "[" + ", ".join(str(digits[r * 16 + c]) for c in range(16)) + "]"
+            for r in range(8)) + "]"
+    raise ValueError(name)
 
 
 def module_text(kind, count, shape):
     """A module with @main holding `count` ops of `kind` ("mixed" cycles
-    through the four), independent or chained."""
+    through the four, "mixed-dynamic" through the four static and the four
+    dynamic), independent or chained."""
     kinds = kinds_of(kind)
+    # mixed-dynamic: the four kinds on static data, then on data of a
+    # dynamic dim (a tensor.cast on each side), in turn.
+    dynamic_every = len(kinds) if kind == "mixed-dynamic" else 0
     args = ["%data"]
     arg_types = [DATA]
     for k in kinds:
@@ -96,7 +151,25 @@ def module_text(kind, count, shape):
     for i in range(count):
         result = f"%r{i}"
         data = previous if shape == "chain" else "%data"
-        body.append(op_text(kinds[i % len(kinds)], result, data))
+        op_kind = kinds[i % len(kinds)]
+        indices = None
+        if shape == "independent":
+            # Each op its own constant indices, so that no two ops are the
+            # same op to CSE.
+            name = USES[op_kind][0]
+            literal = constant_indices(name, i // len(kinds))
+            indices = f"%k{i}"
+            body.append(f"  {indices} = arith.constant dense<{literal}> : "
+                        f"{ARGS[name]}\n")
+        if dynamic_every and (i // dynamic_every) % 2 == 1:
+            body.append(f"  %d{i} = tensor.cast {data} : {DATA} to "
+                        f"{DYNAMIC_DATA}\n")
+            body.append(op_text(op_kind, f"%y{i}", f"%d{i}", DYNAMIC_DATA,
+                                indices))
+            body.append(f"  {result} = tensor.cast %y{i} : {DYNAMIC_DATA} "
+                        f"to {DATA}\n")
+        else:
+            body.append(op_text(op_kind, result, data, DATA, indices))
         previous = result
         results.append(result)
     returned = [previous] if shape == "chain" else results
@@ -186,7 +259,8 @@ def main():
                         help="numbers of ops (comma-separated)")
     parser.add_argument("--jit-sizes", default="1,1000",
                         help="numbers of ops for nd-run's JIT compile")
-    parser.add_argument("--kinds", default=",".join(KINDS + ["mixed"]))
+    parser.add_argument("--kinds",
+                        default=",".join(KINDS + ["mixed", "mixed-dynamic"]))
     parser.add_argument("--shapes", default="independent,chain")
     parser.add_argument("--nd-opt", default=None)
     parser.add_argument("--flags", default="--nd-to-llvm",
@@ -216,7 +290,7 @@ def main():
     kinds = [k for k in options.kinds.split(",") if k]
     shapes = [s for s in options.shapes.split(",") if s]
     for k in kinds:
-        if k not in KINDS + ["mixed"]:
+        if k not in KINDS + ["mixed", "mixed-dynamic"]:
             sys.exit(f"compile_time.py: unknown kind '{k}'")
     for s in shapes:
         if s not in ("independent", "chain"):

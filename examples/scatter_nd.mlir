@@ -2,7 +2,7 @@
 // GatherND with batch_dims = 1 (the spec's example 5). Run it with
 //   bash scripts/demo.sh
 // or by hand:
-//   build/bin/nd-opt examples/scatter_nd.mlir --lower-scatter --nd-to-llvm |
+//   build/bin/nd-opt examples/scatter_nd.mlir --nd-to-llvm |
 //     /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
 //       -shared-libs=/usr/lib/llvm-22/lib/libmlir_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libomp.so,build/lib/libnd_runner_utils.so
 

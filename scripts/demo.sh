@@ -8,6 +8,6 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$root/scripts/setup.sh"
 build=${ND_BUILD_DIR:-$root/build}
 llvm=/usr/lib/llvm-22
-"$build/bin/nd-opt" "$root/examples/scatter_nd.mlir" --lower-scatter --nd-to-llvm |
+"$build/bin/nd-opt" "$root/examples/scatter_nd.mlir" --nd-to-llvm |
   "$llvm/bin/mlir-runner" -e main -entry-point-result=void \
     -shared-libs="$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so,$llvm/lib/libomp.so,$build/lib/libnd_runner_utils.so"

@@ -23,6 +23,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Pipelines/Pipelines.h"
+#include "nd/Registration/Registration.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -48,8 +49,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 void mlir::nd::registerCompileDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registry.insert<NdDialect>();
-  registerNdToLLVMInterfaces(registry);
+  registerNdDialects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);

@@ -58,32 +58,38 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
     addUpstreamConversions(pm);
   // Arguments the caller did not donate are never written.
   pm.addPass(createNdDonation());
-  LowerScatterOptions lowerOptions;
-  lowerOptions.checkBounds = options.checkBounds;
-  lowerOptions.grain = options.grain;
-  pm.addPass(createLowerScatter(lowerOptions));
   // Elementwise arith on tensors (e.g. arith.extf of a whole tensor) has no
-  // bufferization of its own: turn it into linalg first.
+  // bufferization of its own: turn it into linalg first. No canonicalization
+  // before the nd ops are lowered: upstream's folds a `tensor.cast` into
+  // every destination-style op's operands, which makes a shape mismatch that
+  // nd checks at run time (a dynamic dim, known to differ only once the cast
+  // folds) a compile-time error.
   pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // One-shot bufferization decides where every op works, the nd ops
+  // included (see BufferizableOpInterfaceImpl.cpp): a scatter in place on
+  // its destination where it may be, on a copy where it may not. Tensors
+  // that nothing writes are read through one buffer each, which keeps the
+  // analysis linear in the number of ops that read them.
+  pm.addPass(createNdShareReadBuffers());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  // A scatter partition's slice, updated in place, is inserted back onto
-  // itself (two identical subviews); CSE makes them one and the copy folds.
+  // The nd ops on buffers, each into a call of a function of its own.
+  LowerScatterOptions lowerOptions;
+  lowerOptions.checkBounds = options.checkBounds;
+  lowerOptions.grain = options.grain;
+  pm.addPass(createLowerScatter(lowerOptions));
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
-  // A row scatter's view of its destination as rows and back is the
-  // destination itself, even with several dynamic dims in a group.
+  // An expansion with several dynamic dims in a group (a model's reshape)
+  // as a reinterpret_cast: expand-strided-metadata of MLIR 22 crashes on it.
   pm.addPass(createNdFoldReshapes());
-  // The nd ops are outlined into private functions that update their data
-  // argument in place (the caller copies it where it must): such a result
-  // is the argument itself once canonicalized, and goes, so that nothing
-  // clones it on return.
+  // A function that returns a donated argument's buffer (updated in place)
+  // returns it as it is, so that nothing clones it on return.
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   // Upstream's deallocation pipeline (buildBufferDeallocationPipeline), whose
   // simplification step runs only where it is cheap: it is quadratic in the

@@ -5,13 +5,17 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "nd/Conversion/Passes.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/Nd/Transforms/BufferizableOpInterfaceImpl.h"
 #include "nd/Dialect/Nd/Transforms/Passes.h"
+#include "nd/Dialect/Nd/Transforms/TilingInterfaceImpl.h"
 #include "nd/Pipelines/Pipelines.h"
 
 void mlir::nd::registerNdDialects(DialectRegistry &registry) {
   registry.insert<NdDialect>();
   registerNdToLLVMInterfaces(registry);
   registerShardingInterfaceExternalModels(registry);
+  registerTilingInterfaceExternalModels(registry);
+  registerBufferizableOpInterfaceExternalModels(registry);
   registerMPIMemoryEffectsExternalModels(registry);
 }
 

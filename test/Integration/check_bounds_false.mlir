@@ -1,10 +1,10 @@
-// With check-bounds=false (on lower-scatter or on the nd-to-llvm pipeline)
+// With check-bounds=false (on lower-scatter after bufferization, or on the nd-to-llvm pipeline)
 // no run-time check and no error path is emitted, and valid input, negative
 // indices included, runs as with the checks.
 //
-// RUN: nd-opt %s --lower-scatter=check-bounds=false | FileCheck %s --check-prefix=IR
+// RUN: nd-opt %s --one-shot-bufferize=bufferize-function-boundaries --lower-scatter=check-bounds=false | FileCheck %s --check-prefix=IR
 // RUN: nd-opt %s --nd-to-llvm=check-bounds=false | FileCheck %s --check-prefix=IR
-// RUN: nd-opt %s --lower-scatter=check-bounds=false --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
+// RUN: nd-opt %s --nd-to-llvm=check-bounds=false | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 // RUN: nd-opt %s --nd-to-llvm=check-bounds=false | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
 // IR-NOT: __nd_report_error

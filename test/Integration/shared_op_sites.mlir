@@ -4,7 +4,7 @@
 // get valid ones), and two identical gather_nd ops, of which only the second
 // does. Each message must name its own op's line.
 //
-// RUN: nd-opt %s --lower-scatter | FileCheck %s --check-prefix=IR
+// RUN: nd-opt %s --one-shot-bufferize=bufferize-function-boundaries --lower-scatter | FileCheck %s --check-prefix=IR
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatters -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.scatters.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=SCATTERS < %t.scatters.err
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gathers -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.gathers.err | FileCheck %s --check-prefix=OUT --allow-empty

@@ -2,11 +2,11 @@
 // with stock mlir-opt: they are named in --pass-pipeline, options included.
 
 // RUN: %mlir_opt %s --load-dialect-plugin=%nd_plugin --load-pass-plugin=%nd_plugin \
-// RUN:   --pass-pipeline='builtin.module(lower-scatter{check-bounds=false})' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries},lower-scatter{check-bounds=false})' | FileCheck %s
 // RUN: %mlir_opt %s --load-dialect-plugin=%nd_plugin --load-pass-plugin=%nd_plugin \
 // RUN:   --pass-pipeline='builtin.module(nd-to-llvm{check-bounds=false})' | FileCheck %s --check-prefix=LLVM
 // RUN: not %mlir_opt %s --load-dialect-plugin=%nd_plugin \
-// RUN:   --pass-pipeline='builtin.module(lower-scatter)' 2>&1 | FileCheck %s --check-prefix=NO-PASS-PLUGIN
+// RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries},lower-scatter)' 2>&1 | FileCheck %s --check-prefix=NO-PASS-PLUGIN
 
 // NO-PASS-PLUGIN: 'lower-scatter' does not refer to a registered pass or pass pipeline
 

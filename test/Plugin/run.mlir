@@ -3,7 +3,7 @@
 // the examples of the ONNX operator specification.
 
 // RUN: %mlir_opt %s --load-dialect-plugin=%nd_plugin --load-pass-plugin=%nd_plugin \
-// RUN:   --pass-pipeline='builtin.module(lower-scatter,nd-to-llvm)' \
+// RUN:   --pass-pipeline='builtin.module(nd-to-llvm)' \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 

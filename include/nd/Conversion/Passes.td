@@ -6,57 +6,51 @@
 include "mlir/Pass/PassBase.td"
 
 def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
-  let summary = "Lower the nd ops to parallel loops over buffers";
+  let summary = "Lower the nd ops on buffers to parallel loops";
   let description = [{
     Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements`,
-    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` (every `oob`
-    mode, every reduction, `use_init_val`) into upstream dialects. Each op
-    becomes a call of a private function (`@__nd_scatter_nd`, ...) that holds
-    its lowering; ops with the same name, attributes and operand and result
-    types share one function, so that the IR grows with the number of
-    distinct ops. A scatter passes
-    `data` (a tensor_scatter its cache) as a buffer
-    (`bufferization.to_buffer`, which one-shot bufferization makes data's
-    own buffer or a copy) and the base pointer of `data`, and gets the
-    updated tensor back. Read-only operands that nothing writes (constants,
-    arguments with `bufferization.writable = false`, as `nd-donation` marks
-    them) go in as one `to_buffer read_only` per value, shared by all the
-    calls. Value semantics stay at the tensor level and the data moves in
-    memref loops:
+    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` on buffers
+    (every `oob` mode, every reduction, `use_init_val`) into upstream
+    dialects; the ops on tensors are an error that says to bufferize first
+    (one-shot bufferization gives every op its form on buffers, see the
+    ops' `BufferizableOpInterface`). Each op becomes a call of a private
+    function (`@__nd_scatter_nd`, ...) that holds its lowering and writes
+    the op's destination buffer: a gather's `into`, a scatter's `data`
+    (`past_cache`). Ops with the same name, attributes and operand types
+    share one function, so that the IR grows with the number of distinct
+    ops. The functions take identity-layout buffers: an operand of another
+    layout (a strided view) goes in as a copy, and a destination of
+    another layout is copied back after the call. The data moves in memref
+    loops:
 
-    - read-only operands are read through `bufferization.to_buffer
-      read_only` as 1-D row-major buffers;
-    - `nd.gather_nd` and `nd.gather_elements` allocate their result
-      (`memref.alloc`, returned through `bufferization.to_tensor restrict
-      writable`) and fill it from an `scf.parallel` over partitions of the
-      index tuples (positions); each tuple is read and checked once and a
-      slice moves as a row of vector loads and stores; `nd.gather` splits
-      its result rows (one row per index value and outer position, a
-      contiguous copy of the dims after the axis); under `oob<skip>` (and
-      `oob<clamp>` along an empty axis) a row read through an index out of
-      range is zeros;
+    - operands are read as 1-D row-major views (`memref.collapse_shape`);
+    - `nd.gather_nd` and `nd.gather_elements` fill their result buffer from
+      an `scf.parallel` over partitions of the index tuples (positions);
+      each tuple is read and checked once and a slice moves as a row of
+      vector loads and stores; `nd.gather` splits its result rows (one row
+      per index value and outer position, a contiguous copy of the dims
+      after the axis); under `oob<skip>` (and `oob<clamp>` along an empty
+      axis) a row read through an index out of range is zeros;
     - `nd.tensor_scatter` is a slice scatter: each position before the
       axis is a contiguous row of `max_seq * inner` elements that receives
       its update as one copy (two in circular mode, wrapping at the end of
-      the row), in an `scf.forall` (as below) over a grid of ranges of the
-      dim before the axis and of the positions along it; it touches only
-      the update's elements, so a donated cache costs O(update). Its write
-      indices are checked (under `oob<error>`) before anything is written;
-    - `nd.scatter_nd` and `nd.scatter_elements` update `data` inside an
-      `scf.forall` whose `shared_outs` is `data`: each iteration owns a
-      disjoint slice of the destination and hands it back with
-      `tensor.parallel_insert_slice`, so one-shot bufferization updates
-      `data` in place when it is dead afterwards (or donated) and copies it
-      once otherwise. Wide ScatterND slices are split by column, each
-      partition applying every entry to its columns; ScatterElements splits
-      dim 0 (or the last dim when the axis is 0); point scatters, narrow
-      slices and 1-D ScatterElements cut the destination into blocks of
-      rows (small enough for a core's cache where the entries outnumber
-      the destination's cache lines), bucket the entries by block in a
-      stable order, a batch of at most 2^20 at a time (a parallel counting
-      pass, a prefix sum and a parallel fill that carries each entry's row
-      and, for rows of one element, its update) and let each owner apply
-      its blocks' entries.
+      the row), in an `scf.parallel` (as below) over a grid of ranges of
+      the dim before the axis and of the positions along it; it touches
+      only the update's elements, so a donated cache costs O(update). Its
+      write indices are checked (under `oob<error>`) before anything is
+      written;
+    - `nd.scatter_nd` and `nd.scatter_elements` update `data` from an
+      `scf.parallel` whose iterations each own a disjoint view
+      (`memref.subview`) of the destination. Wide ScatterND slices are
+      split by column, each partition applying every entry to its columns;
+      ScatterElements splits dim 0 (or the last dim when the axis is 0);
+      point scatters, narrow slices and 1-D ScatterElements cut the
+      destination into blocks of rows (small enough for a core's cache
+      where the entries outnumber the destination's cache lines), bucket
+      the entries by block in a stable order, a batch of at most 2^20 at a
+      time (a parallel counting pass, a prefix sum and a parallel fill that
+      carries each entry's row and, for rows of one element, its update)
+      and let each owner apply its blocks' entries.
 
     Every destination element receives its updates in row-major order of
     the update entries, so results are bit-identical for every thread
@@ -66,15 +60,16 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
 
     Negative indices are normalised (`i + dim`). With `check-bounds` (the
     default) every index component, every dynamic dimension that the
-    verifier could not check and a dynamic index depth are checked at run
-    time: a scatter that updates data's own buffer (the callee compares its
-    destination's base pointer with data's) checks every index before it
-    writes, one that updates a copy of data checks as it writes, with the
-    same branch-free unsigned compare; a gather checks each tuple as it
-    reads it and never reads through a bad one. A failed check calls
-    `__nd_report_error_at(site, a, b)` with the message (naming the op, the
-    operand, the offending value and the dimension) in the call's
-    `nd.message` attribute, and the op writes nothing; `site` is the
+    verifier could not check (the result buffer's among them) and a dynamic
+    index depth are checked at run time: a scatter checks every index
+    before it writes, so that a failed call leaves its destination as it
+    was, unless the destination is `disposable` (a fresh copy that
+    bufferization made, which nothing reads if the call fails): then it
+    checks as it writes, with the same branch-free unsigned compare; a
+    gather checks each tuple as it reads it and never reads through a bad
+    one. A failed check calls `__nd_report_error_at(site, a, b)` with the
+    message (naming the op, the operand, the offending value and the
+    dimension) in the call's `nd.message` attribute; `site` is the
     function's last argument, which each call sets to
     `__nd_site() {nd.site = "<location of its op>"}`. `__nd_max_threads`,
     `__nd_site` and `__nd_report_error_at` are private function
@@ -83,9 +78,10 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     "<location>: <op>: <text>".
 
     Gathers whose result has at least 16 MiB, in rows of whole 64-byte
-    vectors, write it with non-temporal (streaming) stores, and a partition
-    that did so calls `__nd_store_fence()` before it ends. Row gathers
-    prefetch the first lines of the row two index values ahead.
+    vectors, write it with non-temporal (streaming) stores when the result
+    buffer starts on a 64-byte boundary (checked at run time), and a
+    partition that did so calls `__nd_store_fence()` before it ends. Row
+    gathers prefetch the first lines of the row two index values ahead.
 
     Under `oob<skip>` an entry with an index component out of range is
     dropped by a scatter (skipped entries are bucketed apart from every
@@ -101,39 +97,35 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     Before:
 
     ```mlir
-    %r = nd.gather_elements %data[%indices] axis(1)
-        : tensor<2x2xf32>, tensor<2x2xi64> -> tensor<2x2xf32>
+    nd.gather_elements %data[%indices] into %out axis(1)
+        : memref<2x2xf32>, memref<2x2xi64> into memref<2x2xf32>
     ```
 
     After (`check-bounds=false`, abridged):
 
     ```mlir
-    %r = call @__nd_gather_elements(%data, %indices)
-        : (tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+    call @__nd_gather_elements(%data, %indices, %out)
+        : (memref<2x2xf32>, memref<2x2xi64>, memref<2x2xf32>) -> ()
     ...
-    func.func private @__nd_gather_elements(%data: tensor<2x2xf32>,
-        %indices: tensor<2x2xi64>) -> tensor<2x2xf32> {
-      %d = bufferization.to_buffer %data read_only : ... to memref<2x2xf32>
-      %df = memref.collapse_shape %d [[0, 1]] : ... into memref<4xf32>
-      %alloc = memref.alloc() {alignment = 64 : i64} : memref<2x2xf32>
+    func.func private @__nd_gather_elements(%data: memref<2x2xf32>,
+        %indices: memref<2x2xi64>, %out: memref<2x2xf32>) {
+      %df = memref.collapse_shape %data [[0, 1]] : ... into memref<4xf32>
+      %of = memref.collapse_shape %out [[0, 1]] : ... into memref<4xf32>
       %parts = ... call @__nd_max_threads() ...
       scf.parallel (%p) = (%c0) to (%parts) step (%c1) {
-        // rows of the partition's positions: load, normalise, load, store
+        // the partition's positions: load, normalise, load, store
       }
-      %r = bufferization.to_tensor %alloc restrict writable : ...
-      return %r : tensor<2x2xf32>
+      return
     }
     ```
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
-    "::mlir::bufferization::BufferizationDialect",
     "::mlir::complex::ComplexDialect",
     "::mlir::func::FuncDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect"
   ];
   let options = [
@@ -164,6 +156,29 @@ def NdDonation : Pass<"nd-donation", "ModuleOp"> {
     functions are left to bufferization's own analysis of their call sites.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def NdShareReadBuffers : Pass<"nd-share-read-buffers", "ModuleOp"> {
+  let summary = "Read tensors that nothing writes through one buffer each";
+  let description = [{
+    Runs before one-shot bufferization, after `--nd-donation`. A tensor that
+    nothing may write (a function argument with `bufferization.writable =
+    false`, an `arith.constant`) is read by the nd ops through one
+    `bufferization.to_buffer read_only` of it, made once where it is
+    defined; a scatter whose destination is such a tensor updates a copy of
+    that buffer (`memref.alloc` + `memref.copy`, seen as a new writable
+    tensor), the copy bufferization would make anyway.
+
+    Why: one-shot bufferization compares every use of a tensor with every
+    other use of the tensors it may alias, so a tensor read by N ops costs
+    time quadratic in N (3,000 gathers of one argument: 2.3 s, 10,000:
+    minutes). Shared, the tensor has one use; what the analysis decides is
+    unchanged (such a buffer is never written, and a write to it must be a
+    copy). The ops read the shared buffer as an operand on buffers, which
+    their form on tensors allows for the operands they only read.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def NdReturnDonated : Pass<"nd-return-donated", "ModuleOp"> {

@@ -6,9 +6,9 @@
 // is invalid IR. A scope whose body makes no stack allocation is inlined into
 // its parent. Upstream's canonicalization does the same, but counts every
 // call (and every op whose effects are unknown) as a possible allocation;
-// the fences nd puts in loop bodies (lower-scatter's call of
-// `__nd_store_fence`, nd-parallel-copy's `llvm.fence`) allocate nothing and
-// do not count here.
+// calls (whose callees allocate in their own frames) and the fences nd puts
+// in loop bodies (lower-scatter's call of `__nd_store_fence`,
+// nd-parallel-copy's `llvm.fence`) allocate nothing and do not count here.
 //
 // Bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
 // MLIR 22"; test/Conversion/NdToLLVM/Upstream): `convert-scf-to-openmp`
@@ -30,6 +30,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::nd {
@@ -50,9 +51,12 @@ static bool isFence(Operation *op) {
 }
 
 /// Whether `op` itself (not the ops nested in it) may allocate on the stack
-/// of the enclosing allocation scope.
+/// of the enclosing allocation scope. A call never does: the callee's stack
+/// allocations live in its own frame (the nd ops' functions, called from
+/// the bodies of loops that tiling made).
 static bool mayAllocateOnStack(Operation *op) {
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || isFence(op))
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || isFence(op) ||
+      isa<CallOpInterface>(op))
     return false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)

@@ -10,10 +10,8 @@
 #include "Scalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "nd/Conversion/Streaming.h"
@@ -46,47 +44,42 @@ lowering::collapsedShape(ArrayRef<int64_t> shape,
   return result;
 }
 
-Value lowering::collapse(OpBuilder &b, Location loc, Value tensor,
+/// A view of `memref` (identity layout) with a static 0 dim, reshaped to
+/// `shape`: nothing is read or written through it, and a collapse_shape of
+/// such a buffer does not survive canonicalization in MLIR 22 (it infers a
+/// static 0 where the verifier requires a dynamic dim).
+static Value emptyView(OpBuilder &b, Location loc, Value memref,
+                       ArrayRef<int64_t> shape) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> zeros(shape.size(), 0);
+  SmallVector<int64_t> strides(shape.size(), 1);
+  auto layout = StridedLayoutAttr::get(b.getContext(), 0, strides);
+  auto emptyType = MemRefType::get(zeros, type.getElementType(), layout);
+  SmallVector<OpFoldResult> sizes(shape.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> unitStrides(shape.size(), b.getIndexAttr(1));
+  return memref::ReinterpretCastOp::create(b, loc, emptyType, memref,
+                                           b.getIndexAttr(0), sizes,
+                                           unitStrides);
+}
+
+Value lowering::collapse(OpBuilder &b, Location loc, Value memref,
                          ArrayRef<ReassociationIndices> groups) {
   if (llvm::all_of(groups,
                    [](const ReassociationIndices &g) { return g.size() == 1; }))
-    return tensor;
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto collapsedType = RankedTensorType::get(
-      collapsedShape(type.getShape(), groups), type.getElementType());
-  return tensor::CollapseShapeOp::create(b, loc, collapsedType, tensor, groups);
+    return memref;
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> shape = collapsedShape(type.getShape(), groups);
+  if (llvm::is_contained(type.getShape(), 0))
+    return emptyView(b, loc, memref, shape);
+  auto collapsedType = MemRefType::get(shape, type.getElementType());
+  return memref::CollapseShapeOp::create(b, loc, collapsedType, memref,
+                                         groups);
 }
 
-/// The inverse of `collapse`, back to the type and dims of `like`: a
-/// `tensor.expand_shape`, which bufferization sees as the same buffer as its
-/// source (a `tensor.reshape` would not, and a donated or in-function
-/// destination would be copied on return). Once bufferized, the expansion of
-/// the collapse of a buffer folds back to the buffer.
-Value lowering::expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
-                           ArrayRef<ReassociationIndices> groups) {
-  if (tensor.getType() == like.getType())
-    return tensor;
-  auto likeType = cast<RankedTensorType>(like.getType());
-  SmallVector<OpFoldResult> shape = tensor::getMixedSizes(b, loc, like);
-  return tensor::ExpandShapeOp::create(b, loc, likeType, tensor, groups, shape);
-}
-
-/// `memref` (identity layout) as one row-major dimension.
-static Value flatten(OpBuilder &b, Location loc, Value memref) {
+Value lowering::flatView(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   if (type.getRank() == 1)
     return memref;
-  // Nothing is read or written through a buffer with a static 0 dim; a
-  // collapse_shape of one does not survive canonicalization in MLIR 22 (it
-  // infers a static 0 where the verifier requires a dynamic dim).
-  if (llvm::is_contained(type.getShape(), 0)) {
-    auto layout = StridedLayoutAttr::get(b.getContext(), 0, {1});
-    auto emptyType = MemRefType::get({0}, type.getElementType(), layout);
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> strides = {b.getIndexAttr(1)};
-    return memref::ReinterpretCastOp::create(b, loc, emptyType, memref,
-                                             b.getIndexAttr(0), sizes, strides);
-  }
   if (type.getRank() == 0) {
     auto flatType = MemRefType::get({1}, type.getElementType());
     return memref::ExpandShapeOp::create(b, loc, flatType, memref,
@@ -95,49 +88,7 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
   ReassociationIndices all;
   for (int64_t d = 0; d < type.getRank(); ++d)
     all.push_back(d);
-  SmallVector<ReassociationIndices> groups = {all};
-  auto flatType = MemRefType::get(collapsedShape(type.getShape(), groups),
-                                  type.getElementType());
-  return memref::CollapseShapeOp::create(b, loc, flatType, memref, groups);
-}
-
-Value lowering::flatReadBuffer(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-  Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                                   /*read_only=*/true);
-  return flatten(b, loc, buffer);
-}
-
-Allocation lowering::allocateResult(OpBuilder &b, Location loc,
-                                    RankedTensorType type,
-                                    ValueRange dynamicSizes) {
-  // A dim the result type leaves dynamic but the operands give statically
-  // (an empty static `indices` under a `?` of the result) is static in the
-  // buffer: canonicalization would make it so after `flatten` has chosen a
-  // collapse_shape, and fold that against a 0 into a type the verifier of
-  // collapse_shape rejects.
-  SmallVector<int64_t> shape(type.getShape());
-  SmallVector<Value> sizes;
-  auto size = dynamicSizes.begin();
-  for (int64_t &dim : shape) {
-    if (!ShapedType::isDynamic(dim))
-      continue;
-    if (std::optional<int64_t> known = getConstantIntValue(*size))
-      dim = *known;
-    else
-      sizes.push_back(*size);
-    ++size;
-  }
-  auto memrefType = MemRefType::get(shape, type.getElementType());
-  Value buffer = memref::AllocOp::create(b, loc, memrefType, sizes,
-                                         b.getI64IntegerAttr(64));
-  auto bufferTensorType = RankedTensorType::get(shape, type.getElementType());
-  Value tensor = bufferization::ToTensorOp::create(
-      b, loc, bufferTensorType, buffer, /*restrict=*/true, /*writable=*/true);
-  if (bufferTensorType != type)
-    tensor = tensor::CastOp::create(b, loc, type, tensor);
-  return {flatten(b, loc, buffer), tensor};
+  return collapse(b, loc, memref, {all});
 }
 
 Value lowering::allocScratch(OpBuilder &b, Location loc, Type type,
@@ -269,8 +220,9 @@ void lowering::fillZeros(OpBuilder &b, Location loc, Value flat, Value offset,
   emitRowFill(b, loc, flat, ValueRange{offset}, zero, len);
 }
 
-Value lowering::streamsRows(OpBuilder &b, Location loc, Type elementType,
+Value lowering::streamsRows(OpBuilder &b, Location loc, Value buffer,
                             Value numElements, Value rowLen) {
+  Type elementType = cast<MemRefType>(buffer.getType()).getElementType();
   if (!isVectorizable(elementType))
     return constBool(b, loc, false);
   int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
@@ -282,7 +234,16 @@ Value lowering::streamsRows(OpBuilder &b, Location loc, Type elementType,
   Value zero = constIndex(b, loc, 0);
   Value whole =
       b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem, zero);
-  return b.createOrFold<arith::AndIOp>(loc, large, whole);
+  // The buffer starts on a 64-byte boundary: bufferization's allocations do,
+  // a buffer of the caller's may not.
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, b.getIndexType(), buffer);
+  Value misalignment = b.createOrFold<arith::RemUIOp>(
+      loc, base, constIndex(b, loc, kVectorBytes));
+  Value aligned = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::eq, misalignment, zero);
+  Value sized = b.createOrFold<arith::AndIOp>(loc, large, whole);
+  return b.createOrFold<arith::AndIOp>(loc, sized, aligned);
 }
 
 void lowering::emitRowCopy(OpBuilder &b, Location loc, Value dst,

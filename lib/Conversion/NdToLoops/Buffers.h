@@ -3,10 +3,9 @@
 // Internal to the NdToLoops library: how the lowerings see their operands
 // and results as buffers, and how they move data through them.
 //
-// - read-only operands are read through `bufferization.to_buffer read_only`
-//   as 1-D row-major buffers (`flatReadBuffer`);
-// - a gather allocates its result (`memref.alloc`) and returns it through
-//   `bufferization.to_tensor restrict writable` (`allocateResult`);
+// - the operands are buffers with the identity layout (see
+//   LoweringState::outline), read and written as 1-D row-major views
+//   (`flatView`) or as views of rows (`collapse`);
 // - scratch buffers (flags, counts, buckets, tallies) are plain allocations;
 // - rows (contiguous runs of elements) move with 64-byte vector loads and
 //   stores where the element type allows, the rest one element at a time;
@@ -35,27 +34,14 @@ namespace mlir::nd::lowering {
 SmallVector<int64_t> collapsedShape(ArrayRef<int64_t> shape,
                                     ArrayRef<ReassociationIndices> groups);
 
-/// `tensor.collapse_shape` by `groups`, or `tensor` itself when every group
-/// is one dim.
-Value collapse(OpBuilder &b, Location loc, Value tensor,
+/// `memref.collapse_shape` of `memref` (identity layout) by `groups`, or
+/// `memref` itself when every group is one dim.
+Value collapse(OpBuilder &b, Location loc, Value memref,
                ArrayRef<ReassociationIndices> groups);
 
-/// The inverse of `collapse`, back to the type and dims of `like`.
-Value expandLike(OpBuilder &b, Location loc, Value tensor, Value like,
-                 ArrayRef<ReassociationIndices> groups);
-
-/// A read-only 1-D row-major view of a tensor operand (rank 0 gives one
+/// A 1-D row-major view of `memref` (identity layout; rank 0 gives one
 /// element).
-Value flatReadBuffer(OpBuilder &b, Location loc, Value tensor);
-
-/// Allocates a tensor of `type` (dynamic dims from `dynamicSizes`) as a
-/// buffer; returns the 1-D row-major view to write and the tensor to return.
-struct Allocation {
-  Value flat;
-  Value tensor;
-};
-Allocation allocateResult(OpBuilder &b, Location loc, RankedTensorType type,
-                          ValueRange dynamicSizes);
+Value flatView(OpBuilder &b, Location loc, Value memref);
 
 /// A scratch buffer of `size` elements of `type`.
 Value allocScratch(OpBuilder &b, Location loc, Type type, Value size);
@@ -92,14 +78,14 @@ void emitRowFill(OpBuilder &b, Location loc, Value dst, ValueRange dstPos,
 /// `flat[offset, offset + len) = 0`.
 void fillZeros(OpBuilder &b, Location loc, Value flat, Value offset, Value len);
 
-/// Whether a fresh 64-byte aligned result of `numElements` elements of
-/// `elementType`, written in rows of `rowLen` elements, is streamed: at
-/// least kStreamingBytes (nd/Conversion/Streaming.h), and every row a whole
-/// number of 64-byte vectors (so that each row starts on a 64-byte
-/// boundary). An i1, constant where
-/// the sizes are.
-Value streamsRows(OpBuilder &b, Location loc, Type elementType,
-                  Value numElements, Value rowLen);
+/// Whether a result of `numElements` elements, written in rows of `rowLen`
+/// elements into `buffer` (a memref), is streamed: at least
+/// kStreamingBytes (nd/Conversion/Streaming.h), the buffer on a 64-byte
+/// boundary and every row a whole number of 64-byte vectors (so that each
+/// row starts on a 64-byte boundary). An i1, checked at run time where the
+/// sizes or the address are not known.
+Value streamsRows(OpBuilder &b, Location loc, Value buffer, Value numElements,
+                  Value rowLen);
 
 /// `dst[dstOffset + j] = src[srcOffset + j]` for `j` in `[0, len)` (1-D
 /// buffers), with non-temporal stores where `streaming` (see streamsRows)

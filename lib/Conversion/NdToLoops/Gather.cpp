@@ -36,7 +36,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -210,11 +209,12 @@ struct GatherLowering : public NdLoweringPattern<GatherOp> {
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     int64_t axis = op.getNormalizedAxis();
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t q = op.getIndices().getType().getRank();
-    int64_t resultRank = resultType.getRank();
+    int64_t resultRank = getProducedType(op).getRank();
     // Result dims [axis, indexEnd) are indices dims [bDims, q).
     int64_t indexEnd = axis + q - bDims;
     // Where each result dim comes from: an operand and its dim.
@@ -226,42 +226,28 @@ struct GatherLowering : public NdLoweringPattern<GatherOp> {
         return {indices, d - axis + bDims};
       return {data, d - indexEnd + axis + 1};
     };
-    auto resultSizes = [&](OpBuilder &b, Location loc, Value data,
-                           Value indices) {
-      SmallVector<Value> sizes;
-      for (int64_t d = 0; d < resultRank; ++d) {
-        if (!resultType.isDynamicDim(d))
-          continue;
-        std::pair<Value, int64_t> from = source(data, indices, d);
-        sizes.push_back(dimValue(b, loc, from.first, from.second));
-      }
-      return sizes;
-    };
     auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices) {
+                         Value indices, Value into) {
       for (int64_t d = 0; d < bDims; ++d)
         state->checkDims(chain, indices, "indices", d, data, "data", d);
       for (int64_t d = 0; d < resultRank; ++d) {
         std::pair<Value, int64_t> from = source(data, indices, d);
         state->checkResultDim(chain, from.first,
                               from.first == data ? "data" : "indices",
-                              from.second, d);
+                              from.second, into, d);
       }
     };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     ValueRange sizes) {
-      return gather(b, loc, op, data, indices, sizes);
-    };
-    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
-    outlineGather(*state, op, operands, rewriter, resultSizes, checkDims,
+                     Value into) { gather(b, loc, op, data, indices, into); };
+    outlineGather(*state, op, adaptor.getOperands(), rewriter, checkDims,
                   lower);
     return success();
   }
 
 private:
-  Value gather(OpBuilder &b, Location loc, GatherOp op, Value data,
-               Value indices, ValueRange resultSizes) const {
-    auto resultType = cast<RankedTensorType>(op.getType());
+  void gather(OpBuilder &b, Location loc, GatherOp op, Value data,
+              Value indices, Value into) const {
+    RankedTensorType resultType = getProducedType(op);
     RowGather g;
     g.oob = op.getOob();
     int64_t axis = op.getNormalizedAxis();
@@ -270,10 +256,9 @@ private:
     int64_t r = op.getData().getType().getRank();
     g.check = g.oob == OobMode::Error && state->checksEnabled();
 
-    g.data = flatReadBuffer(b, loc, data);
-    g.indices = flatReadBuffer(b, loc, indices);
-    Allocation result = allocateResult(b, loc, resultType, resultSizes);
-    g.result = result.flat;
+    g.data = flatView(b, loc, data);
+    g.indices = flatView(b, loc, indices);
+    g.result = flatView(b, loc, into);
 
     Value batch = product(b, loc, dimValues(b, loc, data, 0, g.bDims));
     g.middle = product(b, loc, dimValues(b, loc, data, g.bDims, axis));
@@ -289,7 +274,7 @@ private:
     Value parts = state->numPartitions(b, loc, op, work, rows);
     g.elementType = resultType.getElementType();
     Value total = b.createOrFold<arith::MulIOp>(loc, rows, g.inner);
-    g.streaming = streamsRows(b, loc, g.elementType, total, g.inner);
+    g.streaming = streamsRows(b, loc, g.result, total, g.inner);
 
     // Rows of one element along an axis known to be non-empty move without
     // a branch.
@@ -322,7 +307,6 @@ private:
     GatherPartitions partitions{g.check, parts, numIndices, partition,
                                 reportFirstBad};
     buildScannedGather(b, loc, partitions, rows, scanIndices);
-    return result.tensor;
   }
 };
 } // namespace

@@ -32,7 +32,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -246,52 +245,39 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
   LogicalResult
   matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     int64_t axis = op.getNormalizedAxis();
-    int64_t rank = resultType.getRank();
-    // The shape of indices, where dynamic.
-    auto resultSizes = [&](OpBuilder &b, Location loc, Value data,
-                           Value indices) {
-      SmallVector<Value> sizes;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (resultType.isDynamicDim(d))
-          sizes.push_back(dimValue(b, loc, indices, d));
-      }
-      return sizes;
-    };
+    int64_t rank = getProducedType(op).getRank();
     auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices) {
+                         Value indices, Value into) {
       for (int64_t d = 0; d < rank; ++d) {
         if (d != axis)
           state->checkDims(chain, indices, "indices", d, data, "data", d,
                            /*atMost=*/true);
       }
       for (int64_t d = 0; d < rank; ++d)
-        state->checkResultDim(chain, indices, "indices", d, d);
+        state->checkResultDim(chain, indices, "indices", d, into, d);
     };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     ValueRange sizes) {
-      return gather(b, loc, op, data, indices, sizes, axis);
-    };
-    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
-    outlineGather(*state, op, operands, rewriter, resultSizes, checkDims,
+                     Value into) { gather(b, loc, op, data, indices, into, axis); };
+    outlineGather(*state, op, adaptor.getOperands(), rewriter, checkDims,
                   lower);
     return success();
   }
 
 private:
-  Value gather(OpBuilder &b, Location loc, GatherElementsOp op, Value data,
-               Value indices, ValueRange resultSizes, int64_t axis) const {
+  void gather(OpBuilder &b, Location loc, GatherElementsOp op, Value data,
+              Value indices, Value into, int64_t axis) const {
     ElementGather g;
     g.oob = op.getOob();
     g.check = state->checksEnabled() && g.oob == OobMode::Error;
-    auto resultType = cast<RankedTensorType>(op.getType());
+    RankedTensorType resultType = getProducedType(op);
     g.rank = resultType.getRank();
     g.axis = axis;
-    g.data = flatReadBuffer(b, loc, data);
-    g.indices = flatReadBuffer(b, loc, indices);
-    Allocation result = allocateResult(b, loc, resultType, resultSizes);
-    g.result = result.flat;
+    g.data = flatView(b, loc, data);
+    g.indices = flatView(b, loc, indices);
+    g.result = flatView(b, loc, into);
 
     SmallVector<Value> dataDims = dimValues(b, loc, data, 0, g.rank);
     g.dataStrides = rowMajorStrides(b, loc, dataDims);
@@ -326,7 +312,6 @@ private:
     GatherPartitions partitions{g.check, parts, count, partition,
                                 reportFirstBad};
     buildGuardedGather(b, loc, partitions, empty, g.oob, zeroResult);
-    return result.tensor;
   }
 };
 } // namespace

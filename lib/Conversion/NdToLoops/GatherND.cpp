@@ -32,7 +32,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -147,58 +146,45 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
   LogicalResult
   matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     int64_t bDims = static_cast<int64_t>(op.getBatchDims());
     int64_t k = op.getIndexDepth();
     int64_t q = op.getIndices().getType().getRank();
     int64_t r = op.getData().getType().getRank();
-    int64_t resultRank = resultType.getRank();
-    // indices.shape[:-1] ++ data.shape[b+k:], where dynamic.
-    auto resultSizes = [&](OpBuilder &b, Location loc, Value data,
-                           Value indices) {
-      SmallVector<Value> sizes;
-      for (int64_t d = 0; d < resultRank; ++d) {
-        if (!resultType.isDynamicDim(d))
-          continue;
-        sizes.push_back(d < q - 1
-                            ? dimValue(b, loc, indices, d)
-                            : dimValue(b, loc, data, bDims + k + d - (q - 1)));
-      }
-      return sizes;
-    };
+    int64_t resultRank = getProducedType(op).getRank();
     auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices) {
+                         Value indices, Value into) {
       state->checkIndexDepth(chain, indices, k);
       for (int64_t d = 0; d < bDims; ++d)
         state->checkDims(chain, indices, "indices", d, data, "data", d);
       for (int64_t d = 0; d < q - 1; ++d)
-        state->checkResultDim(chain, indices, "indices", d, d);
+        state->checkResultDim(chain, indices, "indices", d, into, d);
       for (int64_t d = q - 1; d < resultRank; ++d)
-        state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1), d);
+        state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1),
+                              into, d);
     };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     ValueRange sizes) {
-      return gather(b, loc, op, data, indices, sizes, bDims, k, q, r);
+                     Value into) {
+      gather(b, loc, op, data, indices, into, bDims, k, q, r);
     };
-    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices()};
-    outlineGather(*state, op, operands, rewriter, resultSizes, checkDims,
+    outlineGather(*state, op, adaptor.getOperands(), rewriter, checkDims,
                   lower);
     return success();
   }
 
 private:
-  Value gather(OpBuilder &b, Location loc, GatherNDOp op, Value data,
-               Value indices, ValueRange resultSizes, int64_t bDims, int64_t k,
-               int64_t q, int64_t r) const {
+  void gather(OpBuilder &b, Location loc, GatherNDOp op, Value data,
+              Value indices, Value into, int64_t bDims, int64_t k, int64_t q,
+              int64_t r) const {
     TupleGather g;
     g.oob = op.getOob();
     g.check = state->checksEnabled() && g.oob == OobMode::Error;
     g.bDims = bDims;
-    auto resultType = cast<RankedTensorType>(op.getType());
-    g.data = flatReadBuffer(b, loc, data);
-    g.indices = flatReadBuffer(b, loc, indices);
-    Allocation result = allocateResult(b, loc, resultType, resultSizes);
-    g.result = result.flat;
+    Type elementType = getProducedType(op).getElementType();
+    g.data = flatView(b, loc, data);
+    g.indices = flatView(b, loc, indices);
+    g.result = flatView(b, loc, into);
 
     g.space.firstDataDim = bDims;
     g.space.oob = g.oob;
@@ -217,12 +203,10 @@ private:
     Value work = b.createOrFold<arith::MulIOp>(loc, g.numTuples, perTuple);
     g.parts = state->numPartitions(b, loc, op, work, g.numTuples);
     Value total = b.createOrFold<arith::MulIOp>(loc, g.numTuples, g.sliceSize);
-    g.streaming =
-        streamsRows(b, loc, resultType.getElementType(), total, g.sliceSize);
+    g.streaming = streamsRows(b, loc, g.result, total, g.sliceSize);
     // Slices shorter than a line are points: the out-of-order window covers
     // many of them without help.
     std::optional<int64_t> staticSlice = getConstantIntValue(g.sliceSize);
-    Type elementType = resultType.getElementType();
     g.prefetch = !staticSlice || !isVectorizable(elementType) ||
                  *staticSlice >= vectorLength(elementType);
     for (Value size : g.space.sizes)
@@ -248,7 +232,6 @@ private:
     GatherPartitions partitions{g.check, g.parts, g.numTuples, partition,
                                 reportFirstBad};
     buildGuardedGather(b, loc, partitions, empty, g.oob, zeroResult);
-    return result.tensor;
   }
 };
 } // namespace

@@ -56,8 +56,6 @@ inline constexpr llvm::StringLiteral kReportErrorAtFn =
     ND_ABI_LOWERED_REPORT_ERROR_AT;
 inline constexpr llvm::StringLiteral kSiteFn = ND_ABI_LOWERED_SITE;
 inline constexpr llvm::StringLiteral kSiteAttr = ND_ABI_SITE_ATTR;
-/// The id of the buffer a scatter's call updates (see outline).
-inline constexpr llvm::StringLiteral kUpdateAttr = "nd.update";
 /// Name of the function that returns the number of threads the parallel
 /// loops may use (`() -> index`).
 inline constexpr llvm::StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
@@ -88,27 +86,21 @@ public:
   void fenceStreamedStores(OpBuilder &b, Location loc, Operation *op,
                            Value streamed);
 
-  /// Replaces `op` with a call of a private function of the module that
-  /// takes `operands` and returns the type of `op`'s result. Ops with the
-  /// same name, attributes and operand and result types share one function,
-  /// `@__nd_<op name>` (made unique), whose body `lower(b, loc, args)` builds
-  /// the first time from the function's arguments (`operands`) and returns
-  /// the result: it may depend on `op`'s name, attributes and types and on
-  /// the pass options, nothing else. With checks on, the function takes one
-  /// more argument, the call's site, that its reports name (see
-  /// kReportErrorAtFn). One small function per distinct op keeps the IR
-  /// later passes work on small: several upstream passes take time
-  /// quadratic in the size of a function.
-  ///
-  /// A scatter's function takes its data (operand 0) as a memref, which it
-  /// updates and returns as a tensor (the body sees
-  /// `bufferization.to_tensor restrict writable` of it); the caller passes
-  /// `bufferization.to_buffer` of the data, so that one-shot bufferization
-  /// decides per op whether the update happens in place or in a copy, and
-  /// sees each result as a new tensor.
+  /// Replaces `op`, an nd op on buffers, with a call of a private function
+  /// of the module that takes its operands, `operands` (each with the
+  /// identity layout of its shape: a buffer of another layout is copied
+  /// into one for the call, and the updated buffer copied back after it).
+  /// Ops with the same name, attributes and operand types share one
+  /// function, `@__nd_<op name>` (made unique), whose body `lower(b, loc,
+  /// args)` builds the first time from the function's arguments: it may
+  /// depend on `op`'s name, attributes and types and on the pass options,
+  /// nothing else. With checks on, the function takes one more argument,
+  /// the call's site, that its reports name (see kReportErrorAtFn). One
+  /// small function per distinct op keeps the IR later passes work on small:
+  /// several upstream passes take time quadratic in the size of a function.
   void outline(ConversionPatternRewriter &rewriter, Operation *op,
                ValueRange operands,
-               function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
+               function_ref<void(OpBuilder &, Location, ValueRange)> lower);
 
   /// Calls `@name` (`type`), a private function of the module shared by all
   /// the ops that need it, built by `body(b, loc, args)` (which creates the
@@ -157,30 +149,22 @@ public:
   /// `depth` the ranks give.
   void checkIndexDepth(CheckChain &chain, Value indices, int64_t depth);
 
-  /// Checks that a dynamic dim of `operand` equals the static size the
-  /// result type of a gather gives the result dim it becomes.
+  /// Checks that dim `operandDim` of `operand` equals dim `resultDim` of the
+  /// buffer `into` a gather writes its result to, where one is dynamic.
   void checkResultDim(CheckChain &chain, Value operand, StringRef operandName,
-                      int64_t operandDim, int64_t resultDim);
+                      int64_t operandDim, Value into, int64_t resultDim);
 
   /// The message of an out-of-range index in operand 'indices' addressing
   /// dim `dataDim` of operand 'data'.
   static std::string indexMessage(int64_t dataDim);
 
 private:
-  /// The function of `op` (see outline), taking `type`'s inputs (the
-  /// destination as a buffer of `bufferType`, and the site last with
-  /// checks) and built by `lower`.
+  /// The function of `op` (see outline), taking `type`'s inputs (and the
+  /// site last with checks) and built by `lower`.
   func::FuncOp
   buildFunction(ConversionPatternRewriter &rewriter, Operation *op,
-                ValueRange operands, FunctionType type,
-                std::optional<unsigned> destination, MemRefType bufferType,
-                function_ref<Value(OpBuilder &, Location, ValueRange)> lower);
-
-  /// The buffer of type `bufferType` a scatter's call updates in place of
-  /// its data `source`: `to_buffer` of the data, or a copy of data that
-  /// nothing may write.
-  Value updatedBuffer(ConversionPatternRewriter &rewriter, Location loc,
-                      Value source, MemRefType bufferType);
+                FunctionType type,
+                function_ref<void(OpBuilder &, Location, ValueRange)> lower);
 
   /// `__nd_site()` naming the location of `op` (see kReportErrorAtFn).
   Value callSite(ConversionPatternRewriter &rewriter, Operation *op);
@@ -188,10 +172,6 @@ private:
   /// Declares `name` with `type` in the module of `op` the first time it
   /// is asked for that module (one symbol lookup per module and pass run).
   void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
-
-  /// A read-only buffer of `tensor` (identity layout), made once per pass
-  /// run where `tensor` is defined.
-  Value sharedReadBuffer(OpBuilder &b, Value tensor);
 
   /// The symbol table of `module`, built once per pass run.
   SymbolTable &symbols(ModuleOp module);
@@ -205,10 +185,6 @@ private:
   llvm::DenseMap<std::pair<Operation *, Attribute>, func::FuncOp> outlined;
   /// The site argument of the op function being built (null elsewhere).
   Value site;
-  /// The shared read-only buffers made so far, by tensor.
-  llvm::DenseMap<Value, Value> readBuffers;
-  /// The number of updated buffers made so far (their ids).
-  int64_t updates = 0;
 };
 
 /// "file:line:col" (an imported node: "file (node)"), with '%' escaped for

@@ -1,23 +1,26 @@
 //===- NdToLoops.cpp - lower nd ops to loops over buffers -------*- C++ -*-===//
 //
 // The pass `--lower-scatter` and `populateNdToLoopsPatterns`: the six nd ops
-// (every oob mode, every reduction, use_init_val) to tensor, bufferization,
-// memref, scf, vector, arith, math and complex ops, each op into a private
-// function of its own.
+// on buffers (every oob mode, every reduction, use_init_val) to memref, scf,
+// vector, arith, math and complex ops, each op into a private function of
+// its own. It runs after bufferization (one-shot bufferization turns the ops
+// on tensors into ops on buffers, see BufferizableOpInterfaceImpl.cpp) and
+// emits nothing that bufferizes.
 //
-// Preconditions: the ops verify. Dimensions the verifier could not compare
+// Preconditions: the ops verify and work on buffers; an op on tensors is
+// reported (bufferize first). Dimensions the verifier could not compare
 // (dynamic ones, a dynamic index depth) and, under oob<error>, every index
 // value are checked at run time when bounds checking is on (under skip and
 // clamp every index value has a meaning: no check). A failed check calls
 // `__nd_report_error_at` with a message naming the op, its location, the
 // operand, the value and the dimension; the op then writes nothing into
-// `data` (a scatter) and returns. A scatter that updates data's own buffer
-// checks every index before it writes; one that updates a copy of data
-// checks as it writes (the copy is dropped on failure); a gather checks each
+// `data` (a scatter) and returns. A scatter checks every index before it
+// writes, unless its destination is `disposable` (a fresh copy nothing
+// reads when it fails), where it checks as it writes; a gather checks each
 // index as it reads it and never touches memory through a bad one.
 //
 // Parallelism. Every op splits its work into partitions that an
-// `scf.parallel` or `scf.forall` runs; the number of partitions comes from
+// `scf.parallel` runs; the number of partitions comes from
 // the amount of work and the thread count at run time. Results are
 // bit-identical for every partition count: gathers write disjoint parts of
 // their result, and a scatter applies the updates of every destination
@@ -48,13 +51,11 @@
 #include "OpLowerings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
@@ -92,6 +93,18 @@ struct LowerScatterPass
     options.checkBounds = checkBounds;
     options.parallelGrain = grain;
     populateNdToLoopsPatterns(patterns, options);
+
+    // The ops on tensors are bufferization's to turn into ops on buffers.
+    WalkResult onTensors = getOperation()->walk([](Operation *op) {
+      if (!isa<NdDialect>(op->getDialect()) || isOnBuffers(op))
+        return WalkResult::advance();
+      op->emitOpError()
+          << "on tensors: --lower-scatter takes nd ops on buffers; bufferize "
+             "first (--one-shot-bufferize, as --nd-to-llvm does)";
+      return WalkResult::interrupt();
+    });
+    if (onTensors.wasInterrupted())
+      return signalPassFailure();
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NdDialect>();

@@ -34,44 +34,43 @@ protected:
 // The outlined, checked skeleton of the patterns
 //===----------------------------------------------------------------------===//
 
-/// How a gather finds the dynamic dims of its result, checks its dims (the
-/// dims `data` and `indices` have at run time) and gathers.
-using GatherSizesFn =
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>;
+/// How a gather checks its dims (the dims `data`, `indices` and `into` have
+/// at run time) and gathers.
 using CheckGatherDimsFn =
-    function_ref<void(LoweringState::CheckChain &, Value, Value)>;
-using GatherFn =
-    function_ref<Value(OpBuilder &, Location, Value, Value, ValueRange)>;
+    function_ref<void(LoweringState::CheckChain &, Value, Value, Value)>;
+using GatherFn = function_ref<void(OpBuilder &, Location, Value, Value, Value)>;
 
-/// The pattern of a gather of `data` at `indices` (its converted operands,
-/// in that order: gather_nd, gather_elements, gather): outlines the op. Its
-/// function takes the result's dynamic dims from `resultSizes`, checks the
-/// dims with `checkDims` and, where they hold, returns `gather(data,
-/// indices, sizes)`, an empty tensor otherwise.
+/// The pattern of a gather on buffers of `data` at `indices` into `into` (its
+/// operands, in that order: gather_nd, gather_elements, gather): outlines
+/// the op. Its function checks the dims with `checkDims` and, where they
+/// hold, runs `gather(data, indices, into)`.
 void outlineGather(LoweringState &state, Operation *op, ValueRange operands,
                    ConversionPatternRewriter &rewriter,
-                   GatherSizesFn resultSizes, CheckGatherDimsFn checkDims,
-                   GatherFn gather);
+                   CheckGatherDimsFn checkDims, GatherFn gather);
 
 /// How a scatter checks its dims (the dims `data`, `indices` and `updates`
-/// have at run time) and scatters (with the base pointer of the caller's
-/// data last).
+/// have at run time) and scatters (into `data`, in place, whether or not
+/// `inPlace`: see checkedApply).
 using CheckScatterDimsFn =
     function_ref<void(LoweringState::CheckChain &, Value, Value, Value)>;
 using ScatterFn =
-    function_ref<Value(OpBuilder &, Location, Value, Value, Value, Value)>;
+    function_ref<void(OpBuilder &, Location, Value, Value, Value, bool)>;
 
-/// The pattern of an op that updates `data` with `updates` at `indices`
-/// (its converted operands, in that order: scatter_nd, scatter_elements)
+/// The pattern of an op on buffers that updates `data` with `updates` at
+/// `indices` (its operands, in that order: scatter_nd, scatter_elements)
 /// under `reduction`: fails to match where the element type does not support
-/// the reduction; otherwise outlines the op, its data passed with its base
-/// pointer (see basePointer). The function checks the dims with `checkDims`
-/// and, where they hold, returns `scatter(data, indices, updates,
-/// dataPointer)`, data as it was otherwise.
+/// the reduction; otherwise outlines the op. The function checks the dims
+/// with `checkDims` and, where they hold, runs `scatter(data, indices,
+/// updates, inPlace)`, `inPlace` unless the op's destination is
+/// `disposable`.
 LogicalResult outlineScatter(LoweringState &state, Operation *op,
                              ReductionKind reduction, ValueRange operands,
                              ConversionPatternRewriter &rewriter,
                              CheckScatterDimsFn checkDims, ScatterFn scatter);
+
+/// Whether a scatter on buffers must leave its destination as it was when a
+/// check fails: unless its destination is `disposable`.
+bool updatesInPlace(Operation *op);
 
 //===----------------------------------------------------------------------===//
 // The patterns, one file each

@@ -9,12 +9,9 @@
 //   an `scf.parallel` over partitions writing their own part of a fresh
 //   result or of scratch buffers (`buildParallel`), each partition raising
 //   its own failure flag where it checks;
-// - a scatter updates its destination inside an `scf.forall` whose
-//   `shared_outs` is `data` (`buildPartitionedUpdate`): each iteration owns a
-//   disjoint slice of the destination, writes it through `to_buffer` of its
-//   `extract_slice` and hands it back with `parallel_insert_slice`, so
-//   one-shot bufferization updates `data` in place when it may and copies it
-//   once when it may not.
+// - a scatter updates its destination buffer in place inside an
+//   `scf.parallel` over partitions (`buildPartitionedUpdate`): each
+//   partition owns a disjoint subview of the destination.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,32 +44,24 @@ struct SliceRegion {
 MemRefType sliceMemRefType(Type elementType, ArrayRef<int64_t> shape,
                            bool contiguousRows);
 
-/// The aligned base pointer of the buffer of `tensor`, as an index value,
-/// read through a layout every buffer casts to (so that bufferization never
-/// copies it for the read).
-Value basePointer(OpBuilder &b, Location loc, Value tensor);
-
-/// `scf.forall (%p) in (%parts) shared_outs(%o = dest)`: partition `p` owns
-/// `region(p)` of the destination, which `body(p, slice, inPlace)` updates
-/// through `slice`, a memref of type `sliceType` (its layout must be one that
-/// bufferization can always cast the slice's buffer to). `inPlace` (i1) says
-/// at run time whether the destination is the buffer `dataPointer` (the base
-/// pointer of the caller's `data`, see basePointer) rather than a copy of
-/// it. Returns the updated destination.
-Value buildPartitionedUpdate(
-    OpBuilder &b, Location loc, Value dest, Value dataPointer, Value parts,
-    MemRefType sliceType,
+/// `scf.parallel (%p) = 0 to %parts` over a destination `dest` (a memref)
+/// with elements: partition `p` owns `region(p)` of it, which `body(p,
+/// slice)` updates through `slice`, a subview of `dest` cast to the layout
+/// of `sliceType`. Partitions own disjoint regions, so that no two write one
+/// element.
+void buildPartitionedUpdate(
+    OpBuilder &b, Location loc, Value dest, Value parts, MemRefType sliceType,
     function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
-    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body);
+    function_ref<void(OpBuilder &, Location, Value, Value)> body);
 
 /// Runs a partition's work with run-time checks, returning its failure flag.
-/// A destination that is a copy of `data` may hold partial results when a
-/// check fails (the op's result is discarded then), so the checks fuse with
-/// the work: `applyFused` checks as it goes and returns whether an index was
-/// bad. Data updated in place must not change at all when a check fails, so
-/// there `checkAll` first checks every index of the op (returning whether one
-/// is bad) and the work runs only if none is.
-Value checkedApply(OpBuilder &b, Location loc, Value inPlace,
+/// A destination that is `disposable` (a fresh buffer nothing reads if the
+/// op fails) may hold partial results when a check fails, so the checks
+/// fuse with the work: `applyFused` checks as it goes and returns whether an
+/// index was bad. Any other destination (`inPlace`) must not change at all
+/// when a check fails, so there `checkAll` first checks every index of the
+/// op (returning whether one is bad) and the work runs only if none is.
+Value checkedApply(OpBuilder &b, Location loc, bool inPlace,
                    function_ref<Value(OpBuilder &, Location)> checkAll,
                    function_ref<Value(OpBuilder &, Location)> applyFused);
 

@@ -405,7 +405,7 @@ static void fillBuckets(OpBuilder &b, Location loc, const RowScatter &s,
                         const OwnerBlocks &plan, const Buckets &buckets,
                         Value chunks, const Batch &batch) {
   Type i32 = b.getI32Type();
-  Value updates = flatReadBuffer(b, loc, s.updates);
+  Value updates = flatView(b, loc, s.updates);
   forEachEntryChecked(
       b, loc, s, chunks, false, [](OpBuilder &, Location, Value) {},
       [&](OpBuilder &lb, Location lloc, Value e, const EntryRow &entry,
@@ -561,8 +561,8 @@ static void applyOwnBuckets(OpBuilder &b, Location loc, const RowScatter &s,
 static void applyOwner(OpBuilder &b, Location loc, const RowScatter &s,
                        const OwnerBlocks &plan, const Buckets &buckets,
                        const Batch &batch, bool check, Value flags, Value t,
-                       Value slice, Value inPlace) {
-  Value updates = flatReadBuffer(b, loc, s.updates);
+                       Value slice, bool inPlace) {
+  Value updates = flatView(b, loc, s.updates);
   std::pair<Value, Value> ownBlocks =
       partRange(b, loc, plan.blocks, plan.owners, t);
   Value rowLo = b.createOrFold<arith::ShLIOp>(loc, ownBlocks.first, plan.shift);
@@ -597,11 +597,11 @@ static void applyOwner(OpBuilder &b, Location loc, const RowScatter &s,
 }
 
 /// One batch whose indices passed the checks: buckets it (steps 2 and 3)
-/// and lets the owners apply it. Returns the updated destination.
-static Value bucketAndApply(OpBuilder &b, Location loc, const RowScatter &s,
-                            const OwnerBlocks &plan, const Buckets &buckets,
-                            const Batch &batch, Value chunks, bool check,
-                            Value flags, Value current, Value dataPointer) {
+/// and lets the owners apply it to `dest`.
+static void bucketAndApply(OpBuilder &b, Location loc, const RowScatter &s,
+                           const OwnerBlocks &plan, const Buckets &buckets,
+                           const Batch &batch, Value chunks, bool check,
+                           Value flags, Value dest, bool inPlace) {
   auto fill = scf::IfOp::create(b, loc, plan.bucketed, false);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -609,12 +609,12 @@ static Value bucketAndApply(OpBuilder &b, Location loc, const RowScatter &s,
     sumBucketStarts(b, loc, plan, buckets, chunks);
     fillBuckets(b, loc, s, plan, buckets, chunks, batch);
   }
-  return buildPartitionedUpdate(
-      b, loc, current, dataPointer, plan.owners, rowSliceType(s, current),
+  buildPartitionedUpdate(
+      b, loc, dest, plan.owners, rowSliceType(s, dest),
       [&](OpBuilder &nb, Location nloc, Value t) {
         return ownerRegion(nb, nloc, s, plan, t);
       },
-      [&](OpBuilder &nb, Location nloc, Value t, Value slice, Value inPlace) {
+      [&](OpBuilder &nb, Location nloc, Value t, Value slice) {
         applyOwner(nb, nloc, s, plan, buckets, batch, check, flags, t, slice,
                    inPlace);
       });
@@ -644,17 +644,17 @@ static void reportOwnerFailures(OpBuilder &b, Location loc, const RowScatter &s,
       });
   Value ok = notBool(b, loc, failed.getResult(0));
   reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-    Value indices = flatReadBuffer(nb, nloc, s.indices);
+    Value indices = flatView(nb, nloc, s.indices);
     s.reportFirstBad(nb, nloc, indices);
   });
 }
 
-Value lowering::scatterByRowOwners(OpBuilder &b, Location loc,
-                                   LoweringState &state, const RowScatter &s,
-                                   Value dest, Value dataPointer,
-                                   Value ownerParts, Value chunks) {
+void lowering::scatterByRowOwners(OpBuilder &b, Location loc,
+                                  LoweringState &state, const RowScatter &s,
+                                  Value dest, bool inPlace, Value ownerParts,
+                                  Value chunks) {
   bool check = checksIndices(state, s);
-  Type elementType = cast<RankedTensorType>(dest.getType()).getElementType();
+  Type elementType = cast<MemRefType>(dest.getType()).getElementType();
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   OwnerBlocks plan = sizeBlocks(b, loc, s, elementType, ownerParts);
@@ -677,23 +677,18 @@ Value lowering::scatterByRowOwners(OpBuilder &b, Location loc,
   runs = b.createOrFold<arith::SelectOp>(loc, preOk, runs, zero);
   Value yes = constBool(b, loc, true);
   auto loop = scf::ForOp::create(
-      b, loc, zero, runs, one, ValueRange{dest, yes},
+      b, loc, zero, runs, one, ValueRange{yes},
       [&](OpBuilder &nb, Location nloc, Value index, ValueRange carried) {
-        Value current = carried[0];
         Batch batch = batchRange(nb, nloc, s, batches, index);
         Value ok = countBatch(nb, nloc, s, plan, buckets, chunks, batch, check);
-        Value updated = buildIf(
-            nb, nloc, ok, current.getType(),
-            [&](OpBuilder &ab, Location aloc) {
-              return bucketAndApply(ab, aloc, s, plan, buckets, batch, chunks,
-                                    check, flags, current, dataPointer);
-            },
-            [&](OpBuilder &, Location) { return current; });
-        Value allOk = nb.createOrFold<arith::AndIOp>(nloc, carried[1], ok);
-        scf::YieldOp::create(nb, nloc, ValueRange{updated, allOk});
+        buildIf(nb, nloc, ok, [&](OpBuilder &ab, Location aloc) {
+          bucketAndApply(ab, aloc, s, plan, buckets, batch, chunks, check,
+                         flags, dest, inPlace);
+        });
+        Value allOk = nb.createOrFold<arith::AndIOp>(nloc, carried[0], ok);
+        scf::YieldOp::create(nb, nloc, ValueRange{allOk});
       });
   if (check)
-    reportOwnerFailures(b, loc, s, preOk, loop.getResult(1), flags,
+    reportOwnerFailures(b, loc, s, preOk, loop.getResult(0), flags,
                         plan.owners);
-  return loop.getResult(0);
 }

@@ -59,7 +59,7 @@ Value lowering::forEachEntryChecked(
   Value flags;
   if (check)
     flags = allocScratch(b, loc, b.getI1Type(), chunks);
-  Value indices = flatReadBuffer(b, loc, s.indices);
+  Value indices = flatView(b, loc, s.indices);
   buildParallel(b, loc, chunks, [&](OpBuilder &nb, Location nloc, Value c) {
     prologue(nb, nloc, c);
     std::pair<Value, Value> range = partRange(nb, nloc, count, chunks, c);
@@ -155,9 +155,9 @@ applyEntries(OpBuilder &b, Location loc, const RowScatter &s, Value indices,
 
 void lowering::applyAllEntriesChecked(OpBuilder &b, Location loc,
                                       const RowScatter &s, bool check,
-                                      Value inPlace, Value flags, Value p,
+                                      bool inPlace, Value flags, Value p,
                                       ApplyRowFn applyRow) {
-  Value indices = flatReadBuffer(b, loc, s.indices);
+  Value indices = flatView(b, loc, s.indices);
   if (!check) {
     applyEntries(b, loc, s, indices, false, applyRow);
     return;
@@ -193,13 +193,13 @@ static void reportFailedPartitions(OpBuilder &b, Location loc,
                                    Value parts) {
   Value ok = notBool(b, loc, anyFlag(b, loc, flags, parts));
   reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-    Value indices = flatReadBuffer(nb, nloc, s.indices);
+    Value indices = flatView(nb, nloc, s.indices);
     s.reportFirstBad(nb, nloc, indices);
   });
 }
 
 MemRefType lowering::rowSliceType(const RowScatter &s, Value dest) {
-  auto destType = cast<RankedTensorType>(dest.getType());
+  auto destType = cast<MemRefType>(dest.getType());
   SmallVector<int64_t> shape(destType.getRank(), ShapedType::kDynamic);
   return sliceMemRefType(destType.getElementType(), shape,
                          /*contiguousRows=*/true);
@@ -211,11 +211,11 @@ MemRefType lowering::rowSliceType(const RowScatter &s, Value dest) {
 
 /// Column partitions: every partition applies every entry to its columns
 /// (aligned to vectors) of `dest` (`[rows, rowSize]`).
-static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
-                              const RowScatter &s, Value dest,
-                              Value dataPointer, Value parts) {
+static void scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
+                             const RowScatter &s, Value dest, bool inPlace,
+                             Value parts) {
   bool check = checksIndices(state, s);
-  auto destType = cast<RankedTensorType>(dest.getType());
+  auto destType = cast<MemRefType>(dest.getType());
   Type elementType = destType.getElementType();
   Value one = constIndex(b, loc, 1);
   int64_t align =
@@ -236,8 +236,8 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
   Value flags;
   if (check)
     flags = allocScratch(b, loc, b.getI1Type(), used);
-  Value updated = buildPartitionedUpdate(
-      b, loc, dest, dataPointer, used, rowSliceType(s, dest),
+  buildPartitionedUpdate(
+      b, loc, dest, used, rowSliceType(s, dest),
       [&](OpBuilder &nb, Location nloc, Value p) {
         std::pair<Value, Value> cols = columns(nb, nloc, p);
         Value cut =
@@ -247,8 +247,8 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
         region.sizes = {s.numRows, cut};
         return region;
       },
-      [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value inPlace) {
-        Value updates = flatReadBuffer(nb, nloc, s.updates);
+      [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
+        Value updates = flatView(nb, nloc, s.updates);
         std::pair<Value, Value> cols = columns(nb, nloc, p);
         Value cut =
             nb.createOrFold<arith::SubIOp>(nloc, cols.second, cols.first);
@@ -262,13 +262,11 @@ static Value scatterByColumns(OpBuilder &b, Location loc, LoweringState &state,
       });
   if (check)
     reportFailedPartitions(b, loc, s, flags, used);
-  return updated;
 }
 
-Value lowering::scatterRows(OpBuilder &b, Location loc, LoweringState &state,
-                            Operation *op, RowScatter &s, Value data,
-                            Value dataPointer,
-                            ArrayRef<ReassociationIndices> groups) {
+void lowering::scatterRows(OpBuilder &b, Location loc, LoweringState &state,
+                           Operation *op, RowScatter &s, Value data,
+                           bool inPlace, ArrayRef<ReassociationIndices> groups) {
   Value k = constIndex(b, loc, s.bounds.size());
   Value indexWork = b.createOrFold<arith::MulIOp>(loc, s.numEntries, k);
   Value chunks = state.numPartitions(b, loc, op, indexWork, s.numEntries);
@@ -276,16 +274,13 @@ Value lowering::scatterRows(OpBuilder &b, Location loc, LoweringState &state,
   Value dest = collapse(b, loc, data, groups);
   std::optional<int64_t> staticRow = getConstantIntValue(s.rowSize);
   bool wide = !s.oneD && (!staticRow || *staticRow >= kMinSplitColumns);
-  Value updated;
   if (wide) {
     Value maxParts =
         ceilDiv(b, loc, s.rowSize, constIndex(b, loc, kMinSplitColumns));
     Value parts = state.numPartitions(b, loc, op, work, maxParts);
-    updated = scatterByColumns(b, loc, state, s, dest, dataPointer, parts);
-  } else {
-    Value parts = state.numPartitions(b, loc, op, work, s.numRows);
-    updated =
-        scatterByRowOwners(b, loc, state, s, dest, dataPointer, parts, chunks);
+    scatterByColumns(b, loc, state, s, dest, inPlace, parts);
+    return;
   }
-  return expandLike(b, loc, updated, data, groups);
+  Value parts = state.numPartitions(b, loc, op, work, s.numRows);
+  scatterByRowOwners(b, loc, state, s, dest, inPlace, parts, chunks);
 }

@@ -56,9 +56,7 @@ struct EntryRow {
 /// `rowSize` values at `e * rowSize` of `updates`.
 struct RowScatter {
   Value numEntries, numRows, rowSize;
-  /// The updates tensor. Partitions read it through their own to_buffer:
-  /// bufferization takes a to_buffer for the point where the buffer is read,
-  /// and `updates` may be `data` itself.
+  /// The updates buffer.
   Value updates;
   ReductionKind reduction;
   OobMode oob;
@@ -69,7 +67,7 @@ struct RowScatter {
   /// Reads entry `e` from the indices buffer `indices`.
   std::function<EntryRow(OpBuilder &, Location, Value indices, Value e)>
       readEntry;
-  /// The indices tensor, read like `updates`.
+  /// The indices buffer.
   Value indices;
   /// `2 * size` of every index component.
   SmallVector<Value> bounds;
@@ -81,13 +79,13 @@ struct RowScatter {
 /// oob<error> (no index value is an error under skip and clamp).
 bool checksIndices(LoweringState &state, const RowScatter &s);
 
-/// The row scatter `s` on `data` viewed through `groups` (as `[rows,
-/// slice]`, or `[rows]` when `oneD`): picks the partitioning and the number
-/// of partitions, and returns the updated data (data itself when a check
-/// fails).
-Value scatterRows(OpBuilder &b, Location loc, LoweringState &state,
-                  Operation *op, RowScatter &s, Value data, Value dataPointer,
-                  ArrayRef<ReassociationIndices> groups);
+/// The row scatter `s` on the buffer `data` viewed through `groups` (as
+/// `[rows, slice]`, or `[rows]` when `oneD`): picks the partitioning and the
+/// number of partitions, and updates data in place (not at all when a check
+/// fails and `inPlace`, see checkedApply).
+void scatterRows(OpBuilder &b, Location loc, LoweringState &state,
+                 Operation *op, RowScatter &s, Value data, bool inPlace,
+                 ArrayRef<ReassociationIndices> groups);
 
 /// A parallel pass over chunks of the entries `[first, last)` (all of them
 /// when null): `prologue(c)` once per chunk, then `body(e)` for every entry,
@@ -119,7 +117,7 @@ void applyEntry(OpBuilder &b, Location loc, const RowScatter &s, Value dst,
 /// (see `checkedApply`). Stores the partition's failure flag into
 /// `flags[p]` (with checks). An empty destination takes no entry.
 void applyAllEntriesChecked(OpBuilder &b, Location loc, const RowScatter &s,
-                            bool check, Value inPlace, Value flags, Value p,
+                            bool check, bool inPlace, Value flags, Value p,
                             ApplyRowFn applyRow);
 
 /// The slice memref type of a partition of a `[rows, rowSize]` or `[rows]`
@@ -127,11 +125,11 @@ void applyAllEntriesChecked(OpBuilder &b, Location loc, const RowScatter &s,
 MemRefType rowSliceType(const RowScatter &s, Value dest);
 
 /// Row owners (RowOwners.cpp): `ownerParts` partitions at most own blocks of
-/// the rows of `dest`; `chunks` partitions count and bucket the entries.
-/// Returns the updated `dest`, or `dest` itself when a check fails.
-Value scatterByRowOwners(OpBuilder &b, Location loc, LoweringState &state,
-                         const RowScatter &s, Value dest, Value dataPointer,
-                         Value ownerParts, Value chunks);
+/// the rows of the buffer `dest`, which they update in place; `chunks`
+/// partitions count and bucket the entries.
+void scatterByRowOwners(OpBuilder &b, Location loc, LoweringState &state,
+                        const RowScatter &s, Value dest, bool inPlace,
+                        Value ownerParts, Value chunks);
 
 } // namespace mlir::nd::lowering
 

@@ -58,8 +58,8 @@ Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
   Value grainValue = constIndex(b, loc, grain);
   Value one = constIndex(b, loc, 1);
   // min(max(work / grain, 1), threads[, max(limit, 1)]): at least 1, and
-  // never a constant, so that canonicalization keeps the loops (and the
-  // scatters' scf.forall) whatever the static sizes.
+  // never a constant, so that canonicalization keeps the parallel loops
+  // whatever the static sizes.
   Value byWork = b.createOrFold<arith::DivUIOp>(loc, work, grainValue);
   byWork = maxIndex(b, loc, byWork, one);
   Value parts = minIndex(b, loc, byWork, threads.getResult(0));
@@ -179,20 +179,17 @@ void LoweringState::checkIndexDepth(CheckChain &chain, Value indices,
 
 void LoweringState::checkResultDim(CheckChain &chain, Value operand,
                                    StringRef operandName, int64_t operandDim,
-                                   int64_t resultDim) {
+                                   Value into, int64_t resultDim) {
   if (!checkBounds)
     return;
-  Operation *op = chain.operation();
-  int64_t size =
-      cast<ShapedType>(op->getResult(0).getType()).getDimSize(resultDim);
-  if (ShapedType::isDynamic(size) ||
+  if (!cast<ShapedType>(into.getType()).isDynamicDim(resultDim) &&
       !cast<ShapedType>(operand.getType()).isDynamicDim(operandDim))
-    return; // Nothing declared, or the verifier has checked it.
+    return; // The verifier has checked it.
   OpBuilder &b = chain.builder();
   Location loc = chain.location();
   std::string resultText = ("result dim " + Twine(resultDim)).str();
   Value actual = dimValue(b, loc, operand, operandDim);
-  Value declared = constIndex(b, loc, size);
+  Value declared = dimValue(b, loc, into, resultDim);
   compareDims(chain, b, loc, actual, operandName, operandDim, declared,
               resultText, /*atMost=*/false);
 }

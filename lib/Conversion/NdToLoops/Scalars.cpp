@@ -10,7 +10,6 @@
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -81,12 +80,10 @@ Value lowering::zeroValue(OpBuilder &b, Location loc, Type elementType) {
 //===----------------------------------------------------------------------===//
 
 Value lowering::dimValue(OpBuilder &b, Location loc, Value shaped, int64_t d) {
-  auto type = cast<ShapedType>(shaped.getType());
+  auto type = cast<MemRefType>(shaped.getType());
   if (!type.isDynamicDim(d))
     return constIndex(b, loc, type.getDimSize(d));
-  if (isa<MemRefType>(type))
-    return memref::DimOp::create(b, loc, shaped, d);
-  return tensor::DimOp::create(b, loc, shaped, d);
+  return memref::DimOp::create(b, loc, shaped, d);
 }
 
 SmallVector<Value> lowering::dimValues(OpBuilder &b, Location loc, Value shaped,
@@ -217,6 +214,19 @@ Value lowering::buildIf(OpBuilder &b, Location loc, Value cond, Type type,
       });
   assert(ifOp.getResult(0).getType() == type && "branches yield other types");
   return ifOp.getResult(0);
+}
+
+void lowering::buildIf(OpBuilder &b, Location loc, Value cond,
+                       function_ref<void(OpBuilder &, Location)> then) {
+  if (std::optional<int64_t> known = getConstantIntValue(cond);
+      known && *known != 0) {
+    then(b, loc);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  then(b, loc);
 }
 
 void lowering::reportUnless(OpBuilder &b, Location loc, Value ok,

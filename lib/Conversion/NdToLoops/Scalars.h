@@ -117,6 +117,11 @@ Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
               function_ref<Value(OpBuilder &, Location)> then,
               function_ref<Value(OpBuilder &, Location)> otherwise);
 
+/// `scf.if cond { then() }`, or just `then()` when `cond` is the constant
+/// true.
+void buildIf(OpBuilder &b, Location loc, Value cond,
+             function_ref<void(OpBuilder &, Location)> then);
+
 /// Emits `if (!ok) report()`.
 void reportUnless(OpBuilder &b, Location loc, Value ok,
                   function_ref<void(OpBuilder &, Location)> report);

@@ -35,7 +35,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 using namespace mlir;
@@ -51,7 +50,7 @@ struct FiberScatter {
   OobMode oob;
   ReductionKind reduction;
   const ElementTally *tally;
-  /// The op's tensors.
+  /// The op's buffers.
   Value data, indices, updates;
   /// The dims of indices, their product, and the size of the axis.
   SmallVector<Value> indexDims;
@@ -87,7 +86,7 @@ static SliceRegion fiberRegion(OpBuilder &b, Location loc,
       continue;
     }
     region.offsets.push_back(b.getIndexAttr(0));
-    region.sizes.push_back(tensor::getMixedSize(b, loc, f.data, d));
+    region.sizes.push_back(memref::getMixedSize(b, loc, f.data, d));
   }
   return region;
 }
@@ -146,9 +145,8 @@ static void applyFiberUpdate(OpBuilder &b, Location loc, const FiberScatter &f,
 /// (finish).
 static void updateFibers(OpBuilder &b, Location loc, const FiberScatter &f,
                          Value p, Value slice) {
-  // Read where they are used (see RowScatter::updates).
-  Value indicesFlat = flatReadBuffer(b, loc, f.indices);
-  Value updatesFlat = flatReadBuffer(b, loc, f.updates);
+  Value indicesFlat = flatView(b, loc, f.indices);
+  Value updatesFlat = flatView(b, loc, f.updates);
   std::pair<Value, Value> bounds = partRange(b, loc, f.extent, f.parts, p);
   Value lo = bounds.first, hi = bounds.second;
   Value flatLo = f.zero, flatHi = f.count, colLo = f.zero,
@@ -209,6 +207,8 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
   LogicalResult
   matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     int64_t axis = op.getNormalizedAxis();
     int64_t r = op.getData().getType().getRank();
     auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
@@ -222,23 +222,20 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
       }
     };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     Value updates, Value dataPointer) {
-      return scatter(b, loc, op, data, indices, updates, dataPointer, axis);
+                     Value updates, bool inPlace) {
+      scatter(b, loc, op, data, indices, updates, inPlace, axis);
     };
-    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
-                                   adaptor.getUpdates()};
-    return outlineScatter(*state, op, op.getReduction(), operands, rewriter,
-                          checkDims, lower);
+    return outlineScatter(*state, op, op.getReduction(), adaptor.getOperands(),
+                          rewriter, checkDims, lower);
   }
 
 private:
-  Value scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
-                Value indices, Value updates, Value dataPointer,
-                int64_t axis) const {
+  void scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
+               Value indices, Value updates, bool inPlace, int64_t axis) const {
     bool check = state->checksEnabled() && op.getOob() == OobMode::Error;
-    auto dataType = cast<RankedTensorType>(data.getType());
+    auto dataType = cast<MemRefType>(data.getType());
     int64_t r = dataType.getRank();
-    Value indicesFlat = flatReadBuffer(b, loc, indices);
+    Value indicesFlat = flatView(b, loc, indices);
     SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, r);
     Value count = product(b, loc, indexDims);
     Value size = dimValue(b, loc, data, axis);
@@ -262,7 +259,7 @@ private:
                                            count, size, axis);
                      });
       }
-      return data;
+      return;
     }
 
     std::optional<ElementTally> tally;
@@ -276,16 +273,20 @@ private:
     bool alongAxis = llvm::all_of(llvm::seq<int64_t>(0, r), [&](int64_t d) {
       return d == axis || dataType.getDimSize(d) == 1;
     });
-    if (alongAxis)
-      return scatterAlongAxis(b, loc, op, data, indices, updates, dataPointer,
-                              count, size, tallyPtr);
+    if (alongAxis) {
+      scatterAlongAxis(b, loc, op, data, indices, updates, inPlace, count,
+                       size, tallyPtr);
+      return;
+    }
 
     auto applyAll = [&](OpBuilder &nb, Location nloc) {
-      return applyByFibers(nb, nloc, op, data, indices, updates, dataPointer,
-                           indexDims, count, size, axis, tallyPtr);
+      applyByFibers(nb, nloc, op, data, indices, updates, indexDims, count,
+                    size, axis, tallyPtr);
     };
-    if (!check)
-      return applyAll(b, loc);
+    if (!check) {
+      applyAll(b, loc);
+      return;
+    }
     // Every index is checked before anything is written, by a parallel pass
     // over contiguous ranges of the indices (one vectorised maximum each),
     // and the fibers then update unchecked: their elements land at random,
@@ -297,17 +298,15 @@ private:
     reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
       reportFirstBadValue(*state, nb, nloc, op, indicesFlat, count, size, axis);
     });
-    return buildIf(b, loc, ok, dataType, applyAll,
-                   [&](OpBuilder &, Location) { return data; });
+    buildIf(b, loc, ok, applyAll);
   }
 
   /// The partitioned walk over the positions of indices, which checks
   /// nothing: under oob<error> the caller has checked every index.
-  Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
-                      Value data, Value indices, Value updates,
-                      Value dataPointer, ArrayRef<Value> indexDims, Value count,
-                      Value size, int64_t axis,
-                      const ElementTally *tally) const {
+  void applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
+                     Value data, Value indices, Value updates,
+                     ArrayRef<Value> indexDims, Value count, Value size,
+                     int64_t axis, const ElementTally *tally) const {
     FiberScatter f;
     f.oob = op.getOob();
     f.reduction = op.getReduction();
@@ -319,7 +318,7 @@ private:
     f.count = count;
     f.size = size;
     f.axis = axis;
-    auto dataType = cast<RankedTensorType>(data.getType());
+    auto dataType = cast<MemRefType>(data.getType());
     f.rank = dataType.getRank();
     f.zero = constIndex(b, loc, 0);
     Value one = constIndex(b, loc, 1);
@@ -336,22 +335,22 @@ private:
         sliceMemRefType(dataType.getElementType(),
                         SmallVector<int64_t>(f.rank, ShapedType::kDynamic),
                         /*contiguousRows=*/false);
-    return buildPartitionedUpdate(
-        b, loc, data, dataPointer, f.parts, sliceType,
+    buildPartitionedUpdate(
+        b, loc, data, f.parts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
           return fiberRegion(nb, nloc, f, p);
         },
-        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
           updateFibers(nb, nloc, f, p, slice);
         });
   }
 
   /// Every off-axis dim is 1: row owners over the axis positions.
-  Value scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
-                         Value data, Value indices, Value updates,
-                         Value dataPointer, Value count, Value size,
-                         const ElementTally *tally) const {
-    int64_t r = cast<RankedTensorType>(data.getType()).getRank();
+  void scatterAlongAxis(OpBuilder &b, Location loc, ScatterElementsOp op,
+                        Value data, Value indices, Value updates, bool inPlace,
+                        Value count, Value size,
+                        const ElementTally *tally) const {
+    int64_t r = cast<MemRefType>(data.getType()).getRank();
     int64_t axis = op.getNormalizedAxis();
     RowScatter s;
     s.numEntries = count;
@@ -382,7 +381,7 @@ private:
     SmallVector<ReassociationIndices> groups(1);
     for (int64_t d = 0; d < r; ++d)
       groups[0].push_back(d);
-    return scatterRows(b, loc, *state, op, s, data, dataPointer, groups);
+    scatterRows(b, loc, *state, op, s, data, inPlace, groups);
   }
 };
 } // namespace

@@ -29,6 +29,7 @@
 #include "Scalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 using namespace mlir;
@@ -44,6 +45,8 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
   LogicalResult
   matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     auto updatesType = op.getUpdates().getType();
     int64_t r = op.getData().getType().getRank();
     int64_t q = op.getIndices().getType().getRank();
@@ -62,19 +65,17 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
                          d);
     };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     Value updates, Value dataPointer) {
-      return scatter(b, loc, op, data, indices, updates, dataPointer, r, q, k);
+                     Value updates, bool inPlace) {
+      scatter(b, loc, op, data, indices, updates, inPlace, r, q, k);
     };
-    SmallVector<Value> operands = {adaptor.getData(), adaptor.getIndices(),
-                                   adaptor.getUpdates()};
-    return outlineScatter(*state, op, op.getReduction(), operands, rewriter,
-                          checkDims, lower);
+    return outlineScatter(*state, op, op.getReduction(), adaptor.getOperands(),
+                          rewriter, checkDims, lower);
   }
 
 private:
-  Value scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
-                Value indices, Value updates, Value dataPointer, int64_t r,
-                int64_t q, int64_t k) const {
+  void scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
+               Value indices, Value updates, bool inPlace, int64_t r, int64_t q,
+               int64_t k) const {
     auto space = std::make_shared<TupleSpace>();
     space->oob = op.getOob();
     space->sizes = dimValues(b, loc, data, 0, k);
@@ -106,23 +107,24 @@ private:
     // A dim of size 0 leaves nothing to write; the indices are still
     // checked (under oob<error>). The partitions of a row scatter cover the
     // destination's elements: they would check none.
-    auto checkOnly = [&](OpBuilder &nb, Location nloc) -> Value {
+    auto checkOnly = [&](OpBuilder &nb, Location nloc) {
       if (!checksIndices(*state, s))
-        return data;
+        return;
       Value chunks = state->numPartitions(nb, nloc, op, s.numEntries);
       Value ok = forEachEntryChecked(
           nb, nloc, s, chunks, state->checksEnabled(),
           [](OpBuilder &, Location, Value) {},
           [](OpBuilder &, Location, Value, const EntryRow &, Value) {});
       reportUnless(nb, nloc, ok, [&](OpBuilder &rb, Location rloc) {
-        Value flat = flatReadBuffer(rb, rloc, indices);
+        Value flat = flatView(rb, rloc, indices);
         s.reportFirstBad(rb, rloc, flat);
       });
-      return data;
     };
     auto dataType = op.getData().getType();
-    if (llvm::is_contained(dataType.getShape(), 0))
-      return checkOnly(b, loc);
+    if (llvm::is_contained(dataType.getShape(), 0)) {
+      checkOnly(b, loc);
+      return;
+    }
     // The destination as [rows, slice] (or [rows]).
     SmallVector<ReassociationIndices> groups(1);
     for (int64_t d = 0; d < k; ++d)
@@ -133,16 +135,23 @@ private:
         groups[1].push_back(d);
     }
     auto write = [&](OpBuilder &nb, Location nloc) {
-      return scatterRows(nb, nloc, *state, op, s, data, dataPointer, groups);
+      scatterRows(nb, nloc, *state, op, s, data, inPlace, groups);
     };
-    if (!checksIndices(*state, s) || dataType.hasStaticShape())
-      return write(b, loc);
+    if (!checksIndices(*state, s) || dataType.hasStaticShape()) {
+      write(b, loc);
+      return;
+    }
     // A dynamic dim may be 0 at run time.
     Value zero = constIndex(b, loc, 0);
     Value size = b.createOrFold<arith::MulIOp>(loc, s.numRows, s.rowSize);
     Value nonEmpty = b.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::ne, size, zero);
-    return buildIf(b, loc, nonEmpty, data.getType(), write, checkOnly);
+    auto ifOp = scf::IfOp::create(b, loc, nonEmpty, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    write(b, loc);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    checkOnly(b, loc);
   }
 };
 } // namespace

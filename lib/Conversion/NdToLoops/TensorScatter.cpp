@@ -10,12 +10,10 @@
 // `p[0]`, write index `w`) lands at columns `[w * inner, (w + L) * inner)` of
 // it: one contiguous copy in linear mode, two in circular mode (up to the end
 // of the row, then from its start). Writes never collide, so partitions own
-// ranges of dim `a - 1` (an `scf.forall` over the cache, see
+// ranges of dim `a - 1` (an `scf.parallel` over views of the cache, see
 // buildPartitionedUpdate) and every split gives the same result. Only the
-// update's elements are touched: with a writable (donated) cache the update
-// is in place and costs O(update). The cache keeps its shape throughout (a
-// collapse and re-expansion of dynamic dims would make bufferization copy a
-// donated cache on return).
+// update's elements are touched: with a donated cache the update is in
+// place and costs O(update).
 //
 // Preconditions: the op verifies. Dynamic dims the verifier could not
 // compare and, under oob<error>, every write index are checked at run time
@@ -35,7 +33,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <string>
 
@@ -122,23 +119,17 @@ struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
   LogicalResult
   matchAndRewrite(TensorScatterOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     auto cacheType = op.getPastCache().getType();
     int64_t axis = op.getNormalizedAxis();
     int64_t r = cacheType.getRank();
     bool hasWrites = static_cast<bool>(adaptor.getWriteIndices());
-    // The caller's cache buffer, to tell an in-place update from a copy.
-    Value dataPointer =
-        basePointer(rewriter, op.getLoc(), adaptor.getPastCache());
-    SmallVector<Value> operands = {adaptor.getPastCache(), adaptor.getUpdate()};
-    if (hasWrites)
-      operands.push_back(adaptor.getWriteIndices());
-    operands.push_back(dataPointer);
     state->outline(
-        rewriter, op, operands,
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+        rewriter, op, adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
           Value cache = args[0], update = args[1];
           Value writes = hasWrites ? args[2] : Value();
-          Value pointer = args.back();
           LoweringState::CheckChain chain(*state, b, loc, op);
           for (int64_t d = 0; d < r; ++d)
             state->checkDims(chain, update, "update", d, cache, "past_cache", d,
@@ -172,13 +163,10 @@ struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
           // cache survives canonicalization); the checks above still run.
           if (llvm::is_contained(cacheType.getShape(), 0) ||
               llvm::is_contained(op.getUpdate().getType().getShape(), 0))
-            return cache;
-          return buildIf(
-              b, loc, ok, cacheType,
-              [&](OpBuilder &nb, Location nloc) {
-                return scatter(nb, nloc, op, cache, update, writes, pointer, c);
-              },
-              [&](OpBuilder &, Location) { return cache; });
+            return;
+          buildIf(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+            scatter(nb, nloc, op, cache, update, writes, c);
+          });
         });
     return success();
   }
@@ -188,7 +176,7 @@ private:
   /// returns whether all are good.
   Value checkWrites(OpBuilder &b, Location loc, TensorScatterOp op,
                     Value writes, const CacheSpace &c) const {
-    Value flat = flatReadBuffer(b, loc, writes);
+    Value flat = flatView(b, loc, writes);
     Value count = dimValue(b, loc, writes, 0);
     Value zero = constIndex(b, loc, 0);
     Value one = constIndex(b, loc, 1);
@@ -207,9 +195,8 @@ private:
     return loop.getResult(0);
   }
 
-  Value scatter(OpBuilder &b, Location loc, TensorScatterOp op, Value cache,
-                Value update, Value writes, Value dataPointer,
-                const CacheSpace &c) const {
+  void scatter(OpBuilder &b, Location loc, TensorScatterOp op, Value cache,
+               Value update, Value writes, const CacheSpace &c) const {
     auto cacheType = op.getPastCache().getType();
     CacheGrid grid;
     grid.axis = op.getNormalizedAxis();
@@ -239,13 +226,10 @@ private:
     MemRefType sliceType =
         sliceMemRefType(cacheType.getElementType(), dynamicShape,
                         /*contiguousRows=*/true);
-    SmallVector<OpFoldResult> cacheSizes = tensor::getMixedSizes(b, loc, cache);
+    SmallVector<OpFoldResult> cacheSizes = memref::getMixedSizes(b, loc, cache);
     grid.outerDims = dimValues(b, loc, cache, 0, grid.split);
-    // The cache keeps its shape: collapsing and expanding dynamic dims would
-    // go through a reshape that bufferization does not see as the same
-    // buffer, and a donated cache would be copied on return.
-    return buildPartitionedUpdate(
-        b, loc, cache, dataPointer, gridParts, sliceType,
+    buildPartitionedUpdate(
+        b, loc, cache, gridParts, sliceType,
         [&](OpBuilder &nb, Location nloc, Value p) {
           CacheBlock block = cacheBlock(nb, nloc, c, grid, p);
           SliceRegion region;
@@ -257,7 +241,7 @@ private:
           region.sizes[grid.axis] = block.seqCount;
           return region;
         },
-        [&](OpBuilder &nb, Location nloc, Value p, Value slice, Value) {
+        [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
           updateBlock(nb, nloc, c, grid, update, writes, p, slice);
         });
   }
@@ -267,8 +251,8 @@ private:
   static void updateBlock(OpBuilder &b, Location loc, const CacheSpace &c,
                           const CacheGrid &grid, Value update, Value writes,
                           Value p, Value slice) {
-    Value updates = flatReadBuffer(b, loc, update);
-    Value writesFlat = writes ? flatReadBuffer(b, loc, writes) : Value();
+    Value updates = flatView(b, loc, update);
+    Value writesFlat = writes ? flatView(b, loc, writes) : Value();
     CacheBlock block = cacheBlock(b, loc, c, grid, p);
     Value sliceRowLen =
         b.createOrFold<arith::MulIOp>(loc, block.seqCount, c.inner);

@@ -113,7 +113,8 @@ struct GatherToNd : ToNdPattern<tensor::GatherOp> {
     NdOperands nd = buildNdOperands(rewriter, loc, op.getSource(),
                                     op.getIndices(), op.getGatherDims());
     Value gathered =
-        GatherNDOp::create(rewriter, loc, nd.slicesType, nd.data, nd.indices);
+        GatherNDOp::create(rewriter, loc, nd.slicesType, nd.data, nd.indices)
+            .getResult();
     return reshapeUnitDims(rewriter, loc, gathered, op.getResultType());
   }
 };
@@ -133,7 +134,8 @@ struct ScatterToNd : ToNdPattern<tensor::ScatterOp> {
     Value updates =
         reshapeUnitDims(rewriter, loc, op.getSource(), nd.slicesType);
     Value scattered = ScatterNDOp::create(rewriter, loc, nd.data.getType(),
-                                          nd.data, nd.indices, updates);
+                                          nd.data, nd.indices, updates)
+                          .getResult();
     SmallVector<int64_t> inverse = invertPermutationVector(nd.permutation);
     Value result = permuteDims(rewriter, loc, scattered, inverse);
     return castIfNeeded(rewriter, loc, result, op.getResultType());

@@ -151,7 +151,8 @@ struct GatherToNd : ToNdPattern<tosa::GatherOp> {
     RankedTensorType resultType = *gatherResultType(op);
     Value gathered =
         GatherNDOp::create(rewriter, loc, resultType, op.getValues(), indices,
-                           /*batch_dims=*/1);
+                           /*batch_dims=*/1)
+            .getResult();
     return castIfNeeded(rewriter, loc, gathered, op.getType());
   }
 };
@@ -186,12 +187,14 @@ struct ScatterToNd : ToNdPattern<tosa::ScatterOp> {
       Value updates =
           reshapeUnitDims(rewriter, loc, input, dropBatch(inputType));
       Value scattered = ScatterNDOp::create(rewriter, loc, data.getType(), data,
-                                            tuples, updates);
+                                            tuples, updates)
+                            .getResult();
       result = reshapeUnitDims(rewriter, loc, scattered, valuesInType);
     } else {
       Value tuples = buildBatchTuples(rewriter, loc, indices);
       result = ScatterNDOp::create(rewriter, loc, valuesInType, valuesIn,
-                                   tuples, input);
+                                   tuples, input)
+                   .getResult();
     }
     return castIfNeeded(rewriter, loc, result, op.getType());
   }

@@ -761,7 +761,7 @@ LogicalResult ONNXImporter::importGatherND(NodeRef &node) {
   if (failed(resultType))
     return failure();
   auto op = GatherNDOp::create(builder, getNodeLoc(node), *resultType, data,
-                               indices, builder.getI64IntegerAttr(*batchDims));
+                               indices, *batchDims);
   return defineVerifiedOutput(node, op);
 }
 
@@ -857,7 +857,7 @@ LogicalResult ONNXImporter::importAxisGather(
   if (failed(resultType))
     return failure();
   auto op = OpTy::create(builder, getNodeLoc(node), *resultType, data, indices,
-                         builder.getI64IntegerAttr(*axis));
+                         *axis);
   return defineVerifiedOutput(node, op);
 }
 

@@ -1302,8 +1302,7 @@ LogicalResult OpenVINOImporter::importGatherND(LayerRef &ref) {
       [&] { return continueAsOpError<GatherNDOp>(emitLayerError(ref)); });
   if (failed(resultType))
     return failure();
-  auto op = GatherNDOp::create(builder, loc, *resultType, data, index,
-                               builder.getI64IntegerAttr(b));
+  auto op = GatherNDOp::create(builder, loc, *resultType, data, index, b);
   if (failed(verifyLayerOp(ref, op)))
     return failure();
   Value result = op.getResult();
@@ -1370,10 +1369,8 @@ LogicalResult OpenVINOImporter::importGather(LayerRef &ref) {
   // Gather-8 reads zeros for indices out of range; 1 and 7 leave them
   // undefined, which nd makes an error.
   OobMode oob = ref.version >= 8 ? OobMode::Skip : OobMode::Error;
-  auto op = GatherOp::create(builder, loc, *resultType, data, *indices,
-                             builder.getI64IntegerAttr(*axis),
-                             builder.getI64IntegerAttr(b),
-                             OobModeAttr::get(context, oob));
+  auto op =
+      GatherOp::create(builder, loc, *resultType, data, *indices, *axis, b, oob);
   return defineVerifiedOutput(ref, op);
 }
 
@@ -1417,9 +1414,8 @@ LogicalResult OpenVINOImporter::importGatherElements(LayerRef &ref) {
       [&] { return continueAsOpError<GatherElementsOp>(emitLayerError(ref)); });
   if (failed(resultType))
     return failure();
-  auto op =
-      GatherElementsOp::create(builder, getLayerLoc(ref), *resultType, data,
-                               *indices, builder.getI64IntegerAttr(a));
+  auto op = GatherElementsOp::create(builder, getLayerLoc(ref), *resultType,
+                                     data, *indices, a);
   return defineVerifiedOutput(ref, op);
 }
 

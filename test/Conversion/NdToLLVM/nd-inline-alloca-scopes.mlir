@@ -1,8 +1,8 @@
 // RUN: nd-opt %s --nd-inline-alloca-scopes | FileCheck %s
 
 // convert-scf-to-openmp wraps each loop body in a memref.alloca_scope. One
-// whose body allocates nothing on the stack is inlined, calls of nd's store
-// fence included (upstream's canonicalization keeps scopes with calls).
+// whose body allocates nothing on the stack is inlined, calls included
+// (upstream's canonicalization keeps scopes with calls).
 
 // CHECK-LABEL: func.func @fence_in_body
 //   CHECK-NOT:   memref.alloca_scope
@@ -54,10 +54,14 @@ func.func @alloca_in_body(%n: index, %v: f32) {
   return
 }
 
-// So does a call of any other function, which might allocate.
+// A call of any other function allocates in the callee's own frame, never
+// in the caller's scope (the nd ops' functions called from the loops of a
+// tiled program): inlined too.
 // CHECK-LABEL: func.func @other_call_in_body
-//       CHECK:   memref.alloca_scope {
-//       CHECK:     func.call @other()
+//   CHECK-NOT:   memref.alloca_scope
+//       CHECK:   omp.loop_nest
+//  CHECK-NEXT:     func.call @other()
+//  CHECK-NEXT:     omp.yield
 func.func private @other()
 func.func @other_call_in_body(%n: index) {
   %c0 = arith.constant 0 : index

@@ -19,9 +19,9 @@
 //       CHECK:         vector.load
 //       CHECK:         vector.store
 //   CHECK-NOT:   call @__nd_report_error
-func.func @gather_nd_skip(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -> tensor<3x4x8xf32> {
-  %0 = nd.gather_nd %data[%indices] oob<skip> : tensor<5x4x8xf32>, tensor<3x1xi64> -> tensor<3x4x8xf32>
-  return %0 : tensor<3x4x8xf32>
+func.func @gather_nd_skip(%data: memref<5x4x8xf32>, %indices: memref<3x1xi64>, %out: memref<3x4x8xf32>) {
+  nd.gather_nd %data[%indices] into %out oob<skip> : memref<5x4x8xf32>, memref<3x1xi64> into memref<3x4x8xf32>
+  return
 }
 
 // -----
@@ -34,9 +34,9 @@ func.func @gather_nd_skip(%data: tensor<5x4x8xf32>, %indices: tensor<3x1xi64>) -
 //       CHECK:   arith.minsi %{{.*}}, %c7
 //       CHECK:   arith.maxsi %{{.*}}, %c0
 //   CHECK-NOT:   call @__nd_report_error
-func.func @scatter_nd_clamp(%data: tensor<8xf32>, %indices: tensor<4x1xi64>, %updates: tensor<4xf32>) -> tensor<8xf32> {
-  %0 = nd.scatter_nd %data[%indices], %updates reduction<add> oob<clamp> : tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>
-  return %0 : tensor<8xf32>
+func.func @scatter_nd_clamp(%data: memref<8xf32>, %indices: memref<4x1xi64>, %updates: memref<4xf32>) {
+  nd.scatter_nd %data[%indices], %updates reduction<add> oob<clamp> : memref<8xf32>, memref<4x1xi64>, memref<4xf32>
+  return
 }
 
 // -----
@@ -53,9 +53,9 @@ func.func @scatter_nd_clamp(%data: tensor<8xf32>, %indices: tensor<4x1xi64>, %up
 //       CHECK:   arith.cmpi slt, %{{.*}} : i128
 //       CHECK:   %[[FLOOR:.*]] = arith.subi %[[Q]], %{{.*}} : i128
 //       CHECK:   arith.trunci %[[FLOOR]] : i128 to i32
-func.func @scatter_elements_mean_i32(%data: tensor<4x6xi32>, %indices: tensor<4x3xi64>, %updates: tensor<4x3xi32>) -> tensor<4x6xi32> {
-  %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<mean> : tensor<4x6xi32>, tensor<4x3xi64>, tensor<4x3xi32>
-  return %0 : tensor<4x6xi32>
+func.func @scatter_elements_mean_i32(%data: memref<4x6xi32>, %indices: memref<4x3xi64>, %updates: memref<4x3xi32>) {
+  nd.scatter_elements %data[%indices], %updates axis(1) reduction<mean> : memref<4x6xi32>, memref<4x3xi64>, memref<4x3xi32>
+  return
 }
 
 // -----
@@ -64,9 +64,9 @@ func.func @scatter_elements_mean_i32(%data: tensor<4x6xi32>, %indices: tensor<4x
 // CHECK-LABEL: func.func private @__nd_scatter_elements
 //       CHECK:   memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xindex>
 //       CHECK:   memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi128>
-func.func @scatter_elements_mean_dynamic(%data: tensor<?x6xi64>, %indices: tensor<?x3xi64>, %updates: tensor<?x3xi64>) -> tensor<?x6xi64> {
-  %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<mean> : tensor<?x6xi64>, tensor<?x3xi64>, tensor<?x3xi64>
-  return %0 : tensor<?x6xi64>
+func.func @scatter_elements_mean_dynamic(%data: memref<?x6xi64>, %indices: memref<?x3xi64>, %updates: memref<?x3xi64>) {
+  nd.scatter_elements %data[%indices], %updates axis(1) reduction<mean> : memref<?x6xi64>, memref<?x3xi64>, memref<?x3xi64>
+  return
 }
 
 // -----
@@ -77,9 +77,9 @@ func.func @scatter_elements_mean_dynamic(%data: tensor<?x6xi64>, %indices: tenso
 //       CHECK:   arith.addf
 //       CHECK:   arith.uitofp %{{.*}} : i64 to f32
 //       CHECK:   arith.divf
-func.func @scatter_elements_mean_f32(%data: tensor<16xf32>, %indices: tensor<8xi64>, %updates: tensor<8xf32>) -> tensor<16xf32> {
-  %0 = nd.scatter_elements %data[%indices], %updates reduction<mean> : tensor<16xf32>, tensor<8xi64>, tensor<8xf32>
-  return %0 : tensor<16xf32>
+func.func @scatter_elements_mean_f32(%data: memref<16xf32>, %indices: memref<8xi64>, %updates: memref<8xf32>) {
+  nd.scatter_elements %data[%indices], %updates reduction<mean> : memref<16xf32>, memref<8xi64>, memref<8xf32>
+  return
 }
 
 // -----
@@ -91,7 +91,7 @@ func.func @scatter_elements_mean_f32(%data: tensor<16xf32>, %indices: tensor<8xi
 //       CHECK:   %[[MAX:.*]] = arith.maximumf %[[CUR:.*]], %[[UPD:.*]] : f32
 //       CHECK:   arith.select %[[FIRST]], %[[UPD]], %[[MAX]] : f32
 //   CHECK-NOT:   arith.divf
-func.func @scatter_elements_max_no_init(%data: tensor<4x6xf32>, %indices: tensor<4x3xi64>, %updates: tensor<4x3xf32>) -> tensor<4x6xf32> {
-  %0 = nd.scatter_elements %data[%indices], %updates axis(1) reduction<max> use_init_val(false) : tensor<4x6xf32>, tensor<4x3xi64>, tensor<4x3xf32>
-  return %0 : tensor<4x6xf32>
+func.func @scatter_elements_max_no_init(%data: memref<4x6xf32>, %indices: memref<4x3xi64>, %updates: memref<4x3xf32>) {
+  nd.scatter_elements %data[%indices], %updates axis(1) reduction<max> use_init_val(false) : memref<4x6xf32>, memref<4x3xi64>, memref<4x3xf32>
+  return
 }

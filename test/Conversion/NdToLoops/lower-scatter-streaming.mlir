@@ -2,8 +2,10 @@
 
 // Row gathers prefetch the row two index values ahead, and a result of
 // 16 MiB or more in rows of whole 64-byte vectors is written with
-// non-temporal stores on 64-byte boundaries; each partition that streamed
-// fences its stores before it ends.
+// non-temporal stores on 64-byte boundaries when the result buffer starts on
+// one (a buffer from outside, a view or an argument, may not: that is
+// checked at run time); each partition that streamed fences its stores
+// before it ends.
 
 // 17000 rows of 1 KiB (17.4 MB): streamed.
 // CHECK-LABEL: func.func private @__nd_gather_nd
@@ -12,6 +14,9 @@
 //   CHECK-DAG:   %[[C256:.*]] = arith.constant 256 : index
 //       CHECK:   %[[DATA:.*]] = memref.collapse_shape {{.*}} into memref<1048576xf32>
 //       CHECK:   %[[RESULT:.*]] = memref.collapse_shape {{.*}} into memref<4352000xf32>
+//       CHECK:   %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[RESULT]]
+//       CHECK:   %[[MISS:.*]] = arith.remui %[[BASE]], %c64 : index
+//       CHECK:   %[[STREAM:.*]] = arith.cmpi eq, %[[MISS]], %c0 : index
 //       CHECK:   scf.parallel
 //       CHECK:     scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
 //       CHECK:       %[[AHEAD:.*]] = arith.addi %[[T]], %[[C2]] : index
@@ -22,11 +27,12 @@
 //       CHECK:       scf.for
 //       CHECK:         %[[V:.*]] = vector.load %[[DATA]]
 //       CHECK:         vector.store %[[V]], %[[RESULT]][%{{.*}}] {alignment = 64 : i64, nontemporal = true}
-//       CHECK:     func.call @__nd_store_fence() : () -> ()
+//       CHECK:     scf.if %[[STREAM]] {
+//  CHECK-NEXT:       func.call @__nd_store_fence() : () -> ()
 //       CHECK:     scf.reduce
-func.func @large_rows(%data: tensor<4096x256xf32>, %indices: tensor<17000x1xi64>) -> tensor<17000x256xf32> {
-  %0 = nd.gather_nd %data[%indices] : tensor<4096x256xf32>, tensor<17000x1xi64> -> tensor<17000x256xf32>
-  return %0 : tensor<17000x256xf32>
+func.func @large_rows(%data: memref<4096x256xf32>, %indices: memref<17000x1xi64>, %out: memref<17000x256xf32>) {
+  nd.gather_nd %data[%indices] into %out : memref<4096x256xf32>, memref<17000x1xi64> into memref<17000x256xf32>
+  return
 }
 
 // -----
@@ -37,9 +43,9 @@ func.func @large_rows(%data: tensor<4096x256xf32>, %indices: tensor<17000x1xi64>
 //   CHECK-NOT:   nontemporal
 //   CHECK-NOT:   __nd_store_fence
 //       CHECK:   return
-func.func @small_rows(%data: tensor<4096x256xf32>, %indices: tensor<1000x1xi64>) -> tensor<1000x256xf32> {
-  %0 = nd.gather_nd %data[%indices] : tensor<4096x256xf32>, tensor<1000x1xi64> -> tensor<1000x256xf32>
-  return %0 : tensor<1000x256xf32>
+func.func @small_rows(%data: memref<4096x256xf32>, %indices: memref<1000x1xi64>, %out: memref<1000x256xf32>) {
+  nd.gather_nd %data[%indices] into %out : memref<4096x256xf32>, memref<1000x1xi64> into memref<1000x256xf32>
+  return
 }
 
 // -----
@@ -49,9 +55,9 @@ func.func @small_rows(%data: tensor<4096x256xf32>, %indices: tensor<1000x1xi64>)
 //   CHECK-NOT:   nontemporal
 //   CHECK-NOT:   __nd_store_fence
 //       CHECK:   return
-func.func @unaligned_rows(%data: tensor<4096x250xf32>, %indices: tensor<17000x1xi64>) -> tensor<17000x250xf32> {
-  %0 = nd.gather_nd %data[%indices] : tensor<4096x250xf32>, tensor<17000x1xi64> -> tensor<17000x250xf32>
-  return %0 : tensor<17000x250xf32>
+func.func @unaligned_rows(%data: memref<4096x250xf32>, %indices: memref<17000x1xi64>, %out: memref<17000x250xf32>) {
+  nd.gather_nd %data[%indices] into %out : memref<4096x250xf32>, memref<17000x1xi64> into memref<17000x250xf32>
+  return
 }
 
 // -----
@@ -61,21 +67,25 @@ func.func @unaligned_rows(%data: tensor<4096x250xf32>, %indices: tensor<17000x1x
 //   CHECK-NOT:   memref.prefetch
 //   CHECK-NOT:   nontemporal
 //       CHECK:   return
-func.func @points(%data: tensor<4096x4096xf32>, %indices: tensor<5000000x2xi64>) -> tensor<5000000xf32> {
-  %0 = nd.gather_nd %data[%indices] : tensor<4096x4096xf32>, tensor<5000000x2xi64> -> tensor<5000000xf32>
-  return %0 : tensor<5000000xf32>
+func.func @points(%data: memref<4096x4096xf32>, %indices: memref<5000000x2xi64>, %out: memref<5000000xf32>) {
+  nd.gather_nd %data[%indices] into %out : memref<4096x4096xf32>, memref<5000000x2xi64> into memref<5000000xf32>
+  return
 }
 
 // -----
 
-// Dynamic sizes: the choice is made at run time, on the result's size and
-// the row's width.
+// Dynamic sizes: the choice is made at run time, on the result's size, the
+// row's width and the result buffer's alignment.
 // CHECK-LABEL: func.func private @__nd_gather
 //   CHECK-DAG:   %[[MIN:.*]] = arith.constant 4194304 : index
 //       CHECK:   %[[LARGE:.*]] = arith.cmpi uge, %{{.*}}, %[[MIN]] : index
 //       CHECK:   %[[REM:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 //       CHECK:   %[[WHOLE:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
-//       CHECK:   %[[STREAM:.*]] = arith.andi %[[LARGE]], %[[WHOLE]] : i1
+//       CHECK:   %[[BASE:.*]] = memref.extract_aligned_pointer_as_index
+//       CHECK:   %[[MISS:.*]] = arith.remui %[[BASE]], %c64 : index
+//       CHECK:   %[[ALIGNED:.*]] = arith.cmpi eq, %[[MISS]], %c0 : index
+//       CHECK:   %[[SIZED:.*]] = arith.andi %[[LARGE]], %[[WHOLE]] : i1
+//       CHECK:   %[[STREAM:.*]] = arith.andi %[[SIZED]], %[[ALIGNED]] : i1
 //       CHECK:   scf.parallel
 //       CHECK:         memref.prefetch
 //       CHECK:         scf.if %[[STREAM]] {
@@ -86,7 +96,7 @@ func.func @points(%data: tensor<4096x4096xf32>, %indices: tensor<5000000x2xi64>)
 //       CHECK:         }
 //       CHECK:     scf.if %[[STREAM]] {
 //  CHECK-NEXT:       func.call @__nd_store_fence() : () -> ()
-func.func @dynamic(%data: tensor<?x?xf32>, %ids: tensor<?xi64>) -> tensor<?x?xf32> {
-  %0 = nd.gather %data[%ids] : tensor<?x?xf32>, tensor<?xi64> -> tensor<?x?xf32>
-  return %0 : tensor<?x?xf32>
+func.func @dynamic(%data: memref<?x?xf32>, %ids: memref<?xi64>, %out: memref<?x?xf32>) {
+  nd.gather %data[%ids] into %out : memref<?x?xf32>, memref<?xi64> into memref<?x?xf32>
+  return
 }

@@ -31,7 +31,7 @@ func.func @scatter_nd_indices_rank_0(%data: tensor<4xf32>, %indices: tensor<i64>
 
 func.func @scatter_nd_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2x1xf32>,
                                                %updates: tensor<2xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xf32>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2x1xf32>'}}
   %0 = nd.scatter_nd %data[%indices], %updates
       : tensor<4xf32>, tensor<2x1xf32>, tensor<2xf32>
   return %0 : tensor<4xf32>
@@ -41,7 +41,7 @@ func.func @scatter_nd_indices_element_type_f32(%data: tensor<4xf32>, %indices: t
 
 func.func @scatter_nd_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2x1xi16>,
                                                %updates: tensor<2xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xi16>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2x1xi16>'}}
   %0 = nd.scatter_nd %data[%indices], %updates
       : tensor<4xf32>, tensor<2x1xi16>, tensor<2xf32>
   return %0 : tensor<4xf32>
@@ -51,7 +51,7 @@ func.func @scatter_nd_indices_element_type_i16(%data: tensor<4xf32>, %indices: t
 
 func.func @scatter_nd_data_element_type_signed(%data: tensor<4xsi32>, %indices: tensor<2x1xi64>,
                                                %updates: tensor<2xsi32>) -> tensor<4xsi32> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
   %0 = nd.scatter_nd %data[%indices], %updates
       : tensor<4xsi32>, tensor<2x1xi64>, tensor<2xsi32>
   return %0 : tensor<4xsi32>
@@ -61,7 +61,7 @@ func.func @scatter_nd_data_element_type_signed(%data: tensor<4xsi32>, %indices: 
 
 func.func @scatter_nd_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2x1xi64>,
                                            %updates: tensor<2xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
   %0 = nd.scatter_nd %data[%indices], %updates
       : tensor<4xf8E4M3FN>, tensor<2x1xi64>, tensor<2xf8E4M3FN>
   return %0 : tensor<4xf8E4M3FN>
@@ -71,7 +71,7 @@ func.func @scatter_nd_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: 
 
 func.func @scatter_nd_updates_element_type_signed(%data: tensor<4xi32>, %indices: tensor<2x1xi64>,
                                                   %updates: tensor<2xsi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{operand #2 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<2xsi32>'}}
+  // expected-error @+1 {{operand #2 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<2xsi32>'}}
   %0 = nd.scatter_nd %data[%indices], %updates
       : tensor<4xi32>, tensor<2x1xi64>, tensor<2xsi32>
   return %0 : tensor<4xi32>
@@ -81,7 +81,7 @@ func.func @scatter_nd_updates_element_type_signed(%data: tensor<4xi32>, %indices
 
 func.func @scatter_nd_data_memref(%data: memref<4xf32>, %indices: tensor<2x1xi64>,
                                   %updates: tensor<2xf32>) -> memref<4xf32> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
+  // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
   %0 = "nd.scatter_nd"(%data, %indices, %updates)
       : (memref<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> memref<4xf32>
   return %0 : memref<4xf32>
@@ -91,7 +91,7 @@ func.func @scatter_nd_data_memref(%data: memref<4xf32>, %indices: tensor<2x1xi64
 
 func.func @scatter_nd_indices_unranked(%data: tensor<4xf32>, %indices: tensor<*xi64>,
                                        %updates: tensor<2xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<*xi64>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<*xi64>'}}
   %0 = "nd.scatter_nd"(%data, %indices, %updates)
       : (tensor<4xf32>, tensor<*xi64>, tensor<2xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -99,10 +99,10 @@ func.func @scatter_nd_indices_unranked(%data: tensor<4xf32>, %indices: tensor<*x
 
 // -----
 
-// The custom form only takes ranked tensors.
+// The custom form only takes ranked tensors (and memrefs).
 func.func @scatter_nd_updates_unranked_custom_form(%data: tensor<4xf32>, %indices: tensor<2x1xi64>,
                                                    %updates: tensor<*xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{custom op 'nd.scatter_nd' invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
+  // expected-error @+1 {{operand #2 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
   %0 = nd.scatter_nd %data[%indices], %updates
       : tensor<4xf32>, tensor<2x1xi64>, tensor<*xf32>
   return %0 : tensor<4xf32>
@@ -122,7 +122,7 @@ func.func @scatter_nd_updates_element_type_mismatch(%data: tensor<4xf32>, %indic
 
 func.func @scatter_nd_result_type_mismatch(%data: tensor<4xf32>, %indices: tensor<2x1xi64>,
                                            %updates: tensor<2xf32>) -> tensor<5xf32> {
-  // expected-error @+1 {{failed to verify that all of {data, result} have same type}}
+  // expected-error @+1 {{expected type of operand #0 ('tensor<4xf32>') to match type of corresponding result ('tensor<5xf32>')}}
   %0 = "nd.scatter_nd"(%data, %indices, %updates)
       : (tensor<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
@@ -265,7 +265,7 @@ func.func @gather_nd_indices_rank_0(%data: tensor<4xf32>, %indices: tensor<i64>)
 // -----
 
 func.func @gather_nd_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2x1xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xf32>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2x1xf32>'}}
   %0 = nd.gather_nd %data[%indices] : tensor<4xf32>, tensor<2x1xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -273,7 +273,7 @@ func.func @gather_nd_indices_element_type_f32(%data: tensor<4xf32>, %indices: te
 // -----
 
 func.func @gather_nd_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2x1xi16>) -> tensor<2xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2x1xi16>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2x1xi16>'}}
   %0 = nd.gather_nd %data[%indices] : tensor<4xf32>, tensor<2x1xi16> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -281,7 +281,7 @@ func.func @gather_nd_indices_element_type_i16(%data: tensor<4xf32>, %indices: te
 // -----
 
 func.func @gather_nd_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2x1xi64>) -> tensor<2xf8E4M3FN> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
   %0 = nd.gather_nd %data[%indices] : tensor<4xf8E4M3FN>, tensor<2x1xi64> -> tensor<2xf8E4M3FN>
   return %0 : tensor<2xf8E4M3FN>
 }
@@ -289,20 +289,13 @@ func.func @gather_nd_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: t
 // -----
 
 func.func @gather_nd_data_element_type_signed(%data: tensor<4xsi8>, %indices: tensor<2x1xi64>) -> tensor<2xsi8> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi8>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi8>'}}
   %0 = nd.gather_nd %data[%indices] : tensor<4xsi8>, tensor<2x1xi64> -> tensor<2xsi8>
   return %0 : tensor<2xsi8>
 }
 
 // -----
 
-func.func @gather_nd_data_memref(%data: memref<4xf32>, %indices: tensor<2x1xi64>) -> tensor<2xf32> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
-  %0 = "nd.gather_nd"(%data, %indices) : (memref<4xf32>, tensor<2x1xi64>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
-}
-
-// -----
 
 func.func @gather_nd_result_unranked(%data: tensor<4xf32>, %indices: tensor<2x1xi64>) -> tensor<*xf32> {
   // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
@@ -314,7 +307,7 @@ func.func @gather_nd_result_unranked(%data: tensor<4xf32>, %indices: tensor<2x1x
 
 // The custom form only takes ranked tensors.
 func.func @gather_nd_data_unranked_custom_form(%data: tensor<*xf32>, %indices: tensor<2x1xi64>) -> tensor<2xf32> {
-  // expected-error @+1 {{custom op 'nd.gather_nd' invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
   %0 = nd.gather_nd %data[%indices] : tensor<*xf32>, tensor<2x1xi64> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -471,7 +464,7 @@ func.func @scatter_elements_indices_rank_0(%data: tensor<4xf32>, %indices: tenso
 
 func.func @scatter_elements_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2xf32>,
                                                      %updates: tensor<2xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xf32>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2xf32>'}}
   %0 = nd.scatter_elements %data[%indices], %updates
       : tensor<4xf32>, tensor<2xf32>, tensor<2xf32>
   return %0 : tensor<4xf32>
@@ -481,7 +474,7 @@ func.func @scatter_elements_indices_element_type_f32(%data: tensor<4xf32>, %indi
 
 func.func @scatter_elements_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2xi16>,
                                                      %updates: tensor<2xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xi16>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2xi16>'}}
   %0 = nd.scatter_elements %data[%indices], %updates
       : tensor<4xf32>, tensor<2xi16>, tensor<2xf32>
   return %0 : tensor<4xf32>
@@ -491,7 +484,7 @@ func.func @scatter_elements_indices_element_type_i16(%data: tensor<4xf32>, %indi
 
 func.func @scatter_elements_data_element_type_signed(%data: tensor<4xsi32>, %indices: tensor<2xi64>,
                                                      %updates: tensor<2xsi32>) -> tensor<4xsi32> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
   %0 = nd.scatter_elements %data[%indices], %updates
       : tensor<4xsi32>, tensor<2xi64>, tensor<2xsi32>
   return %0 : tensor<4xsi32>
@@ -501,7 +494,7 @@ func.func @scatter_elements_data_element_type_signed(%data: tensor<4xsi32>, %ind
 
 func.func @scatter_elements_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2xi64>,
                                                  %updates: tensor<2xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
   %0 = nd.scatter_elements %data[%indices], %updates
       : tensor<4xf8E4M3FN>, tensor<2xi64>, tensor<2xf8E4M3FN>
   return %0 : tensor<4xf8E4M3FN>
@@ -511,7 +504,7 @@ func.func @scatter_elements_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %ind
 
 func.func @scatter_elements_data_memref(%data: memref<4xf32>, %indices: tensor<2xi64>,
                                         %updates: tensor<2xf32>) -> memref<4xf32> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
+  // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'memref<4xf32>'}}
   %0 = "nd.scatter_elements"(%data, %indices, %updates)
       : (memref<4xf32>, tensor<2xi64>, tensor<2xf32>) -> memref<4xf32>
   return %0 : memref<4xf32>
@@ -521,7 +514,7 @@ func.func @scatter_elements_data_memref(%data: memref<4xf32>, %indices: tensor<2
 
 func.func @scatter_elements_updates_unranked(%data: tensor<4xf32>, %indices: tensor<2xi64>,
                                              %updates: tensor<*xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{operand #2 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{operand #2 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
   %0 = "nd.scatter_elements"(%data, %indices, %updates)
       : (tensor<4xf32>, tensor<2xi64>, tensor<*xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -541,7 +534,7 @@ func.func @scatter_elements_updates_element_type_mismatch(%data: tensor<4xi32>, 
 
 func.func @scatter_elements_result_type_mismatch(%data: tensor<4xf32>, %indices: tensor<2xi64>,
                                                  %updates: tensor<2xf32>) -> tensor<4xf64> {
-  // expected-error @+1 {{failed to verify that all of {data, result} have same type}}
+  // expected-error @+1 {{expected type of operand #0 ('tensor<4xf32>') to match type of corresponding result ('tensor<4xf64>')}}
   %0 = "nd.scatter_elements"(%data, %indices, %updates)
       : (tensor<4xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
@@ -673,7 +666,7 @@ func.func @gather_elements_indices_rank_0(%data: tensor<4xf32>, %indices: tensor
 // -----
 
 func.func @gather_elements_indices_element_type_f32(%data: tensor<4xf32>, %indices: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xf32>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2xf32>'}}
   %0 = nd.gather_elements %data[%indices] : tensor<4xf32>, tensor<2xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -681,7 +674,7 @@ func.func @gather_elements_indices_element_type_f32(%data: tensor<4xf32>, %indic
 // -----
 
 func.func @gather_elements_indices_element_type_i16(%data: tensor<4xf32>, %indices: tensor<2xi16>) -> tensor<2xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xi16>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2xi16>'}}
   %0 = nd.gather_elements %data[%indices] : tensor<4xf32>, tensor<2xi16> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -689,7 +682,7 @@ func.func @gather_elements_indices_element_type_i16(%data: tensor<4xf32>, %indic
 // -----
 
 func.func @gather_elements_data_element_type_signed(%data: tensor<4xsi32>, %indices: tensor<2xi64>) -> tensor<2xsi32> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xsi32>'}}
   %0 = nd.gather_elements %data[%indices] : tensor<4xsi32>, tensor<2xi64> -> tensor<2xsi32>
   return %0 : tensor<2xsi32>
 }
@@ -697,20 +690,13 @@ func.func @gather_elements_data_element_type_signed(%data: tensor<4xsi32>, %indi
 // -----
 
 func.func @gather_elements_data_element_type_f8(%data: tensor<4xf8E4M3FN>, %indices: tensor<2xi64>) -> tensor<2xf8E4M3FN> {
-  // expected-error @+1 {{operand #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{operand #0 must be ranked tensor or memref of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<4xf8E4M3FN>'}}
   %0 = nd.gather_elements %data[%indices] : tensor<4xf8E4M3FN>, tensor<2xi64> -> tensor<2xf8E4M3FN>
   return %0 : tensor<2xf8E4M3FN>
 }
 
 // -----
 
-func.func @gather_elements_indices_memref(%data: tensor<4xf32>, %indices: memref<2xi64>) -> tensor<2xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'memref<2xi64>'}}
-  %0 = "nd.gather_elements"(%data, %indices) : (tensor<4xf32>, memref<2xi64>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
-}
-
-// -----
 
 func.func @gather_elements_result_unranked(%data: tensor<4xf32>, %indices: tensor<2xi64>) -> tensor<*xf32> {
   // expected-error @+1 {{result #0 must be ranked tensor of signless or unsigned integer, f16, bf16, f32, f64, complex<f32> or complex<f64> values, but got 'tensor<*xf32>'}}
@@ -1000,7 +986,7 @@ func.func @gather_result_element_type(%data: tensor<3x4xf32>, %indices: tensor<2
 // -----
 
 func.func @gather_indices_element_type(%data: tensor<3x4xf32>, %indices: tensor<2xui32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xui32>'}}
+  // expected-error @+1 {{operand #1 must be ranked tensor or memref of 32/64-bit signless integer or index values, but got 'tensor<2xui32>'}}
   %0 = nd.gather %data[%indices] : tensor<3x4xf32>, tensor<2xui32> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
@@ -1096,7 +1082,7 @@ func.func @tensor_scatter_element_types(%past: tensor<2x4x3xf32>, %update: tenso
 // -----
 
 func.func @tensor_scatter_result_type(%past: tensor<2x4x3xf32>, %update: tensor<2x1x3xf32>) -> tensor<2x5x3xf32> {
-  // expected-error @+1 {{'nd.tensor_scatter' op failed to verify that all of {past_cache, result} have same type}}
+  // expected-error @+1 {{expected type of operand #0 ('tensor<2x4x3xf32>') to match type of corresponding result ('tensor<2x5x3xf32>')}}
   %0 = "nd.tensor_scatter"(%past, %update) : (tensor<2x4x3xf32>, tensor<2x1x3xf32>) -> tensor<2x5x3xf32>
   return %0 : tensor<2x5x3xf32>
 }

@@ -3,9 +3,11 @@
 //   nd-consumer FILE.mlir
 //
 // Registers the nd dialect next to MLIR's dialects and extensions, parses FILE,
-// lowers its nd ops with mlir::nd::populateNdToLoopsPatterns inside its own
-// partial conversion (nd illegal, everything else legal), verifies the result
-// and prints it with a summary line; then runs nd's registered `nd-to-llvm`
+// bufferizes it with upstream's one-shot bufferization (nd's ops bufferize
+// through their BufferizableOpInterface), lowers the nd ops on buffers with
+// mlir::nd::populateNdToLoopsPatterns inside its own partial conversion (nd
+// illegal, everything else legal), verifies the result and prints it with a
+// summary line; then runs nd's registered `nd-to-llvm`
 // pipeline, named in a textual pipeline, on the original module and
 // translates the result to LLVM IR. Exits 1 on any failure.
 //
@@ -16,6 +18,7 @@
 #include "nd/Registration/Registration.h"
 #include "nd/Version.h"
 
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -69,6 +72,17 @@ int main(int argc, char **argv) {
     return fail(llvm::Twine("cannot parse '") + argv[1] + "'");
   OwningOpRef<ModuleOp> original = module->clone();
   unsigned ndOps = countNdOps(*module);
+
+  // The lowering takes nd ops on buffers: bufferize first, as nd-to-llvm
+  // does.
+  PassManager bufferize(&context);
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  bufferize.addPass(bufferization::createOneShotBufferizePass(options));
+  if (failed(bufferize.run(*module)))
+    return fail("one-shot bufferization failed");
 
   RewritePatternSet patterns(&context);
   nd::populateNdToLoopsPatterns(patterns);

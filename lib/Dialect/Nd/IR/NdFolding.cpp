@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/APFloat.h"
@@ -396,9 +397,9 @@ static bool refinesNothing(RankedTensorType result, RankedTensorType inferred) {
 }
 
 static bool hasStaticShapeRules(ScatterNDOp op) {
-  ArrayRef<int64_t> dataShape = op.getData().getType().getShape();
-  ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
-  ArrayRef<int64_t> updatesShape = op.getUpdates().getType().getShape();
+  ArrayRef<int64_t> dataShape = getTensorType(op.getData().getType()).getShape();
+  ArrayRef<int64_t> indicesShape = getTensorType(op.getIndices().getType()).getShape();
+  ArrayRef<int64_t> updatesShape = getTensorType(op.getUpdates().getType()).getShape();
   int64_t r = dataShape.size(), q = indicesShape.size();
   int64_t k = op.getIndexDepth();
   if (op.hasDynamicIndexDepth())
@@ -416,8 +417,8 @@ static bool hasStaticShapeRules(ScatterNDOp op) {
 }
 
 static bool hasStaticShapeRules(GatherNDOp op) {
-  RankedTensorType dataType = op.getData().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
+  RankedTensorType dataType = getTensorType(op.getData().getType());
+  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
   auto batchDims = static_cast<int64_t>(op.getBatchDims());
   if (op.hasDynamicIndexDepth())
     return false;
@@ -431,9 +432,9 @@ static bool hasStaticShapeRules(GatherNDOp op) {
 }
 
 static bool hasStaticShapeRules(ScatterElementsOp op) {
-  ArrayRef<int64_t> dataShape = op.getData().getType().getShape();
-  ArrayRef<int64_t> indicesShape = op.getIndices().getType().getShape();
-  ArrayRef<int64_t> updatesShape = op.getUpdates().getType().getShape();
+  ArrayRef<int64_t> dataShape = getTensorType(op.getData().getType()).getShape();
+  ArrayRef<int64_t> indicesShape = getTensorType(op.getIndices().getType()).getShape();
+  ArrayRef<int64_t> updatesShape = getTensorType(op.getUpdates().getType()).getShape();
   int64_t axis = op.getNormalizedAxis();
   for (auto [d, data, indices, updates] :
        llvm::enumerate(dataShape, indicesShape, updatesShape)) {
@@ -447,8 +448,8 @@ static bool hasStaticShapeRules(ScatterElementsOp op) {
 }
 
 static bool hasStaticShapeRules(GatherElementsOp op) {
-  RankedTensorType dataType = op.getData().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
+  RankedTensorType dataType = getTensorType(op.getData().getType());
+  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
   int64_t axis = op.getNormalizedAxis();
   for (auto [d, data, indices] :
        llvm::enumerate(dataType.getShape(), indicesType.getShape()))
@@ -460,8 +461,8 @@ static bool hasStaticShapeRules(GatherElementsOp op) {
 }
 
 static bool hasStaticShapeRules(GatherOp op) {
-  RankedTensorType dataType = op.getData().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
+  RankedTensorType dataType = getTensorType(op.getData().getType());
+  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
   auto batchDims = static_cast<int64_t>(op.getBatchDims());
   for (int64_t d = 0; d < batchDims; ++d)
     if (!bothStatic(dataType.getDimSize(d), indicesType.getDimSize(d)))
@@ -474,9 +475,9 @@ static bool hasStaticShapeRules(GatherOp op) {
 }
 
 static bool hasStaticShapeRules(TensorScatterOp op) {
-  RankedTensorType cacheType = op.getPastCache().getType();
+  RankedTensorType cacheType = getTensorType(op.getPastCache().getType());
   ArrayRef<int64_t> cacheShape = cacheType.getShape();
-  ArrayRef<int64_t> updateShape = op.getUpdate().getType().getShape();
+  ArrayRef<int64_t> updateShape = getTensorType(op.getUpdate().getType()).getShape();
   int64_t axis = op.getNormalizedAxis();
   for (auto [d, cache, update] : llvm::enumerate(cacheShape, updateShape)) {
     bool decided = static_cast<int64_t>(d) == axis
@@ -560,25 +561,25 @@ getElementsEntries(RankedTensorType dataType, RankedTensorType indicesType,
 
 static std::optional<IndexEntries> getEntries(ScatterNDOp op,
                                               ArrayRef<int64_t> values) {
-  return getNDEntries(op.getData().getType(), op.getIndices().getType(), values,
+  return getNDEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()), values,
                       /*batchDims=*/0, op.getOob());
 }
 
 static std::optional<IndexEntries> getEntries(GatherNDOp op,
                                               ArrayRef<int64_t> values) {
-  return getNDEntries(op.getData().getType(), op.getIndices().getType(), values,
+  return getNDEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()), values,
                       static_cast<int64_t>(op.getBatchDims()), op.getOob());
 }
 
 static std::optional<IndexEntries> getEntries(ScatterElementsOp op,
                                               ArrayRef<int64_t> values) {
-  return getElementsEntries(op.getData().getType(), op.getIndices().getType(),
+  return getElementsEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()),
                             values, op.getNormalizedAxis(), op.getOob());
 }
 
 static std::optional<IndexEntries> getEntries(GatherElementsOp op,
                                               ArrayRef<int64_t> values) {
-  return getElementsEntries(op.getData().getType(), op.getIndices().getType(),
+  return getElementsEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()),
                             values, op.getNormalizedAxis(), op.getOob());
 }
 
@@ -587,8 +588,8 @@ static std::optional<IndexEntries> getEntries(GatherElementsOp op,
 /// `indices[p[:b]..., i...]`.
 static std::optional<IndexEntries> getEntries(GatherOp op,
                                               ArrayRef<int64_t> values) {
-  RankedTensorType dataType = op.getData().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
+  RankedTensorType dataType = getTensorType(op.getData().getType());
+  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
   if (!dataType.hasStaticShape() || !indicesType.hasStaticShape())
     return std::nullopt;
   ArrayRef<int64_t> dataShape = dataType.getShape();
@@ -632,8 +633,8 @@ static std::optional<IndexEntries> getEntries(GatherOp op,
 /// entry).
 static std::optional<IndexEntries> getEntries(TensorScatterOp op,
                                               ArrayRef<int64_t> values) {
-  RankedTensorType cacheType = op.getPastCache().getType();
-  RankedTensorType updateType = op.getUpdate().getType();
+  RankedTensorType cacheType = getTensorType(op.getPastCache().getType());
+  RankedTensorType updateType = getTensorType(op.getUpdate().getType());
   if (!cacheType.hasStaticShape() || !updateType.hasStaticShape())
     return std::nullopt;
   ArrayRef<int64_t> cacheShape = cacheType.getShape();
@@ -668,19 +669,19 @@ static std::optional<IndexEntries> getEntries(TensorScatterOp op,
 
 /// Whether the op has no index value at all (an index entry count of 0).
 static bool hasNoIndexValues(ScatterNDOp op) {
-  return hasZeroDim(op.getIndices().getType().getShape().drop_back());
+  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape().drop_back());
 }
 static bool hasNoIndexValues(GatherNDOp op) {
-  return hasZeroDim(op.getIndices().getType().getShape().drop_back());
+  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape().drop_back());
 }
 static bool hasNoIndexValues(ScatterElementsOp op) {
-  return hasZeroDim(op.getIndices().getType().getShape());
+  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape());
 }
 static bool hasNoIndexValues(GatherElementsOp op) {
-  return hasZeroDim(op.getIndices().getType().getShape());
+  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape());
 }
 static bool hasNoIndexValues(GatherOp op) {
-  return hasZeroDim(op.getIndices().getType().getShape());
+  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape());
 }
 /// Without write_indices every write starts at 0, which the shape rules
 /// already place in range.
@@ -700,7 +701,7 @@ static std::optional<SmallVector<int64_t>>
 getConstantIndexValues(TensorScatterOp op) {
   if (Value writeIndices = op.getWriteIndices())
     return matchConstantIndices(writeIndices, kMaxVerifiedIndices);
-  int64_t batch = op.getPastCache().getType().getDimSize(0);
+  int64_t batch = getTensorType(op.getPastCache().getType()).getDimSize(0);
   if (ShapedType::isDynamic(batch))
     return std::nullopt;
   return SmallVector<int64_t>(batch, 0);
@@ -731,14 +732,14 @@ static bool indicesAreSafe(OpTy op,
 static bool alwaysReadsData(GatherNDOp op) {
   if (op.getOob() != OobMode::Clamp || op.hasDynamicIndexDepth())
     return false;
-  ArrayRef<int64_t> dataShape = op.getData().getType().getShape();
+  ArrayRef<int64_t> dataShape = getTensorType(op.getData().getType()).getShape();
   auto batchDims = static_cast<int64_t>(op.getBatchDims());
   ArrayRef<int64_t> addressed = dataShape.slice(batchDims, op.getIndexDepth());
   return llvm::all_of(
       addressed, [](int64_t d) { return !ShapedType::isDynamic(d) && d > 0; });
 }
 template <typename OpTy> static bool alwaysReadsData(OpTy op) {
-  int64_t size = op.getData().getType().getDimSize(op.getNormalizedAxis());
+  int64_t size = getTensorType(op.getData().getType()).getDimSize(op.getNormalizedAxis());
   return op.getOob() == OobMode::Clamp && !ShapedType::isDynamic(size) &&
          size > 0;
 }
@@ -841,35 +842,77 @@ static OpFoldResult foldScatter(OpTy op, Attribute dataAttr,
                          parts.useInitVal);
 }
 
-OpFoldResult ScatterNDOp::fold(FoldAdaptor adaptor) {
-  return foldScatter(*this, adaptor.getData(), adaptor.getUpdates());
+/// Whether `op` verifies, without reporting anything. A pattern of another
+/// dialect may have made it invalid (upstream's canonicalization folds a
+/// `tensor.cast` into the operands of every destination-style op, however
+/// its shape rules relate them): such an op is left to the verifier, which
+/// names what is wrong, and never evaluated.
+static bool verifiesQuietly(Operation *op) {
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  return succeeded(mlir::verify(op, /*verifyRecursively=*/false));
 }
 
-OpFoldResult GatherNDOp::fold(FoldAdaptor adaptor) {
-  return foldGather(*this, adaptor.getData());
+/// The fold of an op with an optional result: nothing on buffers, otherwise
+/// `fold()` of the op on tensors.
+static LogicalResult foldOnTensors(Operation *op,
+                                   SmallVectorImpl<OpFoldResult> &results,
+                                   function_ref<OpFoldResult()> fold) {
+  if (isOnBuffers(op) || !verifiesQuietly(op))
+    return failure();
+  OpFoldResult folded = fold();
+  if (!folded)
+    return failure();
+  results.push_back(folded);
+  return success();
 }
 
-OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
-  return foldScatter(*this, adaptor.getData(), adaptor.getUpdates());
+LogicalResult ScatterNDOp::fold(FoldAdaptor adaptor,
+                                SmallVectorImpl<OpFoldResult> &results) {
+  return foldOnTensors(*this, results, [&] {
+    return foldScatter(*this, adaptor.getData(), adaptor.getUpdates());
+  });
 }
 
-OpFoldResult GatherElementsOp::fold(FoldAdaptor adaptor) {
-  return foldGather(*this, adaptor.getData());
+LogicalResult GatherNDOp::fold(FoldAdaptor adaptor,
+                               SmallVectorImpl<OpFoldResult> &results) {
+  return foldOnTensors(*this, results,
+                       [&] { return foldGather(*this, adaptor.getData()); });
 }
 
-OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
-  return foldGather(*this, adaptor.getData());
+LogicalResult ScatterElementsOp::fold(FoldAdaptor adaptor,
+                                      SmallVectorImpl<OpFoldResult> &results) {
+  return foldOnTensors(*this, results, [&] {
+    return foldScatter(*this, adaptor.getData(), adaptor.getUpdates());
+  });
 }
 
-OpFoldResult TensorScatterOp::fold(FoldAdaptor adaptor) {
-  // An update of the cache's own shape written from position 0 (no write
-  // indices, or constant zeros) replaces every element, in either mode.
-  if (getUpdate().getType() == getType() && hasStaticShapeRules(*this)) {
-    std::optional<SmallVector<int64_t>> starts = getConstantIndexValues(*this);
-    if (starts && llvm::all_of(*starts, [](int64_t w) { return w == 0; }))
-      return getUpdate();
-  }
-  return foldScatter(*this, adaptor.getPastCache(), adaptor.getUpdate());
+LogicalResult GatherElementsOp::fold(FoldAdaptor adaptor,
+                                     SmallVectorImpl<OpFoldResult> &results) {
+  return foldOnTensors(*this, results,
+                       [&] { return foldGather(*this, adaptor.getData()); });
+}
+
+LogicalResult GatherOp::fold(FoldAdaptor adaptor,
+                             SmallVectorImpl<OpFoldResult> &results) {
+  return foldOnTensors(*this, results,
+                       [&] { return foldGather(*this, adaptor.getData()); });
+}
+
+LogicalResult TensorScatterOp::fold(FoldAdaptor adaptor,
+                                    SmallVectorImpl<OpFoldResult> &results) {
+  return foldOnTensors(*this, results, [&]() -> OpFoldResult {
+    // An update of the cache's own shape written from position 0 (no write
+    // indices, or constant zeros) replaces every element, in either mode.
+    if (getUpdate().getType() == getPastCache().getType() &&
+        hasStaticShapeRules(*this)) {
+      std::optional<SmallVector<int64_t>> starts =
+          getConstantIndexValues(*this);
+      if (starts && llvm::all_of(*starts, [](int64_t w) { return w == 0; }))
+        return getUpdate();
+    }
+    return foldScatter(*this, adaptor.getPastCache(), adaptor.getUpdate());
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -885,6 +928,8 @@ struct EmptyGatherToTensorEmpty : public OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    if (isOnBuffers(op) || !verifiesQuietly(op))
+      return rewriter.notifyMatchFailure(op, "on buffers, or invalid");
     RankedTensorType resultType = op.getResult().getType();
     if (resultType.hasStaticShape() || !hasZeroDim(resultType.getShape()) ||
         !hasStaticShapeRules(op) || !indicesAreSafe(op, getConstantEntries(op)))
@@ -987,10 +1032,9 @@ static Value gatherKeptUpdates(PatternRewriter &rewriter, Location loc,
     llvm::append_range(positions, delinearize(entry, entryShape));
   Value indices = createIndexConstant(rewriter, loc, positions,
                                       static_cast<int64_t>(kept.size()), depth);
-  return GatherNDOp::create(
-      rewriter, loc, resultType, updates, indices,
-      rewriter.getI64IntegerAttr(0),
-      OobModeAttr::get(rewriter.getContext(), OobMode::Error));
+  return GatherNDOp::create(rewriter, loc, resultType, updates, indices,
+                            /*batch_dims=*/0, OobMode::Error)
+      .getResult();
 }
 
 /// The entries of `offsets` that are written and not overwritten later.
@@ -1024,7 +1068,8 @@ struct DropOverwrittenSlices : public OpRewritePattern<ScatterNDOp> {
 
   LogicalResult matchAndRewrite(ScatterNDOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getReduction() != ReductionKind::None || !hasStaticShapeRules(op))
+    if (isOnBuffers(op) || op.getReduction() != ReductionKind::None ||
+        !hasStaticShapeRules(op) || !verifiesQuietly(op))
       return rewriter.notifyMatchFailure(op, "not a plain scatter");
     std::optional<SmallVector<int64_t>> values = getConstantIndexValues(op);
     if (!values)
@@ -1038,7 +1083,7 @@ struct DropOverwrittenSlices : public OpRewritePattern<ScatterNDOp> {
     if (overwritten.empty())
       return rewriter.notifyMatchFailure(op, "no duplicate tuple");
 
-    RankedTensorType indicesType = op.getIndices().getType();
+    RankedTensorType indicesType = getTensorType(op.getIndices().getType());
     ArrayRef<int64_t> tupleShape = indicesType.getShape().drop_back();
     warnAboutDuplicates(op, "index tuples", tupleShape, overwritten);
     SmallVector<int64_t> kept = getKeptEntries(entries->offsets, overwritten);
@@ -1059,8 +1104,8 @@ struct DropOverwrittenSlices : public OpRewritePattern<ScatterNDOp> {
     Value updates =
         gatherKeptUpdates(rewriter, loc, op.getUpdates(), tupleShape, kept);
     rewriter.replaceOpWithNewOp<ScatterNDOp>(
-        op, op.getType(), op.getData(), indices, updates, op.getReductionAttr(),
-        op.getOobAttr());
+        op, op.getResult().getType(), op.getData(), indices, updates,
+        op.getReductionAttr(), op.getOobAttr());
     return success();
   }
 };
@@ -1075,11 +1120,13 @@ struct DropOverwrittenElements : public OpRewritePattern<ScatterElementsOp> {
 
   LogicalResult matchAndRewrite(ScatterElementsOp op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType dataType = op.getData().getType();
-    RankedTensorType indicesType = op.getIndices().getType();
+    if (isOnBuffers(op) || !verifiesQuietly(op))
+      return rewriter.notifyMatchFailure(op, "on buffers, or invalid");
+    RankedTensorType dataType = getTensorType(op.getData().getType());
+    RankedTensorType indicesType = getTensorType(op.getIndices().getType());
     if (op.getReduction() != ReductionKind::None ||
         !dataType.hasStaticShape() ||
-        !op.getUpdates().getType().hasStaticShape() || !hasStaticShapeRules(op))
+        !getTensorType(op.getUpdates().getType()).hasStaticShape() || !hasStaticShapeRules(op))
       return rewriter.notifyMatchFailure(op, "not a static plain scatter");
     std::optional<IndexEntries> entries = getConstantEntries(op);
     if (!entries || !isResolved(*entries, op.getOob()))
@@ -1104,7 +1151,7 @@ struct DropOverwrittenElements : public OpRewritePattern<ScatterElementsOp> {
     Value updates =
         gatherKeptUpdates(rewriter, loc, op.getUpdates(), indicesShape, kept);
     rewriter.replaceOpWithNewOp<ScatterNDOp>(
-        op, op.getType(), op.getData(), indices, updates,
+        op, op.getResult().getType(), op.getData(), indices, updates,
         ReductionKindAttr::get(op.getContext(), ReductionKind::None),
         OobModeAttr::get(op.getContext(), OobMode::Error));
     return success();

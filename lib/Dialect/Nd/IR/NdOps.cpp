@@ -13,6 +13,7 @@
 
 #include "NdIndexing.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -69,6 +70,102 @@ makeEmitter(std::optional<Location> location, StringRef opName) {
   std::string name = opName.str();
   return [loc, name] { return emitError(loc) << "'" << name << "' op "; };
 }
+
+//===----------------------------------------------------------------------===//
+// Tensors and buffers
+//===----------------------------------------------------------------------===//
+
+RankedTensorType nd::getTensorType(Type shaped) {
+  if (auto tensor = dyn_cast<RankedTensorType>(shaped))
+    return tensor;
+  auto memref = cast<MemRefType>(shaped);
+  return RankedTensorType::get(memref.getShape(), memref.getElementType());
+}
+
+bool nd::isOnBuffers(Operation *op) { return op->getNumResults() == 0; }
+
+/// The operand an nd op on buffers updates: a scatter's destination (its
+/// destination-style init), a gather's `into` (its last operand).
+static OpOperand &getUpdatedOperand(Operation *op) {
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+    return *dps.getDpsInitOperand(0);
+  return op->getOpOperands().back();
+}
+
+RankedTensorType nd::getProducedType(Operation *op) {
+  if (op->getNumResults() == 1)
+    return cast<RankedTensorType>(op->getResult(0).getType());
+  return getTensorType(getUpdatedOperand(op).get().getType());
+}
+
+/// The two forms of an nd op. On buffers (no result) every operand is a
+/// memref, and a gather writes into its `into` operand, which only that form
+/// has. On tensors (one result, the tensor the op produces) a scatter's
+/// destination is a tensor too; the operands it only reads may also be
+/// buffers (a tensor that nothing writes, read by many ops through one
+/// shared buffer: see --nd-share-read-buffers).
+static LogicalResult verifyForm(Operation *op, bool isGather) {
+  bool onBuffers = isOnBuffers(op);
+  bool hasInto = isGather && op->getNumOperands() == 3;
+  if (onBuffers) {
+    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+      if (!isa<MemRefType>(operand.getType()))
+        return op->emitOpError()
+               << "on buffers (without a result) takes memrefs only, got "
+               << operand.getType() << " for operand #" << i;
+    if (isGather && !hasInto)
+      return op->emitOpError()
+             << "on buffers needs an 'into' buffer to write its result to";
+    return success();
+  }
+  if (hasInto)
+    return op->emitOpError()
+           << "on tensors takes no 'into' operand: its result is a new tensor";
+  return success();
+}
+
+/// Memory effects of an nd op: it reads the buffers among its operands (on
+/// tensors, those it reads through a shared buffer), and on buffers writes
+/// the one it updates.
+static void
+getNdEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) {
+  OpOperand *updated = isOnBuffers(op) ? &getUpdatedOperand(op) : nullptr;
+  bool readsUpdated = isa<DestinationStyleOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    // A scatter reads the values it updates; a gather only writes `into`.
+    if (&operand != updated || readsUpdated)
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    if (&operand == updated)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+/// An nd op on tensors only may be hoisted; one that touches memory may not.
+static Speculation::Speculatability getNdSpeculatability(Operation *op) {
+  bool touchesMemory = llvm::any_of(op->getOperandTypes(), [](Type type) {
+    return isa<MemRefType>(type);
+  });
+  return touchesMemory ? Speculation::NotSpeculatable
+                       : Speculation::Speculatable;
+}
+
+/// The result type of a scatter in the custom form: that of the destination
+/// for a scatter on tensors, none on memrefs.
+static ParseResult parseDestinationResult(OpAsmParser &parser,
+                                          Type destinationType,
+                                          Type &resultType) {
+  if (isa<RankedTensorType>(destinationType))
+    resultType = destinationType;
+  return success();
+}
+
+static void printDestinationResult(OpAsmPrinter &, Operation *, Type, Type) {}
 
 //===----------------------------------------------------------------------===//
 // Index values known at compile time
@@ -352,8 +449,8 @@ struct DimSource {
 static DimSource getBatchDimSource(Value preferred, StringLiteral preferredName,
                                    Value other, StringLiteral otherName,
                                    int64_t d) {
-  int64_t size = cast<RankedTensorType>(preferred.getType()).getDimSize(d);
-  int64_t otherSize = cast<RankedTensorType>(other.getType()).getDimSize(d);
+  int64_t size = cast<ShapedType>(preferred.getType()).getDimSize(d);
+  int64_t otherSize = cast<ShapedType>(other.getType()).getDimSize(d);
   if (ShapedType::isDynamic(size) && !ShapedType::isDynamic(otherSize))
     return {other, otherName, d};
   return {preferred, preferredName, d};
@@ -372,8 +469,13 @@ static LogicalResult reifyFromSources(OpBuilder &builder, Operation *op,
       dims.push_back(builder.getIndexAttr(size));
       continue;
     }
-    dims.push_back(
-        tensor::getMixedSize(builder, op->getLoc(), source.value, source.dim));
+    // A gather on tensors may read an operand through a buffer.
+    if (isa<MemRefType>(source.value.getType()))
+      dims.push_back(memref::getMixedSize(builder, op->getLoc(), source.value,
+                                          source.dim));
+    else
+      dims.push_back(tensor::getMixedSize(builder, op->getLoc(), source.value,
+                                          source.dim));
   }
   shapes.push_back(std::move(dims));
   return success();
@@ -389,7 +491,7 @@ static LogicalResult verifyGatherResult(Operation *op,
                                         RankedTensorType inferred,
                                         ArrayRef<DimSource> sources,
                                         StringRef rankRule) {
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  RankedTensorType resultType = getProducedType(op);
   if (resultType.getElementType() != inferred.getElementType())
     return op->emitOpError()
            << "result element type must match operand 'data' element type: "
@@ -417,17 +519,25 @@ static LogicalResult verifyGatherResult(Operation *op,
 /// the op would.
 static LogicalResult inferGatherReturnType(
     std::optional<Location> location, StringRef opName, Value data,
-    Value indices,
+    Value indices, Value into,
     function_ref<FailureOr<RankedTensorType>(RankedTensorType, RankedTensorType,
                                              EmitErrorFn)>
         infer,
     SmallVectorImpl<Type> &inferredReturnTypes) {
+  // On buffers (writing into `into`) a gather has no result.
+  if (into)
+    return success();
   auto emitError = makeEmitter(location, opName);
-  auto dataType = dyn_cast<RankedTensorType>(data.getType());
-  auto indicesType = dyn_cast<RankedTensorType>(indices.getType());
-  if (!dataType || !indicesType)
+  // Operands a gather on tensors reads through buffers have the same
+  // shapes.
+  auto isRanked = [](Type type) {
+    return isa<RankedTensorType, MemRefType>(type);
+  };
+  if (!isRanked(data.getType()) || !isRanked(indices.getType()))
     return emitError()
            << "operands 'data' and 'indices' must be ranked tensors";
+  RankedTensorType dataType = getTensorType(data.getType());
+  RankedTensorType indicesType = getTensorType(indices.getType());
   FailureOr<RankedTensorType> resultType =
       infer(dataType, indicesType, emitError);
   if (failed(resultType))
@@ -442,6 +552,9 @@ static LogicalResult inferGatherReturnType(
 /// result rank only the result type knows) fixes the element type only; the
 /// verifier checks the rest.
 static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
+  // A gather on buffers: no result.
+  if (inferred.empty() && actual.empty())
+    return true;
   if (inferred.size() != 1 || actual.size() != 1)
     return false;
   auto rhs = dyn_cast<RankedTensorType>(actual.front());
@@ -459,7 +572,7 @@ static bool areCompatibleTensorTypes(TypeRange inferred, TypeRange actual) {
 /// The rules of a scatter_nd past its shapes: the reduction and the values
 /// of constant indices.
 static LogicalResult verifyScatterNDValues(ScatterNDOp op) {
-  RankedTensorType dataType = op.getData().getType();
+  RankedTensorType dataType = getTensorType(op.getData().getType());
   if (failed(verifyReduction(op, op.getReduction(), dataType.getElementType())))
     return failure();
   return verifyConstantIndices(
@@ -468,14 +581,17 @@ static LogicalResult verifyScatterNDValues(ScatterNDOp op) {
 }
 
 int64_t ScatterNDOp::getIndexDepth() {
-  return ::getIndexDepth(getData().getType(), getIndices().getType(),
+  return ::getIndexDepth(getTensorType(getData().getType()),
+                         getTensorType(getIndices().getType()),
                          /*batchDims=*/0, getUpdates().getType().getRank());
 }
 
 LogicalResult ScatterNDOp::verify() {
-  RankedTensorType dataType = getData().getType();
-  RankedTensorType indicesType = getIndices().getType();
-  RankedTensorType updatesType = getUpdates().getType();
+  if (failed(verifyForm(*this, /*isGather=*/false)))
+    return failure();
+  RankedTensorType dataType = getTensorType(getData().getType());
+  RankedTensorType indicesType = getTensorType(getIndices().getType());
+  RankedTensorType updatesType = getTensorType(getUpdates().getType());
   FailureOr<SmallVector<int64_t>> expected = verifyNDIndexing(
       [&] { return emitOpError(); }, dataType, indicesType, /*batchDims=*/0,
       SlicesRank{updatesType.getRank(), "operand 'updates'"});
@@ -545,10 +661,14 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
                              std::optional<Location> location, Adaptor adaptor,
                              SmallVectorImpl<Type> &inferredReturnTypes) {
   // With a dynamic index depth, only the result type knows the result rank:
-  // inference gives the element type, the verifier checks the rest.
-  auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
-  auto indicesType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
-  if (dataType && indicesType && indicesType.getRank() >= 1 &&
+  // inference gives the element type, the verifier checks the rest. On
+  // buffers there is no result.
+  if (adaptor.getInto())
+    return success();
+  auto dataType = dyn_cast<ShapedType>(adaptor.getData().getType());
+  auto indicesType = dyn_cast<ShapedType>(adaptor.getIndices().getType());
+  if (dataType && dataType.hasRank() && indicesType && indicesType.hasRank() &&
+      indicesType.getRank() >= 1 &&
       ShapedType::isDynamic(indicesType.getShape().back())) {
     inferredReturnTypes.push_back(
         UnrankedTensorType::get(dataType.getElementType()));
@@ -557,6 +677,7 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
   auto batchDims = static_cast<int64_t>(adaptor.getBatchDims());
   return inferGatherReturnType(
       location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      adaptor.getInto(),
       [&](RankedTensorType data, RankedTensorType indices,
           EmitErrorFn emitError) {
         return inferResultType(data, indices, batchDims, emitError);
@@ -565,9 +686,10 @@ GatherNDOp::inferReturnTypes(MLIRContext *context,
 }
 
 int64_t GatherNDOp::getIndexDepth() {
-  return ::getIndexDepth(getData().getType(), getIndices().getType(),
+  return ::getIndexDepth(getTensorType(getData().getType()),
+                         getTensorType(getIndices().getType()),
                          static_cast<int64_t>(getBatchDims()),
-                         getResult().getType().getRank());
+                         getProducedType(*this).getRank());
 }
 
 bool GatherNDOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -596,11 +718,14 @@ static SmallVector<DimSource> getResultSources(GatherNDOp op) {
 }
 
 LogicalResult GatherNDOp::verify() {
-  RankedTensorType dataType = getData().getType();
+  if (failed(verifyForm(*this, /*isGather=*/true)))
+    return failure();
+  RankedTensorType dataType = getTensorType(getData().getType());
   auto batchDims = static_cast<int64_t>(getBatchDims());
   FailureOr<SmallVector<int64_t>> shape = verifyNDIndexing(
-      [&] { return emitOpError(); }, dataType, getIndices().getType(),
-      batchDims, SlicesRank{getResult().getType().getRank(), "the result"});
+      [&] { return emitOpError(); }, dataType,
+      getTensorType(getIndices().getType()), batchDims,
+      SlicesRank{getProducedType(*this).getRank(), "the result"});
   if (failed(shape))
     return failure();
   auto inferred = RankedTensorType::get(*shape, dataType.getElementType());
@@ -624,9 +749,11 @@ GatherNDOp::reifyResultShapes(OpBuilder &builder,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScatterElementsOp::verify() {
-  RankedTensorType dataType = getData().getType();
-  RankedTensorType indicesType = getIndices().getType();
-  RankedTensorType updatesType = getUpdates().getType();
+  if (failed(verifyForm(*this, /*isGather=*/false)))
+    return failure();
+  RankedTensorType dataType = getTensorType(getData().getType());
+  RankedTensorType indicesType = getTensorType(getIndices().getType());
+  RankedTensorType updatesType = getTensorType(getUpdates().getType());
   if (failed(verifyElementsIndexing([&] { return emitOpError(); }, dataType,
                                     indicesType,
                                     static_cast<int64_t>(getAxis()))))
@@ -681,6 +808,7 @@ LogicalResult GatherElementsOp::inferReturnTypes(
   auto axis = static_cast<int64_t>(adaptor.getAxis());
   return inferGatherReturnType(
       location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      adaptor.getInto(),
       [&](RankedTensorType data, RankedTensorType indices,
           EmitErrorFn emitError) {
         return inferResultType(data, indices, axis, emitError);
@@ -702,8 +830,10 @@ static SmallVector<DimSource> getResultSources(GatherElementsOp op) {
 }
 
 LogicalResult GatherElementsOp::verify() {
+  if (failed(verifyForm(*this, /*isGather=*/true)))
+    return failure();
   FailureOr<RankedTensorType> inferred = inferResultType(
-      getData().getType(), getIndices().getType(),
+      getTensorType(getData().getType()), getTensorType(getIndices().getType()),
       static_cast<int64_t>(getAxis()), [&] { return emitOpError(); });
   if (failed(inferred) ||
       failed(verifyGatherResult(*this, *inferred, getResultSources(*this),
@@ -712,7 +842,7 @@ LogicalResult GatherElementsOp::verify() {
   // Where indices leaves a dim dynamic, a static result dim must still fit
   // in data off the axis.
   if (failed(verifyWithinDataOffAxis([&] { return emitOpError(); }, "result",
-                                     getResult().getType().getShape(),
+                                     getProducedType(*this).getShape(),
                                      getData().getType().getShape(),
                                      getNormalizedAxis())))
     return failure();
@@ -768,6 +898,7 @@ GatherOp::inferReturnTypes(MLIRContext *context,
   auto batchDims = static_cast<int64_t>(adaptor.getBatchDims());
   return inferGatherReturnType(
       location, getOperationName(), adaptor.getData(), adaptor.getIndices(),
+      adaptor.getInto(),
       [&](RankedTensorType data, RankedTensorType indices,
           EmitErrorFn emitError) {
         return inferResultType(data, indices, axis, batchDims, emitError);
@@ -803,8 +934,10 @@ static SmallVector<DimSource> getResultSources(GatherOp op) {
 }
 
 LogicalResult GatherOp::verify() {
+  if (failed(verifyForm(*this, /*isGather=*/true)))
+    return failure();
   FailureOr<RankedTensorType> inferred = inferResultType(
-      getData().getType(), getIndices().getType(),
+      getTensorType(getData().getType()), getTensorType(getIndices().getType()),
       static_cast<int64_t>(getAxis()), static_cast<int64_t>(getBatchDims()),
       [&] { return emitOpError(); });
   if (failed(inferred) ||
@@ -862,8 +995,10 @@ static LogicalResult verifyConstantWriteIndices(TensorScatterOp op) {
 }
 
 LogicalResult TensorScatterOp::verify() {
-  RankedTensorType cacheType = getPastCache().getType();
-  RankedTensorType updateType = getUpdate().getType();
+  if (failed(verifyForm(*this, /*isGather=*/false)))
+    return failure();
+  RankedTensorType cacheType = getTensorType(getPastCache().getType());
+  RankedTensorType updateType = getTensorType(getUpdate().getType());
   int64_t r = cacheType.getRank();
   if (r < 2)
     return emitOpError() << "operand 'past_cache' must have rank >= 2 (a batch "
@@ -898,7 +1033,7 @@ LogicalResult TensorScatterOp::verify() {
              << ", got " << update;
   }
   if (Value writeIndices = getWriteIndices()) {
-    auto indicesType = cast<RankedTensorType>(writeIndices.getType());
+    RankedTensorType indicesType = getTensorType(writeIndices.getType());
     if (indicesType.getRank() != 1)
       return emitOpError() << "operand 'write_indices' must have rank 1, got "
                               "rank "
@@ -917,6 +1052,70 @@ LogicalResult
 TensorScatterOp::reifyResultShapes(OpBuilder &builder,
                                    ReifiedRankedShapedTypeDims &shapes) {
   return reifyLikeData(builder, *this, getPastCache(), shapes);
+}
+
+//===----------------------------------------------------------------------===//
+// Effects and speculation of every op
+//===----------------------------------------------------------------------===//
+
+void ScatterNDOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability ScatterNDOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void GatherNDOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability GatherNDOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void ScatterElementsOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability ScatterElementsOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void GatherElementsOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability GatherElementsOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void GatherOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability GatherOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
+}
+
+void TensorScatterOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getNdEffects(*this, effects);
+}
+
+Speculation::Speculatability TensorScatterOp::getSpeculatability() {
+  return getNdSpeculatability(*this);
 }
 
 #define GET_OP_CLASSES

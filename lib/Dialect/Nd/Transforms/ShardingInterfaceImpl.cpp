@@ -74,7 +74,9 @@ using shard::ShardingOption;
 namespace {
 enum class LoopRole { Local, Owned, Partial, Replicated };
 
-struct NdLoop {
+/// A loop of the op's iteration space (NdIterationSpace.h) as sharding sees
+/// it: its role says how the op is partitioned when the loop is split.
+struct ShardLoop {
   utils::IteratorType type = utils::IteratorType::parallel;
   LoopRole role = LoopRole::Replicated;
   /// How the processes' results combine when the loop is split (Owned and
@@ -87,10 +89,10 @@ struct NdLoop {
   int64_t component = -1;
 };
 
-/// The iteration space of one nd op: its loops and one indexing map per
-/// operand, then one for the result.
+/// The iteration space of one nd op with the role of each loop: its loops and
+/// one indexing map per operand, then one for the result.
 struct NdLayout {
-  SmallVector<NdLoop> loops;
+  SmallVector<ShardLoop> loops;
   SmallVector<AffineMap> maps;
   SmallVector<StringRef> names;
   /// Whether the op's index values are tuples in the last dim of `indices`
@@ -131,284 +133,6 @@ static bool hasMPISum(Type type) {
          type.isSignlessInteger(64);
 }
 
-static AffineMap loopMap(int64_t numLoops, ArrayRef<int64_t> loopOfDim,
-                         MLIRContext *ctx) {
-  SmallVector<AffineExpr> exprs;
-  for (int64_t loop : loopOfDim)
-    exprs.push_back(getAffineDimExpr(loop, ctx));
-  return AffineMap::get(numLoops, 0, exprs, ctx);
-}
-
-static SmallVector<int64_t> identity(int64_t n) {
-  return llvm::to_vector(llvm::seq<int64_t>(0, n));
-}
-
-static NdLoop localLoop() {
-  return {utils::IteratorType::parallel, LoopRole::Local};
-}
-
-/// The loop of a gathered dim of `data`: Owned when the processes' results
-/// can be combined bit for bit.
-static NdLoop gatheredLoop(Type elementType, bool ownable, int64_t dataDim,
-                           int64_t component) {
-  NdLoop loop{utils::IteratorType::reduction, LoopRole::Replicated,
-              shard::ReductionKind::BitwiseOr, dataDim, component};
-  if (ownable && getBitsType(elementType))
-    loop.role = LoopRole::Owned;
-  return loop;
-}
-
-/// A dim of `indices` (and `updates`) that shares the loop of a dim of
-/// `data` in the Elements ops: Local only where both are known to be equal.
-static NdLoop elementsLoop(RankedTensorType dataType,
-                           RankedTensorType indicesType, int64_t dim) {
-  int64_t size = dataType.getDimSize(dim);
-  if (ShapedType::isStatic(size) && size == indicesType.getDimSize(dim))
-    return localLoop();
-  return {utils::IteratorType::parallel, LoopRole::Replicated};
-}
-
-/// The loop of a scatter's update entries: Partial for the scatter-adds
-/// whose partial sums MPI can add up.
-static NdLoop entriesLoop(bool partial) {
-  if (!partial)
-    return {utils::IteratorType::reduction, LoopRole::Replicated};
-  return {utils::IteratorType::reduction, LoopRole::Partial,
-          shard::ReductionKind::Sum};
-}
-
-/// A gather's layout, starting with the loops of its result's dims.
-static NdLayout gatherLayout(ArrayRef<NdLoop> resultLoops) {
-  NdLayout layout;
-  layout.gather = true;
-  layout.names = {"data", "indices", "result"};
-  llvm::append_range(layout.loops, resultLoops);
-  return layout;
-}
-
-// result[n..., i..., s...] = data[n..., indices[n..., i..., :], s...]
-// Loops: the result's dims, then the k gathered dims of data, then the
-// component dim of indices.
-static NdLayout layoutOf(GatherNDOp op) {
-  MLIRContext *ctx = op.getContext();
-  RankedTensorType dataType = op.getData().getType();
-  int64_t r = dataType.getRank();
-  int64_t q = op.getIndices().getType().getRank();
-  int64_t b = op.getBatchDims();
-  int64_t k = op.getIndexDepth();
-  int64_t resultRank = op.getResult().getType().getRank();
-
-  NdLayout layout = gatherLayout(SmallVector<NdLoop>(resultRank, localLoop()));
-  layout.tuples = true;
-  for (int64_t c = 0; c < k; ++c)
-    layout.loops.push_back(gatheredLoop(dataType.getElementType(),
-                                        !op.hasDynamicIndexDepth(), b + c, c));
-  layout.loops.push_back({utils::IteratorType::reduction});
-  int64_t n = layout.numLoops();
-
-  SmallVector<int64_t> dataLoops;
-  for (int64_t j = 0; j < r; ++j) {
-    if (j < b)
-      dataLoops.push_back(j);
-    else if (j < b + k)
-      dataLoops.push_back(resultRank + j - b);
-    else
-      dataLoops.push_back(q - 1 + j - b - k);
-  }
-  SmallVector<int64_t> indicesLoops = identity(q - 1);
-  indicesLoops.push_back(n - 1);
-  layout.maps = {loopMap(n, dataLoops, ctx), loopMap(n, indicesLoops, ctx),
-                 loopMap(n, identity(resultRank), ctx)};
-  return layout;
-}
-
-// result[p..., i..., s...] = data[p..., indices[p[:b]..., i...], s...]
-// Loops: the result's dims, then the gathered dim of data.
-static NdLayout layoutOf(GatherOp op) {
-  MLIRContext *ctx = op.getContext();
-  RankedTensorType dataType = op.getData().getType();
-  int64_t r = dataType.getRank();
-  int64_t q = op.getIndices().getType().getRank();
-  int64_t a = op.getNormalizedAxis();
-  int64_t b = op.getBatchDims();
-  int64_t resultRank = op.getResult().getType().getRank();
-
-  NdLayout layout = gatherLayout(SmallVector<NdLoop>(resultRank, localLoop()));
-  layout.loops.push_back(
-      gatheredLoop(dataType.getElementType(), /*ownable=*/true, a, 0));
-  int64_t n = layout.numLoops();
-
-  SmallVector<int64_t> dataLoops;
-  for (int64_t j = 0; j < r; ++j) {
-    if (j < a)
-      dataLoops.push_back(j);
-    else if (j == a)
-      dataLoops.push_back(n - 1);
-    else
-      dataLoops.push_back(j + q - b - 1);
-  }
-  SmallVector<int64_t> indicesLoops;
-  for (int64_t j = 0; j < q; ++j)
-    indicesLoops.push_back(j < b ? j : a + j - b);
-  layout.maps = {loopMap(n, dataLoops, ctx), loopMap(n, indicesLoops, ctx),
-                 loopMap(n, identity(resultRank), ctx)};
-  return layout;
-}
-
-// result[p] = data[p with its axis coordinate replaced by indices[p]]
-// Loops: the dims of indices (and of the result), then the gathered axis of
-// data.
-static NdLayout layoutOf(GatherElementsOp op) {
-  MLIRContext *ctx = op.getContext();
-  RankedTensorType dataType = op.getData().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
-  int64_t r = dataType.getRank();
-  int64_t a = op.getNormalizedAxis();
-
-  SmallVector<NdLoop> resultLoops;
-  for (int64_t d = 0; d < r; ++d)
-    resultLoops.push_back(d == a ? localLoop()
-                                 : elementsLoop(dataType, indicesType, d));
-  NdLayout layout = gatherLayout(resultLoops);
-  layout.loops.push_back(
-      gatheredLoop(dataType.getElementType(), /*ownable=*/true, a, 0));
-  int64_t n = layout.numLoops();
-
-  SmallVector<int64_t> dataLoops = identity(r);
-  dataLoops[a] = n - 1;
-  layout.maps = {loopMap(n, dataLoops, ctx), loopMap(n, identity(r), ctx),
-                 loopMap(n, identity(r), ctx)};
-  return layout;
-}
-
-// result[indices[u..., :], s...] = f(result[...], updates[u..., s...])
-// Loops: the dims of data (and of the result), then the update entries,
-// then the component dim of indices.
-static NdLayout layoutOf(ScatterNDOp op) {
-  MLIRContext *ctx = op.getContext();
-  RankedTensorType dataType = op.getData().getType();
-  int64_t r = dataType.getRank();
-  int64_t q = op.getIndices().getType().getRank();
-  int64_t k = op.getIndexDepth();
-  int64_t updatesRank = op.getUpdates().getType().getRank();
-  Type elementType = dataType.getElementType();
-  bool partial =
-      op.getReduction() == ReductionKind::Add && hasMPISum(elementType);
-
-  NdLayout layout;
-  layout.tuples = true;
-  layout.names = {"data", "indices", "updates", "result"};
-  for (int64_t j = 0; j < r; ++j) {
-    if (j >= k)
-      layout.loops.push_back(localLoop());
-    else if (op.hasDynamicIndexDepth())
-      layout.loops.push_back({});
-    else
-      layout.loops.push_back({utils::IteratorType::parallel, LoopRole::Owned,
-                              shard::ReductionKind::Generic, j, j});
-  }
-  for (int64_t i = 0; i < q - 1; ++i)
-    layout.loops.push_back(entriesLoop(partial));
-  layout.loops.push_back({utils::IteratorType::reduction});
-
-  // OpenVINO's single-element form (all-ones `updates` where the slices are
-  // 0-D) has dims no loop of the others runs over: they get their own,
-  // never split, and nothing else of the op is split either.
-  bool singleElement = updatesRank != q - 1 + r - k;
-  if (singleElement) {
-    for (NdLoop &loop : layout.loops)
-      loop.role = LoopRole::Replicated;
-    for (int64_t i = 0; i < updatesRank; ++i)
-      layout.loops.push_back({utils::IteratorType::reduction});
-  }
-  int64_t n = layout.numLoops();
-
-  SmallVector<int64_t> indicesLoops;
-  for (int64_t i = 0; i < q - 1; ++i)
-    indicesLoops.push_back(r + i);
-  indicesLoops.push_back(r + q - 1);
-  SmallVector<int64_t> updatesLoops;
-  if (singleElement) {
-    for (int64_t i = 0; i < updatesRank; ++i)
-      updatesLoops.push_back(r + q + i);
-  } else {
-    updatesLoops.append(indicesLoops.begin(), indicesLoops.end() - 1);
-    for (int64_t j = k; j < r; ++j)
-      updatesLoops.push_back(j);
-  }
-  layout.maps = {loopMap(n, identity(r), ctx), loopMap(n, indicesLoops, ctx),
-                 loopMap(n, updatesLoops, ctx), loopMap(n, identity(r), ctx)};
-  return layout;
-}
-
-// result[p with its axis coordinate replaced by indices[p]] =
-//     f(result[...], updates[p])
-// Loops: the dims of data (and of the result), then the axis dim of indices
-// and updates; their other dims share the loops of data's.
-static NdLayout layoutOf(ScatterElementsOp op) {
-  MLIRContext *ctx = op.getContext();
-  RankedTensorType dataType = op.getData().getType();
-  RankedTensorType indicesType = op.getIndices().getType();
-  int64_t r = dataType.getRank();
-  int64_t a = op.getNormalizedAxis();
-  bool partial = op.getReduction() == ReductionKind::Add &&
-                 op.getUseInitVal() && hasMPISum(dataType.getElementType());
-
-  NdLayout layout;
-  layout.names = {"data", "indices", "updates", "result"};
-  for (int64_t d = 0; d < r; ++d) {
-    if (d == a)
-      layout.loops.push_back({utils::IteratorType::parallel, LoopRole::Owned,
-                              shard::ReductionKind::Generic, a, 0});
-    else
-      layout.loops.push_back(elementsLoop(dataType, indicesType, d));
-  }
-  layout.loops.push_back(entriesLoop(partial));
-  int64_t n = layout.numLoops();
-
-  SmallVector<int64_t> entryLoops = identity(r);
-  entryLoops[a] = n - 1;
-  AffineMap entries = loopMap(n, entryLoops, ctx);
-  layout.maps = {loopMap(n, identity(r), ctx), entries, entries,
-                 loopMap(n, identity(r), ctx)};
-  return layout;
-}
-
-// result[p, pos(write_indices[p[0]] + s), ...] = update[p, s, ...]
-// Loops: the dims of the cache (and of the result), then the sequence dim of
-// the update. Every dim but the sequence axis is Local: batch entries and
-// heads write disjoint parts of the cache at the same positions.
-static NdLayout layoutOf(TensorScatterOp op) {
-  MLIRContext *ctx = op.getContext();
-  int64_t r = op.getPastCache().getType().getRank();
-  int64_t a = op.getNormalizedAxis();
-
-  NdLayout layout;
-  layout.names = {"past_cache", "update"};
-  for (int64_t d = 0; d < r; ++d)
-    layout.loops.push_back(d == a ? NdLoop{} : localLoop());
-  layout.loops.push_back({utils::IteratorType::reduction});
-  int64_t n = layout.numLoops();
-
-  SmallVector<int64_t> updateLoops = identity(r);
-  updateLoops[a] = n - 1;
-  layout.maps = {loopMap(n, identity(r), ctx), loopMap(n, updateLoops, ctx)};
-  if (op.getWriteIndices()) {
-    layout.names.push_back("write_indices");
-    layout.maps.push_back(loopMap(n, {0}, ctx));
-  }
-  layout.names.push_back("result");
-  layout.maps.push_back(loopMap(n, identity(r), ctx));
-  return layout;
-}
-
-static NdLayout layoutOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, NdLayout>(op)
-      .Case<GatherNDOp, GatherOp, GatherElementsOp, ScatterNDOp,
-            ScatterElementsOp, TensorScatterOp>(
-          [](auto op) { return layoutOf(op); });
-}
-
 /// The types of the op's operands, then of its result, in map order.
 static SmallVector<RankedTensorType> valueTypes(Operation *op) {
   SmallVector<RankedTensorType> types;
@@ -418,12 +142,82 @@ static SmallVector<RankedTensorType> valueTypes(Operation *op) {
   return types;
 }
 
+/// Whether every dim on `loop` has the same static size: the Elements ops'
+/// `data` may be larger than `indices` off the axis, and a split must cut
+/// both alike.
+static bool hasEvenStaticDims(const IterationSpace &space,
+                              ArrayRef<RankedTensorType> types, int64_t loop) {
+  std::optional<int64_t> size;
+  for (auto [value, map] : llvm::enumerate(space.maps)) {
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      if (cast<AffineDimExpr>(expr).getPosition() != loop)
+        continue;
+      int64_t dimSize = types[value].getDimSize(dim);
+      if (ShapedType::isDynamic(dimSize) || (size && *size != dimSize))
+        return false;
+      size = dimSize;
+    }
+  }
+  return true;
+}
+
+/// The role of each loop of the op's iteration space:
+///
+/// - Independent loops are Local (where the Elements ops' uneven dims are
+///   statically equal);
+/// - Indexed loops are Owned where the op may be run on a piece of the dim
+///   with shifted indices under `oob<skip>` and, for a gather, where the
+///   processes' results can be combined bit for bit (an or of their bits);
+/// - additive Entries are Partial where MPI can sum the element type;
+/// - everything else is Replicated.
+static NdLayout layoutOf(Operation *op) {
+  IterationSpace space = cast<IterationSpaceOpInterface>(op).getIterationSpace();
+  SmallVector<RankedTensorType> types = valueTypes(op);
+  Type elementType = types.front().getElementType();
+
+  NdLayout layout;
+  layout.maps = space.maps;
+  layout.names = space.names;
+  layout.tuples = space.tuples;
+  layout.gather = space.gather;
+  for (auto [i, loop] : llvm::enumerate(space.loops)) {
+    ShardLoop shardLoop;
+    shardLoop.type = loop.iteratorType;
+    switch (loop.kind) {
+    case LoopKind::Independent:
+      if (!loop.uneven || hasEvenStaticDims(space, types, i))
+        shardLoop.role = LoopRole::Local;
+      break;
+    case LoopKind::Indexed:
+      shardLoop.dataDim = loop.dataDim;
+      shardLoop.component = loop.component;
+      if (space.gather)
+        shardLoop.reduction = shard::ReductionKind::BitwiseOr;
+      if (loop.shiftable && (!space.gather || getBitsType(elementType)))
+        shardLoop.role = LoopRole::Owned;
+      break;
+    case LoopKind::Entries:
+      if (loop.additive && hasMPISum(elementType)) {
+        shardLoop.role = LoopRole::Partial;
+        shardLoop.reduction = shard::ReductionKind::Sum;
+      }
+      break;
+    case LoopKind::Whole:
+    case LoopKind::Component:
+      break;
+    }
+    layout.loops.push_back(shardLoop);
+  }
+  return layout;
+}
+
+
 /// Why loop `loop` of `op` cannot be split over `axes` of `grid`, or an
 /// empty string when it can.
 static std::string whyNotSplittable(Operation *op, const NdLayout &layout,
                                     GridOp grid, int64_t loop,
                                     ArrayRef<GridAxis> axes) {
-  const NdLoop &info = layout.loops[loop];
+  const ShardLoop &info = layout.loops[loop];
   SmallVector<RankedTensorType> types = valueTypes(op);
   // The first dim this loop runs over, to name it in messages.
   std::string where;
@@ -644,7 +438,8 @@ static Value rewriteIndices(ImplicitLocOpBuilder &b, Operation *op,
       Value table = positionsTable(b, rewrite.dimSize);
       component =
           GatherNDOp::create(b, checkLoc, component.getType(), table, component,
-                             /*batch_dims=*/0, OobMode::Error);
+                             /*batch_dims=*/0, OobMode::Error)
+              .getResult();
     }
     // Under `error` the check has normalised the values; under `skip` a
     // component nobody owns is the op's own business.
@@ -753,7 +548,7 @@ static Value partitionOwned(ImplicitLocOpBuilder &b, Operation *op,
 
   // The dim each component addresses: from the Owned loops' data dims.
   SmallVector<int64_t> dataDimOf(depth, -1);
-  for (const NdLoop &loop : layout.loops)
+  for (const ShardLoop &loop : layout.loops)
     if (loop.dataDim >= 0)
       dataDimOf[loop.component] = loop.dataDim;
   SmallVector<ComponentRewrite> rewrites(depth);
@@ -864,13 +659,13 @@ struct NdShardingModel
                                                      OpTy> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     return llvm::map_to_vector(layoutOf(op).loops,
-                               [](const NdLoop &loop) { return loop.type; });
+                               [](const ShardLoop &loop) { return loop.type; });
   }
 
   SmallVector<shard::ReductionKind>
   getReductionLoopIteratorKinds(Operation *op) const {
     SmallVector<shard::ReductionKind> kinds;
-    for (const NdLoop &loop : layoutOf(op).loops)
+    for (const ShardLoop &loop : layoutOf(op).loops)
       if (loop.type == utils::IteratorType::reduction)
         kinds.push_back(loop.reduction);
     return kinds;

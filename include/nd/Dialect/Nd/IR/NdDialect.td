@@ -16,8 +16,33 @@ def Nd_Dialect : Dialect {
   let summary = "Index-driven data movement: scatter and gather ops of ONNX "
                 "and OpenVINO";
   let description = [{
-    The `nd` dialect models the scatter-gather family of ONNX and OpenVINO on
-    ranked tensors with value semantics:
+    The `nd` dialect models the scatter-gather family of ONNX and OpenVINO,
+    each op in two forms:
+
+    - on ranked tensors, with value semantics: the op's result is a new
+      tensor (a scatter's is its `data` updated; the scatters are
+      destination-style on `data`, so that tiling and fusion treat them as
+      upstream treats linalg ops). Operands the op only reads may also be
+      memrefs (a tensor nothing writes, read through one shared buffer);
+    - on buffers (memrefs of any layout, no result): a scatter updates its
+      destination in place, a gather writes into its `into` operand. This is
+      what one-shot bufferization makes of the tensor form, and what the
+      lowering (`--lower-scatter`) takes. A scatter on buffers marked
+      `disposable` updates a fresh buffer that nothing reads if the op fails:
+      a failed run-time check may leave it partly updated (bufferization
+      sets it where it copied the destination); without it, a failed check
+      leaves the destination as it was.
+
+    | form | `nd.scatter_nd` | `nd.gather_nd` |
+    |------|-----------------|----------------|
+    | tensors | `%r = nd.scatter_nd %d[%i], %u : tensor<8x4xf32>, tensor<3x1xi64>, tensor<3x4xf32>` | `%r = nd.gather_nd %d[%i] : tensor<8x4xf32>, tensor<3x1xi64> -> tensor<3x4xf32>` |
+    | buffers | `nd.scatter_nd %d[%i], %u : memref<8x4xf32>, memref<3x1xi64>, memref<3x4xf32>` | `nd.gather_nd %d[%i] into %r : memref<8x4xf32>, memref<3x1xi64> into memref<3x4xf32>` |
+
+    Every op describes its iteration space (its loops, their kinds and
+    iterator types, and the indexing map of every operand:
+    `IterationSpaceOpInterface`), from which its tiling (`TilingInterface`),
+    bufferization (`BufferizableOpInterface`) and sharding
+    (`ShardingInterface`) follow. The ops:
 
     | op                    | ONNX                                 | OpenVINO                       |
     |-----------------------|--------------------------------------|--------------------------------|
@@ -50,9 +75,11 @@ def Nd_Dialect : Dialect {
     duplicate indices under reduction `none` get a warning from the
     canonicalization that drops the updates they overwrite.
   }];
-  // Shape reification materialises `tensor.dim` ops; folding materialises
+  // Shape reification materialises `tensor.dim` (and, for operands read
+  // through buffers, `memref.dim`) ops; folding materialises
   // `arith.constant` and `tensor.empty` ops.
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::tensor::TensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;

@@ -11,10 +11,12 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "nd/Dialect/Nd/IR/NdDialect.td"
 include "nd/Dialect/Nd/IR/NdAttrs.td"
+include "nd/Dialect/Nd/IR/NdInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Type constraints
@@ -29,13 +31,31 @@ def Nd_Tensor : RankedTensorOf<[Nd_ElementType]>;
 
 def Nd_IndexTensor : RankedTensorOf<[I32, I64, Index]>;
 
+def Nd_MemRef : MemRefOf<[Nd_ElementType]>;
+
+def Nd_IndexMemRef : MemRefOf<[I32, I64, Index]>;
+
+// Every nd op takes tensors (value semantics, with a result) or buffers
+// (memrefs of any layout, updated in place, without a result): the form
+// bufferization gives it and the lowering starts from.
+def Nd_Shaped : AnyTypeOf<[Nd_Tensor, Nd_MemRef],
+    "ranked tensor or memref of signless or unsigned integer, f16, bf16, "
+    "f32, f64, complex<f32> or complex<f64> values",
+    "::mlir::ShapedType">;
+
+def Nd_IndexShaped : AnyTypeOf<[Nd_IndexTensor, Nd_IndexMemRef],
+    "ranked tensor or memref of 32/64-bit signless integer or index values",
+    "::mlir::ShapedType">;
+
 //===----------------------------------------------------------------------===//
 // ND ops: index tuples address slices
 //===----------------------------------------------------------------------===//
 
 def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
-    Pure,
-    AllTypesMatch<["data", "result"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+    DestinationStyleOpInterface,
     AllElementTypesMatch<["data", "updates"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -109,21 +129,28 @@ def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
   }];
 
   let arguments = (ins
-    Nd_Tensor:$data,
-    Nd_IndexTensor:$indices,
-    Nd_Tensor:$updates,
+    Nd_Shaped:$data,
+    Nd_IndexShaped:$indices,
+    Nd_Shaped:$updates,
     DefaultValuedAttr<Nd_ReductionAttr, "::mlir::nd::ReductionKind::None">:$reduction,
-    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob
+    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob,
+    UnitAttr:$disposable
   );
-  let results = (outs Nd_Tensor:$result);
+  let results = (outs Optional<Nd_Tensor>:$result);
 
   let assemblyFormat = [{
     $data `[` $indices `]` `,` $updates (`reduction` `` $reduction^)?
     (`oob` `` $oob^)? attr-dict
     `:` type($data) `,` type($indices) `,` type($updates)
+    `` custom<DestinationResult>(ref(type($data)), type($result))
   }];
 
   let extraClassDeclaration = [{
+    /// Destination style: the result is `data` updated.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getDataMutable();
+    }
+
     /// The number of index components per tuple: `indices.shape[-1]` where
     /// it is static, otherwise the depth the ranks give,
     /// `rank(indices) - 1 + rank(data) - rank(updates)`.
@@ -143,7 +170,9 @@ def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
 }
 
 def Nd_GatherNDOp : Nd_Op<"gather_nd", [
-    Pure,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     InferTypeOpAdaptorWithIsCompatible,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -196,18 +225,30 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
   }];
 
   let arguments = (ins
-    Nd_Tensor:$data,
-    Nd_IndexTensor:$indices,
+    Nd_Shaped:$data,
+    Nd_IndexShaped:$indices,
     DefaultValuedAttr<I64Attr, "0">:$batch_dims,
-    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob
+    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob,
+    Optional<Nd_MemRef>:$into
   );
-  let results = (outs Nd_Tensor:$result);
+  let results = (outs Optional<Nd_Tensor>:$result);
 
   let assemblyFormat = [{
-    $data `[` $indices `]` (`batch_dims` `(` $batch_dims^ `)`)?
+    $data `[` $indices `]` (`into` $into^)? (`batch_dims` `(` $batch_dims^ `)`)?
     (`oob` `` $oob^)? attr-dict
-    `:` type($data) `,` type($indices) `->` type($result)
+    `:` type($data) `,` type($indices) (`into` type($into)^)?
+    (`->` type($result)^)?
   }];
+
+  // The tensor form, with the attributes' defaults.
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$data,
+                   "::mlir::Value":$indices,
+                   CArg<"uint64_t", "0">:$batch_dims,
+                   CArg<"::mlir::nd::OobMode", "::mlir::nd::OobMode::Error">:$oob), [{
+      build($_builder, $_state, result, data, indices, batch_dims, oob, ::mlir::Value());
+    }]>
+  ];
 
   let extraClassDeclaration = [{
     /// The number of index components per tuple: `indices.shape[-1]` where
@@ -241,8 +282,10 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
 //===----------------------------------------------------------------------===//
 
 def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
-    Pure,
-    AllTypesMatch<["data", "result"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+    DestinationStyleOpInterface,
     AllElementTypesMatch<["data", "updates"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -307,24 +350,31 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
   }];
 
   let arguments = (ins
-    Nd_Tensor:$data,
-    Nd_IndexTensor:$indices,
-    Nd_Tensor:$updates,
+    Nd_Shaped:$data,
+    Nd_IndexShaped:$indices,
+    Nd_Shaped:$updates,
     DefaultValuedAttr<I64Attr, "0">:$axis,
     DefaultValuedAttr<Nd_ReductionAttr, "::mlir::nd::ReductionKind::None">:$reduction,
     DefaultValuedAttr<BoolAttr, "true">:$use_init_val,
-    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob
+    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob,
+    UnitAttr:$disposable
   );
-  let results = (outs Nd_Tensor:$result);
+  let results = (outs Optional<Nd_Tensor>:$result);
 
   let assemblyFormat = [{
     $data `[` $indices `]` `,` $updates (`axis` `(` $axis^ `)`)?
     (`reduction` `` $reduction^)? (`use_init_val` `(` $use_init_val^ `)`)?
     (`oob` `` $oob^)? attr-dict
     `:` type($data) `,` type($indices) `,` type($updates)
+    `` custom<DestinationResult>(ref(type($data)), type($result))
   }];
 
   let extraClassDeclaration = [{
+    /// Destination style: the result is `data` updated.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getDataMutable();
+    }
+
     /// `axis` normalised to `[0, rank)`.
     int64_t getNormalizedAxis() {
       int64_t axis = getAxis();
@@ -338,7 +388,9 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
 }
 
 def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
-    Pure,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     InferTypeOpAdaptorWithIsCompatible,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -377,17 +429,30 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
   }];
 
   let arguments = (ins
-    Nd_Tensor:$data,
-    Nd_IndexTensor:$indices,
+    Nd_Shaped:$data,
+    Nd_IndexShaped:$indices,
     DefaultValuedAttr<I64Attr, "0">:$axis,
-    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob
+    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob,
+    Optional<Nd_MemRef>:$into
   );
-  let results = (outs Nd_Tensor:$result);
+  let results = (outs Optional<Nd_Tensor>:$result);
 
   let assemblyFormat = [{
-    $data `[` $indices `]` (`axis` `(` $axis^ `)`)? (`oob` `` $oob^)? attr-dict
-    `:` type($data) `,` type($indices) `->` type($result)
+    $data `[` $indices `]` (`into` $into^)? (`axis` `(` $axis^ `)`)?
+    (`oob` `` $oob^)? attr-dict
+    `:` type($data) `,` type($indices) (`into` type($into)^)?
+    (`->` type($result)^)?
   }];
+
+  // The tensor form, with the attributes' defaults.
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$data,
+                   "::mlir::Value":$indices,
+                   CArg<"uint64_t", "0">:$axis,
+                   CArg<"::mlir::nd::OobMode", "::mlir::nd::OobMode::Error">:$oob), [{
+      build($_builder, $_state, result, data, indices, axis, oob, ::mlir::Value());
+    }]>
+  ];
 
   let extraClassDeclaration = [{
     /// `axis` normalised to `[0, rank)`.
@@ -414,7 +479,9 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
 //===----------------------------------------------------------------------===//
 
 def Nd_GatherOp : Nd_Op<"gather", [
-    Pure,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
     InferTypeOpAdaptorWithIsCompatible,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -471,19 +538,32 @@ def Nd_GatherOp : Nd_Op<"gather", [
   }];
 
   let arguments = (ins
-    Nd_Tensor:$data,
-    Nd_IndexTensor:$indices,
+    Nd_Shaped:$data,
+    Nd_IndexShaped:$indices,
     DefaultValuedAttr<I64Attr, "0">:$axis,
     DefaultValuedAttr<I64Attr, "0">:$batch_dims,
-    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob
+    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob,
+    Optional<Nd_MemRef>:$into
   );
-  let results = (outs Nd_Tensor:$result);
+  let results = (outs Optional<Nd_Tensor>:$result);
 
   let assemblyFormat = [{
-    $data `[` $indices `]` (`axis` `(` $axis^ `)`)?
+    $data `[` $indices `]` (`into` $into^)? (`axis` `(` $axis^ `)`)?
     (`batch_dims` `(` $batch_dims^ `)`)? (`oob` `` $oob^)? attr-dict
-    `:` type($data) `,` type($indices) `->` type($result)
+    `:` type($data) `,` type($indices) (`into` type($into)^)?
+    (`->` type($result)^)?
   }];
+
+  // The tensor form, with the attributes' defaults.
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$data,
+                   "::mlir::Value":$indices,
+                   CArg<"uint64_t", "0">:$axis,
+                   CArg<"uint64_t", "0">:$batch_dims,
+                   CArg<"::mlir::nd::OobMode", "::mlir::nd::OobMode::Error">:$oob), [{
+      build($_builder, $_state, result, data, indices, axis, batch_dims, oob, ::mlir::Value());
+    }]>
+  ];
 
   let extraClassDeclaration = [{
     /// `axis` normalised to `[0, rank)`.
@@ -507,8 +587,10 @@ def Nd_GatherOp : Nd_Op<"gather", [
 }
 
 def Nd_TensorScatterOp : Nd_Op<"tensor_scatter", [
-    Pure,
-    AllTypesMatch<["past_cache", "result"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+    DestinationStyleOpInterface,
     AllElementTypesMatch<["past_cache", "update"]>,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>
@@ -566,23 +648,30 @@ def Nd_TensorScatterOp : Nd_Op<"tensor_scatter", [
   }];
 
   let arguments = (ins
-    Nd_Tensor:$past_cache,
-    Nd_Tensor:$update,
-    Optional<Nd_IndexTensor>:$write_indices,
+    Nd_Shaped:$past_cache,
+    Nd_Shaped:$update,
+    Optional<Nd_IndexShaped>:$write_indices,
     DefaultValuedAttr<I64Attr, "-2">:$axis,
     DefaultValuedAttr<Nd_TensorScatterModeAttr,
                       "::mlir::nd::TensorScatterMode::Linear">:$mode,
-    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob
+    DefaultValuedAttr<Nd_OobAttr, "::mlir::nd::OobMode::Error">:$oob,
+    UnitAttr:$disposable
   );
-  let results = (outs Nd_Tensor:$result);
+  let results = (outs Optional<Nd_Tensor>:$result);
 
   let assemblyFormat = [{
     $past_cache (`[` $write_indices^ `]`)? `,` $update
     (`axis` `(` $axis^ `)`)? (`mode` `` $mode^)? (`oob` `` $oob^)? attr-dict
     `:` type($past_cache) (`[` type($write_indices)^ `]`)? `,` type($update)
+    `` custom<DestinationResult>(ref(type($past_cache)), type($result))
   }];
 
   let extraClassDeclaration = [{
+    /// Destination style: the result is `past_cache` updated.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getPastCacheMutable();
+    }
+
     /// `axis` normalised to `[0, rank)`.
     int64_t getNormalizedAxis() {
       int64_t axis = getAxis();

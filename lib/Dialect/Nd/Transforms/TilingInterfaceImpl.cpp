@@ -1,0 +1,473 @@
+//===- TilingInterfaceImpl.cpp - tiling nd ops ------------------*- C++ -*-===//
+//
+// Upstream's TilingInterface for the six nd ops, from the one model of their
+// iteration space (NdIterationSpace.h), so that upstream's tiling and fusion
+// (`tile_using_forall`, `tile_using_for`, `fuse_into_containing_op`,
+// `structured.fuse`) work on them.
+//
+// The iteration domain is the op's iterated loops: a gather's result dims, a
+// scatter's update dims (entries, then slice positions). A tile of the domain
+// is the same nd op on slices of its operands, the slices the indexing maps
+// give; dims of `data` that index values address are never cut, so the index
+// values keep their meaning (negative values, `oob` modes, checks) and the
+// fast lowering applies to each tile. A scatter's tile updates the slice of
+// its destination (the scatters are destination-style on `data`).
+//
+// What may be cut and how (NdLoop's kinds):
+// - Independent loops: any tiling; tiles never touch the same element;
+// - Entries: a scatter applies its entries in row-major order, so tiles of
+//   the entries must run one after the other, in order (`tile_using_for`):
+//   each tile then applies its entries, in order, to what the tiles before
+//   left, and every element sees the same sequence of updates as untiled.
+//   A tile whose offset comes from a parallel loop (`scf.forall`,
+//   `scf.parallel`) is refused, unless the entries provably never collide
+//   and the scatter is on buffers (on tensors, every tile of the entries
+//   yields the whole destination: parallel tiles would overlap);
+// - Whole loops (a TensorScatter's sequence, OpenVINO's one-element updates,
+//   the entries of a scatter_elements under `mean` or `use_init_val(false)`,
+//   which need every update of an element at once) are never cut.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Dialect/Nd/Transforms/TilingInterfaceImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/Nd/IR/NdOps.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+
+//===----------------------------------------------------------------------===//
+// Values, sizes and slices
+//===----------------------------------------------------------------------===//
+
+static OpFoldResult sizeOf(OpBuilder &b, Location loc, Value value,
+                           int64_t dim) {
+  if (isa<MemRefType>(value.getType()))
+    return memref::getMixedSize(b, loc, value, dim);
+  return tensor::getMixedSize(b, loc, value, dim);
+}
+
+/// The extent of `loop`: the size of the dim its model names.
+static OpFoldResult extentOf(OpBuilder &b, Operation *op, const NdLoop &loop) {
+  return sizeOf(b, op->getLoc(), op->getOperand(loop.extentValue),
+                loop.extentDim);
+}
+
+/// Whether `size` is the whole of dim `dim` of `value`: equal constants, or
+/// a `tensor.dim` / `memref.dim` of that very dim (as getIterationDomain
+/// gives it and tiling hands it back for an untiled loop).
+static bool isWholeDim(OpFoldResult size, Value value, int64_t dim) {
+  int64_t staticSize = cast<ShapedType>(value.getType()).getDimSize(dim);
+  std::optional<int64_t> constant = getConstantIntValue(size);
+  if (!ShapedType::isDynamic(staticSize))
+    return constant && *constant == staticSize;
+  auto sizeValue = dyn_cast<Value>(size);
+  if (!sizeValue)
+    return false;
+  Value source;
+  std::optional<int64_t> index;
+  if (auto dimOp = sizeValue.getDefiningOp<tensor::DimOp>()) {
+    source = dimOp.getSource();
+    index = dimOp.getConstantIndex();
+  } else if (auto dimOp = sizeValue.getDefiningOp<memref::DimOp>()) {
+    source = dimOp.getSource();
+    index = dimOp.getConstantIndex();
+  }
+  return source == value && index && *index == dim;
+}
+
+/// Whether a tile `[offset, offset + size)` of `loop` covers it whole.
+static bool coversLoop(Operation *op, const NdLoop &loop, OpFoldResult offset,
+                       OpFoldResult size) {
+  std::optional<int64_t> start = getConstantIntValue(offset);
+  if (!start || *start != 0)
+    return false;
+  return isWholeDim(size, op->getOperand(loop.extentValue), loop.extentDim);
+}
+
+/// A slice of a tensor or a view of a buffer.
+static Value sliceOf(OpBuilder &b, Location loc, Value value,
+                     ArrayRef<OpFoldResult> offsets,
+                     ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  if (isa<MemRefType>(value.getType()))
+    return memref::SubViewOp::create(b, loc, value, offsets, sizes, strides);
+  return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes, strides);
+}
+
+/// Whether `value` depends on the induction variable of a parallel loop
+/// (`scf.forall`, `scf.parallel`).
+static bool dependsOnParallelLoop(Value value) {
+  SmallVector<Value> worklist = {value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(current)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (isa_and_nonnull<scf::ForallOp, scf::ParallelOp>(owner))
+        return true;
+      continue;
+    }
+    Operation *def = current.getDefiningOp();
+    if (!def)
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The model
+//===----------------------------------------------------------------------===//
+
+/// The value whose dims are those of value `v` (map order): an operand, or
+/// for the result (which tiling replaces) the operand it has the shape of,
+/// the destination of a scatter. Only a scatter's result has dims on loops
+/// that no tile cuts.
+static Value wholeValue(Operation *op, const IterationSpace &space,
+                        unsigned v) {
+  if (v < op->getNumOperands())
+    return op->getOperand(v);
+  return op->getOperand(space.destination.value_or(0));
+}
+
+namespace {
+/// The tiles an op's operands and result take for a tile of its iteration
+/// domain.
+struct OperandTiles {
+  SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
+};
+} // namespace
+
+/// Why `op` cannot run on the tile `[offsets, offsets + sizes)` of its
+/// iteration domain, or an empty string when it can.
+static std::string whyNotTileable(Operation *op, const IterationSpace &space,
+                                  ArrayRef<OpFoldResult> offsets,
+                                  ArrayRef<OpFoldResult> sizes) {
+  for (int64_t i = 0, e = space.numIterated(); i < e; ++i) {
+    const NdLoop &loop = space.loops[i];
+    if (coversLoop(op, loop, offsets[i], sizes[i]))
+      continue;
+    std::string where = "loop " + std::to_string(i) + " (dim " +
+                        std::to_string(loop.extentDim) + " of '" +
+                        space.names[loop.extentValue].str() + "')";
+    switch (loop.kind) {
+    case LoopKind::Independent:
+      break;
+    case LoopKind::Whole:
+      return where + " cannot be tiled: " + loop.whyWhole.str();
+    case LoopKind::Entries: {
+      auto value = dyn_cast<Value>(offsets[i]);
+      if (!value || !dependsOnParallelLoop(value))
+        break;
+      if (loop.ordered)
+        return where +
+               " holds the update entries, which apply in row-major order: "
+               "tile it with sequential loops (scf.for), not in parallel";
+      // Entries that never collide write disjoint elements, but each tile
+      // of a scatter on tensors yields the whole destination.
+      if (op->getNumResults() != 0)
+        return where + " holds the update entries: each tile of a scatter "
+                       "on tensors yields the whole destination, so tiles of "
+                       "the entries cannot run in parallel (tile them with "
+                       "scf.for, or tile the scatter on buffers)";
+      break;
+    }
+    case LoopKind::Indexed:
+    case LoopKind::Component:
+      return where + " is not iterated";
+    }
+  }
+  return {};
+}
+
+/// The tiles of every value of `op` (map order) for the tile `[offsets,
+/// offsets + sizes)` of its iteration domain: a dim on an iterated loop takes
+/// the loop's tile, any other dim is whole.
+static OperandTiles tilesOf(OpBuilder &b, Operation *op,
+                            const IterationSpace &space,
+                            ArrayRef<OpFoldResult> offsets,
+                            ArrayRef<OpFoldResult> sizes) {
+  Location loc = op->getLoc();
+  int64_t numIterated = space.numIterated();
+  OperandTiles tiles;
+  for (auto [v, map] : llvm::enumerate(space.maps)) {
+    SmallVector<OpFoldResult> valueOffsets, valueSizes;
+    for (int64_t d = 0, e = map.getNumResults(); d < e; ++d) {
+      unsigned loop = space.loopOf(v, d);
+      if (loop < numIterated) {
+        valueOffsets.push_back(offsets[loop]);
+        valueSizes.push_back(sizes[loop]);
+        continue;
+      }
+      valueOffsets.push_back(b.getIndexAttr(0));
+      valueSizes.push_back(sizeOf(b, loc, wholeValue(op, space, v), d));
+    }
+    tiles.offsets.push_back(std::move(valueOffsets));
+    tiles.sizes.push_back(std::move(valueSizes));
+  }
+  return tiles;
+}
+
+/// The tile of the iteration domain that the tiles of some values (map
+/// order, `valueNumbers`) cover: each loop of theirs takes their tile, every
+/// other iterated loop is whole. Fails where a tile cuts a dim on a loop the
+/// op does not iterate, or two tiles cut one loop differently.
+static LogicalResult
+domainTileOf(OpBuilder &b, Operation *op, const IterationSpace &space,
+             ArrayRef<unsigned> valueNumbers,
+             ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+             ArrayRef<SmallVector<OpFoldResult>> allSizes,
+             SmallVectorImpl<OpFoldResult> &domainOffsets,
+             SmallVectorImpl<OpFoldResult> &domainSizes) {
+  int64_t numIterated = space.numIterated();
+  domainOffsets.assign(numIterated, OpFoldResult());
+  domainSizes.assign(numIterated, OpFoldResult());
+  for (auto [v, offsets, sizes] :
+       llvm::zip_equal(valueNumbers, allOffsets, allSizes)) {
+    for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
+      unsigned loop = space.loopOf(v, d);
+      if (loop >= numIterated) {
+        std::optional<int64_t> start = getConstantIntValue(offsets[d]);
+        if (!start || *start != 0 ||
+            !isWholeDim(sizes[d], wholeValue(op, space, v), d))
+          return failure();
+        continue;
+      }
+      if (domainOffsets[loop]) {
+        if (!isEqualConstantIntOrValue(domainOffsets[loop], offsets[d]) ||
+            !isEqualConstantIntOrValue(domainSizes[loop], sizes[d]))
+          return failure();
+        continue;
+      }
+      domainOffsets[loop] = offsets[d];
+      domainSizes[loop] = sizes[d];
+    }
+  }
+  for (int64_t i = 0; i < numIterated; ++i) {
+    if (domainOffsets[i])
+      continue;
+    domainOffsets[i] = b.getIndexAttr(0);
+    domainSizes[i] = extentOf(b, op, space.loops[i]);
+  }
+  return success();
+}
+
+/// Whether some tiles of values cut only iterated loops (no IR built).
+static bool cutsOnlyIteratedLoops(Operation *op, const IterationSpace &space,
+                                  ArrayRef<unsigned> valueNumbers,
+                                  ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+                                  ArrayRef<SmallVector<OpFoldResult>> allSizes) {
+  int64_t numIterated = space.numIterated();
+  for (auto [v, offsets, sizes] :
+       llvm::zip_equal(valueNumbers, allOffsets, allSizes)) {
+    for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
+      if (space.loopOf(v, d) < numIterated)
+        continue;
+      std::optional<int64_t> start = getConstantIntValue(offsets[d]);
+      if (!start || *start != 0 ||
+          !isWholeDim(sizes[d], wholeValue(op, space, v), d))
+        return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+template <typename OpTy>
+struct NdTilingModel
+    : public TilingInterface::ExternalModel<NdTilingModel<OpTy>, OpTy> {
+  static IterationSpace spaceOf(Operation *op) {
+    return cast<IterationSpaceOpInterface>(op).getIterationSpace();
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    IterationSpace space = spaceOf(op);
+    SmallVector<utils::IteratorType> types = space.iteratorTypes();
+    types.resize(space.numIterated());
+    return types;
+  }
+
+  SmallVector<Range> getIterationDomain(Operation *op, OpBuilder &b) const {
+    IterationSpace space = spaceOf(op);
+    SmallVector<Range> domain;
+    for (int64_t i = 0, e = space.numIterated(); i < e; ++i) {
+      OpFoldResult extent = extentOf(b, op, space.loops[i]);
+      domain.push_back({b.getIndexAttr(0), extent, b.getIndexAttr(1)});
+    }
+    return domain;
+  }
+
+  FailureOr<TilingResult>
+  getTiledImplementation(Operation *op, OpBuilder &b,
+                         ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes) const {
+    IterationSpace space = spaceOf(op);
+    std::string why = whyNotTileable(op, space, offsets, sizes);
+    if (!why.empty())
+      return op->emitOpError("cannot be tiled as asked: ") << why;
+    Location loc = op->getLoc();
+    OperandTiles tiles = tilesOf(b, op, space, offsets, sizes);
+
+    TilingResult result;
+    SmallVector<Value> operands;
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      Value slice = sliceOf(b, loc, operand, tiles.offsets[i], tiles.sizes[i]);
+      result.generatedSlices.push_back(slice.getDefiningOp());
+      operands.push_back(slice);
+    }
+    SmallVector<Type> resultTypes;
+    if (op->getNumResults() == 1) {
+      // A scatter's result is its destination's tile; a gather's has the
+      // tile's sizes.
+      if (space.destination) {
+        resultTypes.push_back(operands[*space.destination].getType());
+      } else {
+        auto type = cast<RankedTensorType>(op->getResult(0).getType());
+        SmallVector<int64_t> shape;
+        for (OpFoldResult size : tiles.sizes.back())
+          shape.push_back(getConstantIntValue(size).value_or(
+              ShapedType::kDynamic));
+        resultTypes.push_back(type.clone(shape));
+      }
+    }
+    Operation *tiled = mlir::clone(b, op, resultTypes, operands);
+    result.tiledOps.push_back(tiled);
+    llvm::append_range(result.tiledValues, tiled->getResults());
+    return result;
+  }
+
+  LogicalResult
+  getResultTilePosition(Operation *op, OpBuilder &b, unsigned resultNumber,
+                        ArrayRef<OpFoldResult> offsets,
+                        ArrayRef<OpFoldResult> sizes,
+                        SmallVector<OpFoldResult> &resultOffsets,
+                        SmallVector<OpFoldResult> &resultSizes) const {
+    IterationSpace space = spaceOf(op);
+    OperandTiles tiles = tilesOf(b, op, space, offsets, sizes);
+    resultOffsets = tiles.offsets.back();
+    resultSizes = tiles.sizes.back();
+    return success();
+  }
+
+  LogicalResult getIterationDomainTileFromResultTile(
+      Operation *op, OpBuilder &b, unsigned resultNumber,
+      ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+      SmallVectorImpl<OpFoldResult> &domainOffsets,
+      SmallVectorImpl<OpFoldResult> &domainSizes) const {
+    IterationSpace space = spaceOf(op);
+    unsigned resultValue = space.maps.size() - 1;
+    return domainTileOf(b, op, space, {resultValue},
+                        {llvm::to_vector(offsets)}, {llvm::to_vector(sizes)},
+                        domainOffsets, domainSizes);
+  }
+
+  /// A tile of the result for a consumer's tile. A scatter's result dims
+  /// that index values address are never cut: where the consumer's tile cuts
+  /// them, the scatter computes the tile widened to the whole dims and the
+  /// consumer's part is sliced out of it (recomputed per consumer tile, as
+  /// fusion does, but of its other dims only).
+  FailureOr<TilingResult>
+  generateResultTileValue(Operation *op, OpBuilder &b, unsigned resultNumber,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes) const {
+    IterationSpace space = spaceOf(op);
+    int64_t numIterated = space.numIterated();
+    unsigned resultValue = space.maps.size() - 1;
+    SmallVector<OpFoldResult> wideOffsets(offsets), wideSizes(sizes);
+    SmallVector<OpFoldResult> innerOffsets, innerSizes;
+    bool widened = false;
+    Value destination = op->getOperand(space.destination.value_or(0));
+    for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
+      innerOffsets.push_back(b.getIndexAttr(0));
+      innerSizes.push_back(sizes[d]);
+      if (space.loopOf(resultValue, d) < numIterated)
+        continue;
+      std::optional<int64_t> start = getConstantIntValue(offsets[d]);
+      if (start && *start == 0 && isWholeDim(sizes[d], destination, d))
+        continue;
+      widened = true;
+      innerOffsets.back() = offsets[d];
+      wideOffsets[d] = b.getIndexAttr(0);
+      wideSizes[d] = sizeOf(b, op->getLoc(), destination, d);
+    }
+    SmallVector<OpFoldResult> domainOffsets, domainSizes;
+    if (failed(getIterationDomainTileFromResultTile(op, b, resultNumber,
+                                                    wideOffsets, wideSizes,
+                                                    domainOffsets, domainSizes)))
+      return failure();
+    FailureOr<TilingResult> tiled =
+        getTiledImplementation(op, b, domainOffsets, domainSizes);
+    if (failed(tiled) || !widened)
+      return tiled;
+    Value part = sliceOf(b, op->getLoc(), tiled->tiledValues[resultNumber],
+                         innerOffsets, innerSizes);
+    tiled->tiledValues[resultNumber] = part;
+    return tiled;
+  }
+
+  LogicalResult getIterationDomainTileFromOperandTiles(
+      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes,
+      SmallVectorImpl<OpFoldResult> &domainOffsets,
+      SmallVectorImpl<OpFoldResult> &domainSizes) const {
+    return domainTileOf(b, op, spaceOf(op), operandNumbers, allOffsets,
+                        allSizes, domainOffsets, domainSizes);
+  }
+
+  FailureOr<TilingResult> getTiledImplementationFromOperandTiles(
+      Operation *op, OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
+    SmallVector<OpFoldResult> domainOffsets, domainSizes;
+    if (failed(getIterationDomainTileFromOperandTiles(
+            op, b, operandNumbers, allOffsets, allSizes, domainOffsets,
+            domainSizes)))
+      return failure();
+    return getTiledImplementation(op, b, domainOffsets, domainSizes);
+  }
+
+  /// Every tile of the result can be produced (see generateResultTileValue).
+  bool isOpFusableWithConsumerSlice(Operation *op, unsigned resultNumber,
+                                    ArrayRef<OpFoldResult> offsets,
+                                    ArrayRef<OpFoldResult> sizes) const {
+    return true;
+  }
+
+  bool isOpFusableWithProducerSlices(
+      Operation *op, ArrayRef<unsigned> operandNumbers,
+      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+      ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
+    return cutsOnlyIteratedLoops(op, spaceOf(op), operandNumbers, allOffsets,
+                                 allSizes);
+  }
+};
+} // namespace
+
+template <typename... OpTys>
+static void attachTilingModels(MLIRContext *ctx) {
+  (OpTys::template attachInterface<NdTilingModel<OpTys>>(*ctx), ...);
+}
+
+void mlir::nd::registerTilingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, NdDialect *) {
+    // What the tiles are built from.
+    ctx->loadDialect<arith::ArithDialect, memref::MemRefDialect,
+                     scf::SCFDialect, tensor::TensorDialect>();
+    attachTilingModels<GatherNDOp, GatherOp, GatherElementsOp, ScatterNDOp,
+                       ScatterElementsOp, TensorScatterOp>(ctx);
+  });
+}

@@ -1,0 +1,94 @@
+// RUN: nd-opt %s -split-input-file --transform-interpreter -verify-diagnostics
+
+// Tilings nd refuses, each with the reason.
+
+func.func @ordered_entries_in_parallel(%data: tensor<100x64xf32>, %idx: tensor<32x1xi64>, %upd: tensor<32x64xf32>) -> tensor<100x64xf32> {
+  // expected-warning @below {{tiling is not thread safe at axis #0}}
+  // expected-error @below {{'nd.scatter_nd' op cannot be tiled as asked: loop 0 (dim 0 of 'indices') holds the update entries, which apply in row-major order: tile it with sequential loops (scf.for), not in parallel}}
+  // expected-error @below {{faild to tile operation}}
+  // expected-error @below {{failed to generate tiling loops}}
+  // expected-note @below {{when applied to this op}}
+  %0 = nd.scatter_nd %data[%idx], %upd reduction<add> : tensor<100x64xf32>, tensor<32x1xi64>, tensor<32x64xf32>
+  return %0 : tensor<100x64xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.scatter_nd"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.structured.tile_using_forall failed to apply}}
+    %t, %l = transform.structured.tile_using_forall %op tile_sizes [8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Entries that provably never collide (distinct constant tuples) still
+// cannot be tiled in parallel on tensors: every tile yields the whole data.
+func.func @distinct_entries_in_parallel(%data: tensor<8xf32>, %upd: tensor<4xf32>) -> tensor<8xf32> {
+  %idx = arith.constant dense<[[4], [3], [-1], [1]]> : tensor<4x1xi64>
+  // expected-error @below {{'nd.scatter_nd' op cannot be tiled as asked: loop 0 (dim 0 of 'indices') holds the update entries: each tile of a scatter on tensors yields the whole destination}}
+  // expected-error @below {{faild to tile operation}}
+  // expected-error @below {{failed to generate tiling loops}}
+  // expected-note @below {{when applied to this op}}
+  %0 = nd.scatter_nd %data[%idx], %upd : tensor<8xf32>, tensor<4x1xi64>, tensor<4xf32>
+  return %0 : tensor<8xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.scatter_nd"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.structured.tile_using_forall failed to apply}}
+    %t, %l = transform.structured.tile_using_forall %op tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @sequence(%past: tensor<2x4x16x8xf16>, %w: tensor<2xi64>, %upd: tensor<2x4x3x8xf16>) -> tensor<2x4x16x8xf16> {
+  // expected-error @below {{'nd.tensor_scatter' op cannot be tiled as asked: loop 2 (dim 2 of 'update') cannot be tiled: its positions start at each batch entry's 'write_indices'}}
+  // expected-error @below {{faild to tile operation}}
+  // expected-error @below {{failed to generate tiling loops}}
+  %0 = nd.tensor_scatter %past[%w], %upd : tensor<2x4x16x8xf16>[tensor<2xi64>], tensor<2x4x3x8xf16>
+  return %0 : tensor<2x4x16x8xf16>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.tensor_scatter"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:1 = transform.structured.tile_using_for %op tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @mean_entries(%data: tensor<10xf32>, %idx: tensor<6xi64>, %upd: tensor<6xf32>) -> tensor<10xf32> {
+  // expected-error @below {{'nd.scatter_elements' op cannot be tiled as asked: loop 0 (dim 0 of 'indices') cannot be tiled: a mean or a first-update reduction (use_init_val(false)) needs every update of an element at once}}
+  // expected-error @below {{faild to tile operation}}
+  // expected-error @below {{failed to generate tiling loops}}
+  %0 = nd.scatter_elements %data[%idx], %upd reduction<mean> : tensor<10xf32>, tensor<6xi64>, tensor<6xf32>
+  return %0 : tensor<10xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.scatter_elements"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:1 = transform.structured.tile_using_for %op tile_sizes [2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @one_element_updates(%data: tensor<4x4xi32>, %idx: tensor<2xi64>, %upd: tensor<1x1xi32>) -> tensor<4x4xi32> {
+  // expected-error @below {{'nd.scatter_nd' op cannot be tiled as asked: loop 0 (dim 0 of 'updates') cannot be tiled: it is a dim of one-element updates}}
+  // expected-error @below {{faild to tile operation}}
+  // expected-error @below {{failed to generate tiling loops}}
+  %0 = nd.scatter_nd %data[%idx], %upd : tensor<4x4xi32>, tensor<2xi64>, tensor<1x1xi32>
+  return %0 : tensor<4x4xi32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.scatter_nd"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:1 = transform.structured.tile_using_for %op tile_sizes [1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
