@@ -2,7 +2,7 @@
 //
 // `nd-to-llvm`: from tensor functions using nd ops to the LLVM dialect, and
 // the registration of every nd pipeline (`nd-sharded-to-llvm` is built in
-// ShardPipeline.cpp). Each
+// ShardPipeline.cpp, `nd-to-gpu` in GPUPipeline.cpp). Each
 // conversion's own header is included rather than mlir/Conversion/Passes.h,
 // which costs ~30 s and 2 GB per translation unit.
 //
@@ -114,6 +114,13 @@ void mlir::nd::registerNdPipelines() {
       "(donation, lower-scatter, one-shot bufferization, deallocation, "
       "OpenMP, LLVM)",
       buildNdToLLVMPipeline);
+  PassPipelineRegistration<NdToGPUPipelineOptions>(
+      "nd-to-gpu",
+      "Lower a module of tensor functions using nd ops to the LLVM dialect "
+      "for NVIDIA GPUs (donation, one-shot bufferization, GPU kernels, fat "
+      "binaries of sm_90 and sm_80 cubins and PTX, host code calling nd's "
+      "CUDA runtime)",
+      buildNdToGPUPipeline);
   PassPipelineRegistration<>(
       "nd-sharded-to-llvm",
       "Lower a module with sharded functions to the LLVM dialect for MPI "

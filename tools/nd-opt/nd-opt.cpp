@@ -10,6 +10,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Registration/Registration.h"
@@ -24,6 +25,9 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::nd::registerNdDialects(registry);
+  // gpu-module-to-binary (the nd-to-gpu pipeline) translates kernels to LLVM
+  // IR in process.
+  mlir::registerAllToLLVMIRTranslations(registry);
   // The nd dialect's printer names large LLVM structs (the results of a
   // function with many of them): loaded with the LLVM dialect, it does so
   // for LLVM IR that nd-opt reads as well as for what nd's passes lower.

@@ -1,0 +1,335 @@
+//===- ScatterEngine.cpp - deterministic scatters of rows on the GPU -*- C++
+//-*-===//
+//
+// See ScatterEngine.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScatterEngine.h"
+
+#include "RadixSort.h"
+#include "RowEngine.h"
+#include "Semantics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::gpu_lowering;
+
+/// The most entries and rows (plus one for dropped entries) the 32-bit keys
+/// of a scatter hold.
+static constexpr int64_t kMaxKeys = std::numeric_limits<int32_t>::max();
+
+/// In a kernel: `body()` unless a check of the call has failed.
+static void unlessFailed(OpBuilder &b, Location loc, const RowScatter &s,
+                         function_ref<void(OpBuilder &, Location)> body) {
+  if (!s.record) {
+    body(b, loc);
+    return;
+  }
+  Value failed = s.record->failed(b, loc);
+  buildIf(b, loc, notBool(b, loc, failed), body);
+}
+
+/// Step 1: each entry's destination row (`rows` where dropped), checked.
+static Value emitKeys(OpBuilder &b, Location loc, const RowScatter &s) {
+  Type i32 = b.getI32Type();
+  Value keys = allocFlat(b, loc, i32, s.entries);
+  Value grid = gridFor(b, loc, s.entries, kBlockSize);
+  launch(b, loc, grid, Value(), kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           gridStrideLoop(kb, kloc, ids, s.entries,
+                          [&](OpBuilder &lb, Location lloc, Value e) {
+                            auto [row, dropped] = s.rowOf(lb, lloc, e);
+                            Value key = select(lb, lloc, dropped, s.rows, row);
+                            Value key32 =
+                                arith::IndexCastUIOp::create(lb, lloc, i32, key);
+                            memref::StoreOp::create(lb, lloc, key32, keys, e);
+                          });
+         });
+  if (s.slot >= 0)
+    s.record->finalize(
+        b, loc, s.slot,
+        [&](OpBuilder &fb, Location floc, Value position) {
+          return s.describe(fb, floc, position);
+        });
+  return keys;
+}
+
+/// In a kernel: the key at `i` of a 1-D i32 buffer as an index.
+static Value loadKey(OpBuilder &b, Location loc, Value keys, Value i) {
+  Value key = memref::LoadOp::create(b, loc, keys, i);
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), key);
+}
+
+/// Reduction `none`: the last entry of each row writes it.
+static void emitLastWins(OpBuilder &b, Location loc, const RowScatter &s,
+                         Value keys) {
+  Type i32 = b.getI32Type();
+  Type elementType = cast<MemRefType>(s.data.flat.getType()).getElementType();
+  Value one = constIndex(b, loc, 1);
+  Value winners = allocFlat(b, loc, i32, maxIndex(b, loc, s.rows, one));
+  fill32(b, loc, winners, -1);
+  Value grid = gridFor(b, loc, s.entries, kBlockSize);
+  launch(b, loc, grid, Value(), kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           gridStrideLoop(
+               kb, kloc, ids, s.entries,
+               [&](OpBuilder &lb, Location lloc, Value e) {
+                 Value key = loadKey(lb, lloc, keys, e);
+                 Value valid =
+                     cmpIndex(lb, lloc, arith::CmpIPredicate::ne, key, s.rows);
+                 buildIf(lb, lloc, valid, [&](OpBuilder &nb, Location nloc) {
+                   Value e32 = arith::IndexCastUIOp::create(nb, nloc, i32, e);
+                   memref::AtomicRMWOp::create(nb, nloc,
+                                               arith::AtomicRMWKind::maxs, e32,
+                                               winners, ValueRange{key});
+                 });
+               });
+         });
+  Value canVector = canMoveVectors(b, loc, elementType, s.rowLen,
+                                   {s.data.flat, s.updates.flat});
+  withVectorChoice(
+      b, loc, elementType, canVector,
+      [&](OpBuilder &vb, Location vloc, int64_t vl) {
+        RowLayout layout = rowLayout(vb, vloc, s.entries, s.rowLen, vl);
+        launchRows(
+            vb, vloc, layout,
+            [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+              unlessFailed(kb, kloc, s, [&](OpBuilder &fb, Location floc) {
+                forEachRowUnit(
+                    fb, floc, ids, layout,
+                    [&](OpBuilder &rb, Location rloc, Value e) {
+                      Value key = loadKey(rb, rloc, keys, e);
+                      Value valid = cmpIndex(rb, rloc, arith::CmpIPredicate::ne,
+                                             key, s.rows);
+                      Value zero = constIndex(rb, rloc, 0);
+                      Value at = select(rb, rloc, valid, key, zero);
+                      Value winner =
+                          memref::LoadOp::create(rb, rloc, winners, at);
+                      Value e32 = arith::IndexCastUIOp::create(
+                          rb, rloc, rb.getI32Type(), e);
+                      Value wins = arith::CmpIOp::create(
+                          rb, rloc, arith::CmpIPredicate::eq, winner, e32);
+                      Value writes = andBool(rb, rloc, valid, wins);
+                      Value src = mulIndex(rb, rloc, e, s.rowLen);
+                      Value dst = mulIndex(rb, rloc, at, s.rowLen);
+                      return SmallVector<Value>{src, dst, writes};
+                    },
+                    [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
+                        Value u) {
+                      buildIf(ub, uloc, values[2],
+                              [&](OpBuilder &wb, Location wloc) {
+                                Value vlValue = constIndex(wb, wloc, vl);
+                                Value at = mulIndex(wb, wloc, u, vlValue);
+                                Value src = addIndex(wb, wloc, values[0], at);
+                                Value dst = addIndex(wb, wloc, values[1], at);
+                                Value v = loadUnit(wb, wloc, s.updates.flat,
+                                                   src, vl);
+                                storeUnit(wb, wloc, v, s.data.flat, dst, vl);
+                              });
+                    });
+              });
+            });
+      });
+  dealloc(b, loc, winners);
+}
+
+/// Whether the op keeps a count per element (mean, use_init_val(false)).
+static bool isTallied(const RowScatter &s) {
+  return s.reduction == ReductionKind::Mean ||
+         (!s.useInit && s.reduction != ReductionKind::None);
+}
+
+/// In a kernel: the update unit of sorted entry `j` at unit offset `at`.
+static Value sortedUpdate(OpBuilder &b, Location loc, const RowScatter &s,
+                          Value positions, Value j, Value at, int64_t vl) {
+  Value e = loadKey(b, loc, positions, j);
+  Value src = addIndex(b, loc, mulIndex(b, loc, e, s.rowLen), at);
+  return loadUnit(b, loc, s.updates.flat, src, vl);
+}
+
+/// In a kernel: the run `[start, end)` of sorted entries applied to the unit
+/// at `dst` of data, in order.
+static void applyRun(OpBuilder &b, Location loc, const RowScatter &s,
+                     Value positions, Value start, Value end, Value dst,
+                     Value at, int64_t vl) {
+  Value one = constIndex(b, loc, 1);
+  Type elementType = cast<MemRefType>(s.data.flat.getType()).getElementType();
+  auto fold = [&](Value from, Value init,
+                  function_ref<Value(OpBuilder &, Location, Value, Value)> step)
+      -> Value {
+    auto loop = scf::ForOp::create(
+        b, loc, from, end, one, ValueRange{init},
+        [&](OpBuilder &lb, Location lloc, Value j, ValueRange acc) {
+          Value u = sortedUpdate(lb, lloc, s, positions, j, at, vl);
+          scf::YieldOp::create(lb, lloc, step(lb, lloc, acc[0], u));
+        });
+    return loop.getResult(0);
+  };
+  auto combineStep = [&](OpBuilder &lb, Location lloc, Value acc, Value u) {
+    return combine(lb, lloc, s.reduction, acc, u);
+  };
+  Value next = addIndex(b, loc, start, one);
+  if (!isTallied(s)) {
+    Value current = loadUnit(b, loc, s.data.flat, dst, vl);
+    storeUnit(b, loc, fold(start, current, combineStep), s.data.flat, dst, vl);
+    return;
+  }
+  if (s.reduction != ReductionKind::Mean) {
+    // use_init_val(false): the first update is taken as is.
+    Value first = sortedUpdate(b, loc, s, positions, start, at, vl);
+    storeUnit(b, loc, fold(next, first, combineStep), s.data.flat, dst, vl);
+    return;
+  }
+  Value count = subIndex(b, loc, end, start);
+  if (s.useInit)
+    count = addIndex(b, loc, count, one);
+  Value count64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count);
+  Value mean;
+  if (isa<FloatType>(elementType)) {
+    // Summed in the element type, data's value first, then divided once.
+    Value sum;
+    if (s.useInit) {
+      Value current = loadUnit(b, loc, s.data.flat, dst, vl);
+      sum = fold(start, current, combineStep);
+    } else {
+      Value first = sortedUpdate(b, loc, s, positions, start, at, vl);
+      sum = fold(next, first, combineStep);
+    }
+    mean = floatMean(b, loc, sum, count64);
+  } else {
+    // Summed exactly, in an integer 64 bits wider.
+    IntegerType wide = widerInteger(elementType, 64);
+    Value init = arith::ConstantOp::create(b, loc, b.getZeroAttr(wide));
+    if (s.useInit) {
+      Value current = loadUnit(b, loc, s.data.flat, dst, vl);
+      init = extendInteger(b, loc, current, wide);
+    }
+    Value sum = fold(start, init,
+                     [&](OpBuilder &lb, Location lloc, Value acc, Value u) {
+                       Value term = extendInteger(lb, lloc, u, wide);
+                       return Value(arith::AddIOp::create(lb, lloc, acc, term));
+                     });
+    mean = integerMean(b, loc, elementType, sum, count64);
+  }
+  storeUnit(b, loc, mean, s.data.flat, dst, vl);
+}
+
+/// In a kernel: the destination row of sorted entry `i` and the run of
+/// entries it owns, `[i, end)`: empty unless `i` starts the run of a row.
+static SmallVector<Value> runAt(OpBuilder &b, Location loc, const RowScatter &s,
+                                Value keys, Value i) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value key = loadKey(b, loc, keys, i);
+  Value first = cmpIndex(b, loc, arith::CmpIPredicate::eq, i, zero);
+  Value before = select(b, loc, first, zero, subIndex(b, loc, i, one));
+  Value previous = loadKey(b, loc, keys, before);
+  Value differs =
+      cmpIndex(b, loc, arith::CmpIPredicate::ne, previous, key);
+  Value starts = orBool(b, loc, first, differs);
+  Value real = cmpIndex(b, loc, arith::CmpIPredicate::ne, key, s.rows);
+  Value head = andBool(b, loc, starts, real);
+  Type index = b.getIndexType();
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{index}, head,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value next = addIndex(b, loc, i, one);
+    Value last = subIndex(b, loc, s.entries, one);
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{index}, ValueRange{next},
+        [&](OpBuilder &wb, Location wloc, ValueRange args) {
+          Value j = args[0];
+          Value inside =
+              cmpIndex(wb, wloc, arith::CmpIPredicate::ult, j, s.entries);
+          Value safe = minIndex(wb, wloc, j, last);
+          Value other = loadKey(wb, wloc, keys, safe);
+          Value same =
+              cmpIndex(wb, wloc, arith::CmpIPredicate::eq, other, key);
+          Value more = andBool(wb, wloc, inside, same);
+          scf::ConditionOp::create(wb, wloc, more, ValueRange{j});
+        },
+        [&](OpBuilder &wb, Location wloc, ValueRange args) {
+          Value j = addIndex(wb, wloc, args[0], constIndex(wb, wloc, 1));
+          scf::YieldOp::create(wb, wloc, j);
+        });
+    scf::YieldOp::create(b, loc, loop.getResult(0));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, i);
+  }
+  return {key, i, ifOp.getResult(0)};
+}
+
+/// Any other reduction: sorted by row, the first entry of each run owns it.
+static void emitSortedRuns(OpBuilder &b, Location loc, const RowScatter &s,
+                           Value keys) {
+  Type elementType = cast<MemRefType>(s.data.flat.getType()).getElementType();
+  SortedEntries sorted = emitRadixSort(b, loc, keys, s.entries, s.rows);
+  Value canVector = canMoveVectors(b, loc, elementType, s.rowLen,
+                                   {s.data.flat, s.updates.flat});
+  if (isTallied(s))
+    canVector = constBool(b, loc, false);
+  withVectorChoice(
+      b, loc, elementType, canVector,
+      [&](OpBuilder &vb, Location vloc, int64_t vl) {
+        RowLayout layout = rowLayout(vb, vloc, s.entries, s.rowLen, vl);
+        launchRows(
+            vb, vloc, layout,
+            [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+              unlessFailed(kb, kloc, s, [&](OpBuilder &fb, Location floc) {
+                forEachRowUnit(
+                    fb, floc, ids, layout,
+                    [&](OpBuilder &rb, Location rloc, Value i) {
+                      return runAt(rb, rloc, s, sorted.keys, i);
+                    },
+                    [&](OpBuilder &ub, Location uloc, Value,
+                        ValueRange values, Value u) {
+                      Value owns = cmpIndex(ub, uloc, arith::CmpIPredicate::ult,
+                                            values[1], values[2]);
+                      buildIf(ub, uloc, owns, [&](OpBuilder &wb, Location wloc) {
+                        Value vlValue = constIndex(wb, wloc, vl);
+                        Value at = mulIndex(wb, wloc, u, vlValue);
+                        Value row = mulIndex(wb, wloc, values[0], s.rowLen);
+                        Value dst = addIndex(wb, wloc, row, at);
+                        applyRun(wb, wloc, s, sorted.positions, values[1],
+                                 values[2], dst, at, vl);
+                      });
+                    });
+              });
+            });
+      });
+  releaseSort(b, loc, sorted);
+}
+
+void gpu_lowering::emitRowScatter(OpBuilder &b, Location loc,
+                                  const RowScatter &s) {
+  // 32-bit keys and entry numbers: at most 2^31 - 1 of each, a row number
+  // of 2^31 - 1 marking dropped entries.
+  Value limit = constIndex(b, loc, kMaxKeys);
+  Value tooMany =
+      orBool(b, loc, cmpIndex(b, loc, arith::CmpIPredicate::ugt, s.entries,
+                              limit),
+             cmpIndex(b, loc, arith::CmpIPredicate::uge, s.rows, limit));
+  if (s.record) {
+    int64_t code = s.record->addMessage(
+        s.op, "the GPU lowering takes at most 2147483647 update entries "
+              "(%lld) and 2147483646 destination rows (%lld)");
+    s.record->recordFromHost(b, loc, tooMany, code, s.entries, s.rows);
+  }
+  buildIf(b, loc, notBool(b, loc, tooMany), [&](OpBuilder &hb, Location hloc) {
+    Value keys = emitKeys(hb, hloc, s);
+    if (s.reduction == ReductionKind::None) {
+      emitLastWins(hb, hloc, s, keys);
+      dealloc(hb, hloc, keys);
+      return;
+    }
+    // The sort takes the keys over.
+    emitSortedRuns(hb, hloc, s, keys);
+  });
+}
