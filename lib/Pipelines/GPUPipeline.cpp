@@ -35,11 +35,10 @@ using namespace mlir;
 void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
                                     const NdToGPUPipelineOptions &options) {
   // Value semantics to buffers, as nd-to-llvm does, with the nd ops left in
-  // place on buffers.
+  // place on buffers. The input is not folded (as in nd-to-llvm, that is
+  // the caller's choice): the pipeline lowers what it is given.
   pm.addPass(createNdDonation());
   pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
@@ -73,7 +72,23 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
   // Outlining needs canonical IR (no unrealized casts across the boundary).
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.runOnHost) {
+    pm.addPass(createNdGPURunOnHost());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createLowerAffinePass());
+    pm.addPass(createSCFToControlFlowPass());
+    ConvertNdRuntimeToLLVMOptions runtimeOptions;
+    runtimeOptions.parallel = false;
+    pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+    pm.addPass(createConvertToLLVMPass());
+    pm.addPass(createReconcileUnrealizedCastsPass());
+    pm.addPass(createCanonicalizerPass());
+    return;
+  }
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createNdGPUMergeModules());
   pm.addPass(createNdGPUCallStream());
 
   // The device: NVVM, PTX, a fat binary per module.

@@ -597,4 +597,45 @@ def NdGPUModuleToFatbin : Pass<"nd-gpu-module-to-fatbin", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def NdGPURunOnHost : Pass<"nd-gpu-run-on-host", "ModuleOp"> {
+  let summary = "Run GPU kernels and the GPU operations of host functions on "
+                "the host CPU";
+  let description = [{
+    Lets a machine without a GPU execute GPU code, to test it: each
+    `gpu.launch` becomes loops over its blocks and, inside, over its threads,
+    one thread after the other; `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`
+    and `gpu.memset` become host allocations, copies and fills; `gpu.wait`
+    goes. A `gpu.barrier` at the top of a kernel's body splits the body into
+    phases, each run by every thread of the block before the next starts;
+    the values a thread carries from one phase to a later one are kept in
+    per-thread buffers, and workgroup memory is a buffer per block. Any
+    schedule of threads between barriers is one the GPU may run, so results
+    that do not depend on the schedule (nd's kernels) are the GPU's; what
+    the host cannot tell apart is how fast the code is.
+
+    Barriers inside nested regions, private attributions and values of
+    other than scalar or vector types carried across a barrier are reported
+    and the pass fails.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def NdGPUMergeModules : Pass<"nd-gpu-merge-modules", "ModuleOp"> {
+  let summary = "Merge the kernel modules of a module into one";
+  let description = [{
+    `gpu-kernel-outlining` makes a `gpu.module` per kernel, and each becomes
+    a binary that is assembled and loaded on its own (a fat binary per
+    kernel, one `cuModuleLoadData` each when the library loads). This pass
+    moves every kernel into the first `gpu.module` (kernel names are unique:
+    outlining names each after its host function and numbers the others) and
+    points the launches at it: one assembly and one load per library.
+    Modules that carry targets or attributes of their own stay apart.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // ND_CONVERSION_PASSES_TD

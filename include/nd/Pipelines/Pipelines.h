@@ -81,6 +81,13 @@ struct NdToGPUPipelineOptions
       *this, "toolkit",
       llvm::cl::desc("The CUDA toolkit's directory (ptxas, fatbinary)"),
       llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<bool> runOnHost{
+      *this, "run-on-host",
+      llvm::cl::desc("Run the kernels on the host CPU, one thread after the "
+                     "other, instead of building GPU binaries: the GPU "
+                     "lowering then runs with mlir-runner on machines "
+                     "without a GPU (tests)"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the pipeline that takes a module of tensor functions using nd ops

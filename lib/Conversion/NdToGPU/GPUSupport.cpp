@@ -220,10 +220,13 @@ Value gpu_lowering::flatView(OpBuilder &b, Location loc, Value memref) {
                                              b.getIndexAttr(0), sizes, strides);
   }
   if (type.getRank() == 0) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    (void)type.getStridesAndOffset(strides, offset);
-    auto layout = StridedLayoutAttr::get(b.getContext(), offset, {1});
+    MemRefLayoutAttrInterface layout;
+    if (!type.getLayout().isIdentity()) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      (void)type.getStridesAndOffset(strides, offset);
+      layout = StridedLayoutAttr::get(b.getContext(), offset, {1});
+    }
     auto flatType = MemRefType::get({1}, type.getElementType(), layout,
                                     type.getMemorySpace());
     return memref::ExpandShapeOp::create(b, loc, flatType, memref,

@@ -2,9 +2,11 @@
 //
 // The passes of the `nd-to-gpu` pipeline: the nd ops on buffers become GPU
 // kernels and their host code (`--convert-nd-to-gpu`), the buffers of host
-// functions device buffers (`--nd-gpu-host-memory`), the GPU work of a call
-// one stream (`--nd-gpu-call-stream`), and the PTX of the kernels a fat
-// binary for several chips (`--nd-gpu-module-to-fatbin`).
+// functions device buffers (`--nd-gpu-host-memory`), the kernels one module
+// (`--nd-gpu-merge-modules`), the GPU work of a call one stream
+// (`--nd-gpu-call-stream`), and the PTX of the kernels a fat
+// binary for several chips (`--nd-gpu-module-to-fatbin`); and, for machines
+// without a GPU, GPU code run on the host CPU (`--nd-gpu-run-on-host`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +20,10 @@ namespace mlir::nd {
 
 #define GEN_PASS_DECL_CONVERTNDTOGPU
 #define GEN_PASS_DECL_NDGPUHOSTMEMORY
+#define GEN_PASS_DECL_NDGPUMERGEMODULES
 #define GEN_PASS_DECL_NDGPUCALLSTREAM
 #define GEN_PASS_DECL_NDGPUMODULETOFATBIN
+#define GEN_PASS_DECL_NDGPURUNONHOST
 #include "nd/Conversion/Passes.h.inc"
 
 /// Lowers every nd op on buffers of the host function `func` into GPU
