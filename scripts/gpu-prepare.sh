@@ -27,6 +27,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${ND_BUILD_DIR:-$ROOT/build}"
 OUT="${1:-$BUILD/gpu-check}"
 LLVM_BIN="${LLVM_BIN:-/usr/lib/llvm-22/bin}"
+LLVM_LIB="${LLVM_LIB:-/usr/lib/llvm-22/lib}"
 CUDA="${CUDA_HOME:-/usr/local/cuda}"
 PYTHON="${PYTHON:-/usr/bin/python3}"
 ND_OPT="$BUILD/bin/nd-opt"
@@ -65,23 +66,30 @@ compile() {
 }
 
 cp "$BUILD/lib/libnd_cuda_runtime.so" "$OUT/"
-cp /usr/lib/llvm-22/lib/libomp.so "$OUT/libomp.so.5"
+cp "$LLVM_LIB/libomp.so" "$OUT/libomp.so.5"
 cp "$ROOT/scripts/gpu-check.sh" "$ROOT/scripts/gpu_check.py" \
    "$ROOT/scripts/bench_gpu.py" "$OUT/"
+chmod +x "$OUT/gpu-check.sh"
 
 echo "== the test cases"
 "$PYTHON" "$ROOT/scripts/gpu_cases.py" "$OUT" ${ND_GPU_QUICK:+--quick}
 start=$(date +%s)
+# The host libraries run here only: bf16 conversions from the support file,
+# strided copies from MLIR's C runner utilities.
+HOST_LIBS=("$ROOT/scripts/gpu_host_support.c" -L"$LLVM_LIB"
+           -lmlir_c_runner_utils -Wl,-rpath,"$LLVM_LIB")
 compile "$OUT/cases.mlir" "nd-to-llvm{parallel=false runtime-allocator=false}" \
-  "$OUT/libcases_cpu.so"
-compile "$OUT/cases.mlir" "nd-to-gpu{run-on-host=true}" "$OUT/libcases_host.so"
+  "$OUT/libcases_cpu.so" "${HOST_LIBS[@]}"
+compile "$OUT/cases.mlir" "nd-to-gpu{run-on-host=true}" "$OUT/libcases_host.so" \
+  "${HOST_LIBS[@]}"
 compile "$OUT/cases.mlir" "nd-to-gpu" "$OUT/libcases_cuda.so" -lnd_cuda_runtime
 echo "compiled the cases three ways in $(( $(date +%s) - start )) s"
 
 echo "== the benchmark workloads"
 "$PYTHON" "$ROOT/scripts/bench_gpu.py" --write-mlir "$OUT/bench.mlir"
+# Runs on the GPU machine too: only libc and the carried libomp.
 compile "$OUT/bench.mlir" "nd-to-llvm{runtime-allocator=false}" \
-  "$OUT/libbench_cpu.so" -l:libomp.so.5
+  "$OUT/libbench_cpu.so" "$ROOT/scripts/gpu_host_support.c" -l:libomp.so.5
 compile "$OUT/bench.mlir" "nd-to-gpu" "$OUT/libbench_cuda.so" -lnd_cuda_runtime
 
 echo "== expected results (CPU library)"
@@ -97,6 +105,14 @@ status=$?
 set -e
 if [ "$status" != 2 ] && [ "$status" != 0 ]; then
   echo "gpu-prepare: the GPU check failed to start here (status $status)" >&2
+  exit 1
+fi
+set +e
+"$PYTHON" "$OUT/gpu_check.py" bench "$OUT" --quick
+status=$?
+set -e
+if [ "$status" != 2 ] && [ "$status" != 0 ]; then
+  echo "gpu-prepare: the GPU benchmark failed to start here (status $status)" >&2
   exit 1
 fi
 echo "prepared $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine:" \

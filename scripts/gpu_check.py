@@ -307,7 +307,16 @@ def cmd_check(args):
     if args.target == "cuda":
         status, why = runtime.available()
         if status != ND_CUDA_OK:
-            print(f"check: no usable GPU: {why}")
+            # Without a GPU: the library still loads, and a call fails with
+            # the driver's status and message.
+            lib = ctypes.CDLL(os.path.join(args.dir, "libcases_cuda.so"))
+            case = manifest["cases"][0]
+            arrays = load_inputs(args.dir, case)
+            status, message, _, _ = call(lib, HostMemory(runtime), runtime,
+                                         case, arrays)
+            print(f"check: no usable GPU: {why}\n"
+                  f"check: libcases_cuda.so loaded; a call returns status "
+                  f"{status}: {message}")
             return 2
         memory = DeviceMemory(runtime)
         name = "libcases_cuda.so"
