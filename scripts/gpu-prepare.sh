@@ -5,6 +5,11 @@
 #
 #   scripts/gpu-prepare.sh [OUT]        (default: build/gpu-check)
 #
+# ND_BUILD_DIR names nd's build (default: build), CUDA_HOME the toolkit;
+# ND_GPU_QUICK=1 draws half the random cases; ND_GPU_HOST_ONLY=1 builds and
+# checks only what runs here (the CPU and host libraries: check-nd's
+# differential test of the GPU lowering).
+#
 # OUT then holds:
 #   libcases_cuda.so    the test cases compiled by nd-to-gpu (sm_90 and sm_80
 #                       cubins and PTX), libcases_host.so the same with the
@@ -32,9 +37,11 @@ CUDA="${CUDA_HOME:-/usr/local/cuda}"
 PYTHON="${PYTHON:-/usr/bin/python3}"
 ND_OPT="$BUILD/bin/nd-opt"
 
-for tool in "$ND_OPT" "$LLVM_BIN/mlir-translate" "$LLVM_BIN/opt" \
-            "$LLVM_BIN/llc" "$CUDA/bin/ptxas" "$CUDA/bin/fatbinary" \
-            "$BUILD/lib/libnd_cuda_runtime.so"; do
+HOST_ONLY="${ND_GPU_HOST_ONLY:-}"
+TOOLS=("$ND_OPT" "$LLVM_BIN/mlir-translate" "$LLVM_BIN/opt" "$LLVM_BIN/llc"
+       "$BUILD/lib/libnd_cuda_runtime.so")
+[ -z "$HOST_ONLY" ] && TOOLS+=("$CUDA/bin/ptxas" "$CUDA/bin/fatbinary")
+for tool in "${TOOLS[@]}"; do
   if [ ! -e "$tool" ]; then
     echo "gpu-prepare: missing $tool (build nd with 'ninja -C $BUILD' and" \
          "install the CUDA toolkit in $CUDA)" >&2
@@ -82,15 +89,24 @@ compile "$OUT/cases.mlir" "nd-to-llvm{parallel=false runtime-allocator=false}" \
   "$OUT/libcases_cpu.so" "${HOST_LIBS[@]}"
 compile "$OUT/cases.mlir" "nd-to-gpu{run-on-host=true}" "$OUT/libcases_host.so" \
   "${HOST_LIBS[@]}"
-compile "$OUT/cases.mlir" "nd-to-gpu" "$OUT/libcases_cuda.so" -lnd_cuda_runtime
-echo "compiled the cases three ways in $(( $(date +%s) - start )) s"
+[ -z "$HOST_ONLY" ] &&
+  compile "$OUT/cases.mlir" "nd-to-gpu{toolkit=$CUDA}" "$OUT/libcases_cuda.so" \
+    -lnd_cuda_runtime
+echo "compiled the cases in $(( $(date +%s) - start )) s"
+
+if [ -n "$HOST_ONLY" ]; then
+  "$PYTHON" "$OUT/gpu_check.py" expect "$OUT"
+  "$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target host
+  exit
+fi
 
 echo "== the benchmark workloads"
 "$PYTHON" "$ROOT/scripts/bench_gpu.py" --write-mlir "$OUT/bench.mlir"
 # Runs on the GPU machine too: only libc and the carried libomp.
 compile "$OUT/bench.mlir" "nd-to-llvm{runtime-allocator=false}" \
   "$OUT/libbench_cpu.so" "$ROOT/scripts/gpu_host_support.c" -l:libomp.so.5
-compile "$OUT/bench.mlir" "nd-to-gpu" "$OUT/libbench_cuda.so" -lnd_cuda_runtime
+compile "$OUT/bench.mlir" "nd-to-gpu{toolkit=$CUDA}" "$OUT/libbench_cuda.so" \
+  -lnd_cuda_runtime
 
 echo "== expected results (CPU library)"
 "$PYTHON" "$OUT/gpu_check.py" expect "$OUT"

@@ -19,7 +19,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDGPUHOSTMEMORY
@@ -42,18 +44,75 @@ static SmallVector<Operation *> hostOps(func::FuncOp func) {
   return ops;
 }
 
-/// Whether `value` is a buffer of host memory that host code may touch: a
-/// `memref.alloca` or a view of one.
-static bool isHostBuffer(Value value) {
+/// The buffer `value` is a view of: through views, casts and the base buffer
+/// of strided metadata.
+static Value rootOf(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    if (isa<memref::AllocaOp>(def))
-      return true;
+    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
+      value = metadata.getSource();
+      continue;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      value = cast.getSource();
+      continue;
+    }
     auto view = dyn_cast<ViewLikeOpInterface>(def);
     if (!view)
-      return false;
+      break;
     value = view.getViewSource();
   }
-  return false;
+  return value;
+}
+
+/// Whether `call` calls a private function of the module (a helper of the
+/// host code, such as the deallocation pipeline's).
+static bool callsPrivateHelper(func::CallOp call) {
+  auto module = call->getParentOfType<ModuleOp>();
+  auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+  return callee && callee.isPrivate() && !callee.isExternal();
+}
+
+/// Whether the users of `value` (through views) only read, write, free or
+/// describe it on the host, or pass it to a host helper: bookkeeping the host
+/// keeps for itself (the ownership flags of the deallocation pipeline), which
+/// stays host memory.
+static bool onlyHostUses(Value value) {
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    for (OpOperand &use : current.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getParentOfType<gpu::LaunchOp>())
+        return false;
+      if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
+              memref::DimOp, memref::ExtractAlignedPointerAsIndexOp,
+              memref::ExtractStridedMetadataOp>(user))
+        continue;
+      if (isa<memref::CastOp, ViewLikeOpInterface>(user)) {
+        llvm::append_range(worklist, user->getResults());
+        continue;
+      }
+      if (auto call = dyn_cast<func::CallOp>(user); call &&
+          callsPrivateHelper(call))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Whether `value` is a buffer in device memory: a GPU allocation, an
+/// argument of a public function (callers pass device buffers), or a view of
+/// one.
+static bool isDeviceBuffer(Value value) {
+  Value root = rootOf(value);
+  if (root.getDefiningOp<gpu::AllocOp>())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(root);
+  if (!arg)
+    return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func && func.isPublic() && arg.getOwner()->isEntryBlock();
 }
 
 static bool hasIdentityLayout(Value value) {
@@ -98,7 +157,8 @@ static void rewriteGlobal(OpBuilder &b, memref::GetGlobalOp global,
   });
 }
 
-/// Reports a host op that reads or writes a device buffer.
+/// Reports a host op that reads or writes a device buffer (as far as it can
+/// tell: buffers that private functions receive are not followed).
 static LogicalResult checkHostAccess(Operation *op) {
   if (isa<gpu::GPUDialect>(op->getDialect()))
     return success();
@@ -111,7 +171,7 @@ static LogicalResult checkHostAccess(Operation *op) {
     if (!isa<MemoryEffects::Read, MemoryEffects::Write>(instance.getEffect()))
       continue;
     Value value = instance.getValue();
-    if (!value || !isa<MemRefType>(value.getType()) || isHostBuffer(value))
+    if (!value || !isa<MemRefType>(value.getType()) || !isDeviceBuffer(value))
       continue;
     return op->emitOpError(
         "reads or writes a device buffer on the host: the GPU pipeline runs "
@@ -132,6 +192,8 @@ struct NdGPUHostMemoryPass
         continue;
       for (Operation *op : hostOps(func)) {
         if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+          if (onlyHostUses(alloc.getResult()))
+            continue;
           b.setInsertionPoint(alloc);
           auto replacement = gpu::AllocOp::create(
               b, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
@@ -139,6 +201,8 @@ struct NdGPUHostMemoryPass
           alloc.replaceAllUsesWith(replacement.getMemref());
           alloc.erase();
         } else if (auto free = dyn_cast<memref::DeallocOp>(op)) {
+          if (rootOf(free.getMemref()).getDefiningOp<memref::AllocOp>())
+            continue;
           b.setInsertionPoint(free);
           dealloc(b, free.getLoc(), free.getMemref());
           free.erase();
