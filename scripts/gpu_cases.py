@@ -236,6 +236,23 @@ def big_entries(rng):
                                  ("updates", updates, element)],
             {"axis": 0, "reduction": reduction, "use_init_val": use_init,
              "oob": "error"}, (40, 8), note="tallied")
+    # Index rows that hold one value (a GNN's aggregation): rows scattered.
+    for reduction, use_init, dtype, element, oob in (
+            ("add", True, "float32", "f32", "error"),
+            ("mean", False, "float32", "f32", "skip"),
+            ("none", True, "float16", "f16", "clamp"),
+            ("max", True, "int32", "i32", "error")):
+        data = values(rng, (50, 3, 16), dtype)
+        dst = rng.integers(-55, 55, size=(2000, 1, 1)).astype(np.int64)
+        ids = np.ascontiguousarray(np.broadcast_to(dst, (2000, 3, 16)))
+        if oob == "error":
+            ids = ids % 50
+        updates = values(rng, (2000, 3, 16), dtype)
+        add("scatter_elements", [("data", data, element),
+                                 ("indices", ids, "i64"),
+                                 ("updates", updates, element)],
+            {"axis": 0, "reduction": reduction, "use_init_val": use_init,
+             "oob": oob}, (50, 3, 16), dyn=oob == "skip", note="index rows")
     data = values(rng, (16, 3000), np.float32)
     ids = np.argsort(rng.random((16, 3000)), axis=1).astype(np.int64)
     updates = values(rng, (16, 3000), np.float32)

@@ -21,10 +21,14 @@
 #include "Lowering.h"
 
 #include "GPUSupport.h"
+#include "RowEngine.h"
 #include "ScatterEngine.h"
 #include "Semantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -153,6 +157,59 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
   return coords;
 }
 
+/// Whether, `even` holding, each of the `rows` rows of `rowLen` index values
+/// of `indices` (1-D) holds one value: a kernel sets a flag on the first
+/// mismatch it sees, the host waits for it. An i1 on the host.
+static Value emitUniformRowsTest(OpBuilder &b, Location loc, Value even,
+                                 Value indices, Value rows, Value rowLen) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, even,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Type i32 = b.getI32Type();
+    Value flag = allocFlat(b, loc, i32, 1);
+    fill32(b, loc, flag, 0);
+    RowLayout layout = rowLayout(b, loc, rows, rowLen, 1);
+    launchRows(b, loc, layout, [&](OpBuilder &kb, Location kloc,
+                                   const KernelIds &ids) {
+      forEachRowUnit(
+          kb, kloc, ids, layout,
+          [&](OpBuilder &rb, Location rloc, Value row) {
+            Value start = mulIndex(rb, rloc, row, rowLen);
+            Value first = memref::LoadOp::create(rb, rloc, indices, start);
+            return SmallVector<Value>{start, first};
+          },
+          [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
+              Value u) {
+            Value at = addIndex(ub, uloc, values[0], u);
+            Value value = memref::LoadOp::create(ub, uloc, indices, at);
+            Value differs = arith::CmpIOp::create(
+                ub, uloc, arith::CmpIPredicate::ne, value, values[1]);
+            buildIf(ub, uloc, differs, [&](OpBuilder &nb, Location nloc) {
+              Value one = constInt(nb, nloc, i32, 1);
+              Value zero = constIndex(nb, nloc, 0);
+              memref::StoreOp::create(nb, nloc, one, flag, zero);
+            });
+          });
+    });
+    auto hostType = MemRefType::get({1}, i32);
+    Value host = memref::AllocaOp::create(b, loc, hostType);
+    gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
+                          flag);
+    Value zero = constIndex(b, loc, 0);
+    Value mismatch = memref::LoadOp::create(b, loc, host, zero);
+    dealloc(b, loc, flag);
+    Value none = constInt(b, loc, i32, 0);
+    Value uniform =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mismatch, none);
+    scf::YieldOp::create(b, loc, uniform);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, constBool(b, loc, false));
+  }
+  return ifOp.getResult(0);
+}
+
 LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
                                                  ScatterElementsOp op) {
   OpBuilder &b = l.b;
@@ -196,6 +253,23 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   s.entries = product(b, loc, indexDims);
   s.rowLen = constIndex(b, loc, 1);
   Value axisSize = dataDims[axis];
+  // Rows: where dims follow the axis and data has the dims of indices off
+  // the axis, the positions of indices that differ only after the axis form
+  // a contiguous row of both buffers.
+  bool hasRows = axis + 1 < rank;
+  Value evenRows = constBool(b, loc, hasRows);
+  for (int64_t d = 0; d < rank && hasRows; ++d)
+    if (d != axis)
+      evenRows = andBool(b, loc, evenRows,
+                         cmpIndex(b, loc, arith::CmpIPredicate::eq,
+                                  dataDims[d], indexDims[d]));
+  Value rowLen = product(b, loc, ArrayRef(indexDims).drop_front(axis + 1));
+  Value rowEntries = product(b, loc, ArrayRef(indexDims).take_front(axis + 1));
+  Value along = indexDims[axis];
+  // Rows of no element hold no index value to key them by.
+  Value zero = constIndex(b, loc, 0);
+  evenRows = andBool(b, loc, evenRows,
+                     cmpIndex(b, loc, arith::CmpIPredicate::ne, rowLen, zero));
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
     s.data = flatOperand(hb, hloc, data);
@@ -204,22 +278,6 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
     Value indexBuffer = flatIndices.flat;
     ErrorRecord *record = l.record;
     int64_t slot = s.slot;
-    s.rowOf = [&, indexBuffer, record, slot](OpBuilder &kb, Location kloc,
-                                             Value e) {
-      SmallVector<Value> coords = delinearize(kb, kloc, e, indexDims);
-      Value raw = loadIndexValue(kb, kloc, indexBuffer, e);
-      ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
-      if (checking)
-        buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
-          record->noteBad(nb, nloc, slot, e);
-        });
-      coords[axis] = index.position;
-      Value flat = constIndex(kb, kloc, 0);
-      for (int64_t d = 0; d < rank; ++d)
-        flat = addIndex(kb, kloc, flat,
-                        mulIndex(kb, kloc, coords[d], dataStrides[d]));
-      return std::make_pair(flat, index.bad);
-    };
     s.describe = [&, indexBuffer](OpBuilder &fb, Location floc,
                                   Value position) {
       Value raw = loadIndexValue(fb, floc, indexBuffer, position);
@@ -228,7 +286,66 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
       return std::make_tuple(codeValue, fromIndex(fb, floc, i64, raw),
                              fromIndex(fb, floc, i64, axisSize));
     };
-    emitRowScatter(hb, hloc, s);
+    // Element by element: any dims, any index values.
+    auto elements = [&](OpBuilder &eb, Location eloc) {
+      RowScatter e = s;
+      e.rowOf = [&, indexBuffer, record, slot](OpBuilder &kb, Location kloc,
+                                               Value entry) {
+        SmallVector<Value> coords = delinearize(kb, kloc, entry, indexDims);
+        Value raw = loadIndexValue(kb, kloc, indexBuffer, entry);
+        ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
+        if (checking)
+          buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
+            record->noteBad(nb, nloc, slot, entry);
+          });
+        coords[axis] = index.position;
+        Value flat = constIndex(kb, kloc, 0);
+        for (int64_t d = 0; d < rank; ++d)
+          flat = addIndex(kb, kloc, flat,
+                          mulIndex(kb, kloc, coords[d], dataStrides[d]));
+        return std::make_pair(flat, index.bad);
+      };
+      emitRowScatter(eb, eloc, e);
+    };
+    if (!hasRows) {
+      elements(hb, hloc);
+    } else {
+      // Where every row of indices holds one value (an index broadcast
+      // along the dims after the axis, as a GNN's aggregation has it), the
+      // op scatters whole rows: keys per row, rows moved by groups of
+      // threads. One pass over the indices finds out (and the host waits for
+      // its answer); the rows then need no other look at them.
+      Value useRows = emitUniformRowsTest(hb, hloc, evenRows, indexBuffer,
+                                          rowEntries, rowLen);
+      buildIfElse(
+          hb, hloc, useRows,
+          [&](OpBuilder &rb, Location rloc) {
+            RowScatter r = s;
+            r.entries = rowEntries;
+            r.rowLen = rowLen;
+            r.rows = mulIndex(rb, rloc, divIndex(rb, rloc, rowEntries,
+                                                 maxIndex(rb, rloc, along,
+                                                          constIndex(rb, rloc,
+                                                                     1))),
+                              axisSize);
+            r.rowOf = [&, indexBuffer, record, slot](
+                          OpBuilder &kb, Location kloc, Value entry) {
+              Value at = mulIndex(kb, kloc, entry, rowLen);
+              Value raw = loadIndexValue(kb, kloc, indexBuffer, at);
+              ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
+              if (checking)
+                buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
+                  record->noteBad(nb, nloc, slot, at);
+                });
+              Value plane = divIndex(kb, kloc, entry, along);
+              Value row = addIndex(kb, kloc, mulIndex(kb, kloc, plane, axisSize),
+                                   index.position);
+              return std::make_pair(row, index.bad);
+            };
+            emitRowScatter(rb, rloc, r);
+          },
+          elements);
+    }
     writeBack(hb, hloc, s.data);
     release(hb, hloc, s.updates);
     release(hb, hloc, flatIndices);
