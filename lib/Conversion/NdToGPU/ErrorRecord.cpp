@@ -104,6 +104,54 @@ void ErrorRecord::finalize(OpBuilder &b, Location loc, int64_t slot,
          });
 }
 
+void ErrorRecord::finalizeHere(OpBuilder &b, Location loc, int64_t slot,
+                               Describe describe) const {
+  Value word = constIndex(b, loc, kRecordHeader + slot);
+  Value none = constInt(b, loc, b.getI64Type(), 0);
+  Value noted =
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::maxu, none,
+                                  buffer, ValueRange{word});
+  Value bad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, noted, none);
+  Value record = buffer;
+  buildIf(b, loc, bad, [&](OpBuilder &nb, Location nloc) {
+    Value ones = constInt(nb, nloc, nb.getI64Type(), -1);
+    Value position64 = arith::XOrIOp::create(nb, nloc, noted, ones);
+    Value position = toIndex(nb, nloc, position64);
+    auto [c, a, b2] = describe(nb, nloc, position);
+    storeUnlessSet(nb, nloc, record, c, a, b2);
+  });
+}
+
+Value ErrorRecord::failedOrFinalize(OpBuilder &b, Location loc,
+                                    Value isFirstThread, int64_t slot,
+                                    Describe describe) const {
+  Value zero = constIndex(b, loc, 0);
+  Value none = constInt(b, loc, b.getI64Type(), 0);
+  Value code = memref::LoadOp::create(b, loc, buffer, zero);
+  Value word = constIndex(b, loc, kRecordHeader + slot);
+  Value noted = memref::LoadOp::create(b, loc, buffer, word);
+  Value earlier =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, code, none);
+  Value bad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, noted, none);
+  Value record = buffer;
+  Value mine = andBool(b, loc, andBool(b, loc, bad, notBool(b, loc, earlier)),
+                       isFirstThread);
+  buildIf(b, loc, mine, [&](OpBuilder &nb, Location nloc) {
+    Value ones = constInt(nb, nloc, nb.getI64Type(), -1);
+    Value position64 = arith::XOrIOp::create(nb, nloc, noted, ones);
+    Value position = toIndex(nb, nloc, position64);
+    auto [c, a, b2] = describe(nb, nloc, position);
+    Value one = constIndex(nb, nloc, 1);
+    Value two = constIndex(nb, nloc, 2);
+    memref::StoreOp::create(nb, nloc, a, record, one);
+    memref::StoreOp::create(nb, nloc, b2, record, two);
+    memref::StoreOp::create(nb, nloc, c, record, zero);
+  });
+  return orBool(b, loc, earlier, bad);
+}
+
 void ErrorRecord::recordFromHost(OpBuilder &b, Location loc, Value bad,
                                  int64_t code, Value a, Value b2) const {
   Type i64 = b.getI64Type();

@@ -75,6 +75,20 @@ public:
   void finalize(OpBuilder &b, Location loc, int64_t slot,
                 Describe describe) const;
 
+  /// In the first kernel that writes after the kernels that noted bad
+  /// positions in `slot`: whether the op's check (or an earlier one) has
+  /// failed, an i1 every thread gets; the first thread of the grid also
+  /// records the first bad position, as `finalize` does, without a kernel
+  /// of its own.
+  Value failedOrFinalize(OpBuilder &b, Location loc, Value isFirstThread,
+                         int64_t slot, Describe describe) const;
+
+  /// In one thread of a kernel, after the bad positions of `slot` were
+  /// noted by its own block: records the first one unless a check has failed
+  /// before (the slot read with an atomic, past the caches).
+  void finalizeHere(OpBuilder &b, Location loc, int64_t slot,
+                    Describe describe) const;
+
   /// On the host: where `bad` (an i1 computed on the host) holds, records
   /// message `code` with values `a` and `b2`, unless a check has failed
   /// before (one thread of a kernel, in stream order).

@@ -26,17 +26,29 @@ RowLayout gpu_lowering::rowLayout(OpBuilder &b, Location loc, Value rows,
   layout.rows = rows;
   Value vl = constIndex(b, loc, vectorLength);
   layout.units = divIndex(b, loc, rowLen, vl);
-  // The smallest power of two up to the block size that covers the units.
-  Value tpr = constIndex(b, loc, 1);
-  Value logTpr = constIndex(b, loc, 0);
+  // Threads per row: a power of two up to the block size that divides the
+  // units (so that every thread of the group takes as many), at least the
+  // largest power of two up to 32 that the units reach (so that a row of
+  // odd length still gets a warp).
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value negated = subIndex(b, loc, zero, layout.units);
+  Value lowest = b.createOrFold<arith::AndIOp>(loc, layout.units, negated);
+  Value tpr = minIndex(b, loc, lowest, constIndex(b, loc, kBlockSize));
+  for (int64_t p = 2; p <= 32; p *= 2) {
+    Value pValue = constIndex(b, loc, p);
+    Value reaches = cmpIndex(b, loc, arith::CmpIPredicate::uge, layout.units,
+                             pValue);
+    Value floor = select(b, loc, reaches, pValue, one);
+    tpr = maxIndex(b, loc, tpr, floor);
+  }
+  tpr = maxIndex(b, loc, tpr, one);
+  Value logTpr = zero;
   int64_t log = 1;
   for (int64_t p = 2; p <= kBlockSize; p *= 2, ++log) {
-    Value half = constIndex(b, loc, p / 2);
-    Value more = cmpIndex(b, loc, arith::CmpIPredicate::ugt, layout.units, half);
-    Value pValue = constIndex(b, loc, p);
-    Value logValue = constIndex(b, loc, log);
-    tpr = select(b, loc, more, pValue, tpr);
-    logTpr = select(b, loc, more, logValue, logTpr);
+    Value is = cmpIndex(b, loc, arith::CmpIPredicate::eq, tpr,
+                        constIndex(b, loc, p));
+    logTpr = select(b, loc, is, constIndex(b, loc, log), logTpr);
   }
   layout.threadsPerRow = tpr;
   layout.logThreadsPerRow = logTpr;

@@ -5,9 +5,10 @@
 // threads, each taking one *unit* (a 16-byte vector, or one element) of the
 // row at a time, so that the group's accesses are coalesced:
 //
-// - a group is `tpr` threads, a power of two up to the block size, the
-//   smallest that covers the row's units (a block holds 256 / tpr groups, so
-//   that short rows do not leave threads idle);
+// - a group is `tpr` threads, a power of two up to the block size that
+//   divides the row's units (every thread takes as many), but at least the
+//   largest power of two up to 32 the units reach; a block holds 256 / tpr
+//   groups, so that short rows do not leave threads idle;
 // - groups take rows in a grid-stride loop over x; a long row is further cut
 //   among the blocks of y (each block of y takes every gridY-th chunk of
 //   `tpr` units), so that few long rows still fill the device;

@@ -23,39 +23,65 @@ using namespace mlir::nd::gpu_lowering;
 /// of a scatter hold.
 static constexpr int64_t kMaxKeys = std::numeric_limits<int32_t>::max();
 
-/// In a kernel: `body()` unless a check of the call has failed.
+/// In the first kernel of the scatter that writes: `body()` unless a check
+/// of the call has failed; the first thread records the op's failure (see
+/// ErrorRecord::failedOrFinalize).
 static void unlessFailed(OpBuilder &b, Location loc, const RowScatter &s,
+                         const KernelIds &ids,
                          function_ref<void(OpBuilder &, Location)> body) {
   if (!s.record) {
     body(b, loc);
     return;
   }
-  Value failed = s.record->failed(b, loc);
+  Value failed;
+  if (s.slot < 0) {
+    failed = s.record->failed(b, loc);
+  } else {
+    Value zero = constIndex(b, loc, 0);
+    Value first = andBool(
+        b, loc,
+        andBool(b, loc,
+                cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockX, zero),
+                cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockY, zero)),
+        cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.threadX, zero));
+    failed = s.record->failedOrFinalize(
+        b, loc, first, s.slot,
+        [&](OpBuilder &fb, Location floc, Value position) {
+          return s.describe(fb, floc, position);
+        });
+  }
   buildIf(b, loc, notBool(b, loc, failed), body);
 }
 
-/// Step 1: each entry's destination row (`rows` where dropped), checked.
-static Value emitKeys(OpBuilder &b, Location loc, const RowScatter &s) {
+/// Step 1: each entry's destination row (`rows` where dropped), checked;
+/// with `winners`, also the atomic max of the entry number per row.
+static Value emitKeys(OpBuilder &b, Location loc, const RowScatter &s,
+                      Value winners = Value()) {
   Type i32 = b.getI32Type();
   Value keys = allocFlat(b, loc, i32, s.entries);
   Value grid = gridFor(b, loc, s.entries, kBlockSize);
   launch(b, loc, grid, Value(), kBlockSize,
          [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-           gridStrideLoop(kb, kloc, ids, s.entries,
-                          [&](OpBuilder &lb, Location lloc, Value e) {
-                            auto [row, dropped] = s.rowOf(lb, lloc, e);
-                            Value key = select(lb, lloc, dropped, s.rows, row);
-                            Value key32 =
-                                arith::IndexCastUIOp::create(lb, lloc, i32, key);
-                            memref::StoreOp::create(lb, lloc, key32, keys, e);
-                          });
+           gridStrideLoop(
+               kb, kloc, ids, s.entries,
+               [&](OpBuilder &lb, Location lloc, Value e) {
+                 std::pair<Value, Value> entry = s.rowOf(lb, lloc, e);
+                 Value row = entry.first, dropped = entry.second;
+                 Value key = select(lb, lloc, dropped, s.rows, row);
+                 Value key32 = arith::IndexCastUIOp::create(lb, lloc, i32, key);
+                 memref::StoreOp::create(lb, lloc, key32, keys, e);
+                 if (!winners)
+                   return;
+                 buildIf(lb, lloc, notBool(lb, lloc, dropped),
+                         [&](OpBuilder &nb, Location nloc) {
+                           Value e32 =
+                               arith::IndexCastUIOp::create(nb, nloc, i32, e);
+                           memref::AtomicRMWOp::create(
+                               nb, nloc, arith::AtomicRMWKind::maxs, e32,
+                               winners, ValueRange{row});
+                         });
+               });
          });
-  if (s.slot >= 0)
-    s.record->finalize(
-        b, loc, s.slot,
-        [&](OpBuilder &fb, Location floc, Value position) {
-          return s.describe(fb, floc, position);
-        });
   return keys;
 }
 
@@ -65,31 +91,140 @@ static Value loadKey(OpBuilder &b, Location loc, Value keys, Value i) {
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), key);
 }
 
+/// The most entries a scatter under `none` has for the one-kernel path.
+static constexpr int64_t kFewEntries = kBlockSize;
+
+/// Reduction `none` with at most kFewEntries entries (a KV-cache update):
+/// one kernel. Each block computes and checks every entry's row into
+/// workgroup memory; if none is bad, each group writes its entries that no
+/// later entry overwrites (a scan of the later rows). No scratch buffer.
+static void emitFewLastWins(OpBuilder &b, Location loc, const RowScatter &s) {
+  Type i32 = b.getI32Type();
+  Type elementType = cast<MemRefType>(s.data.flat.getType()).getElementType();
+  bool checking = s.record && s.slot >= 0;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<MemRefType> shared = {sharedType(ctx, i32, kFewEntries),
+                                    sharedType(ctx, i32, 1)};
+  Value canVector = canMoveVectors(b, loc, elementType, s.rowLen,
+                                   {s.data.flat, s.updates.flat});
+  withVectorChoice(
+      b, loc, elementType, canVector,
+      [&](OpBuilder &vb, Location vloc, int64_t vl) {
+        RowLayout layout = rowLayout(vb, vloc, s.entries, s.rowLen, vl);
+        launch(
+            vb, vloc, layout.gridX, layout.gridY, kBlockSize,
+            [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+              Value keys = ids.shared[0], flag = ids.shared[1];
+              Value t = ids.threadX;
+              Value zero = constIndex(kb, kloc, 0);
+              Value zero32 = constInt(kb, kloc, i32, 0);
+              Value isFirst =
+                  cmpIndex(kb, kloc, arith::CmpIPredicate::eq, t, zero);
+              buildIf(kb, kloc, isFirst, [&](OpBuilder &nb, Location nloc) {
+                memref::StoreOp::create(nb, nloc, zero32, flag, zero);
+              });
+              barrier(kb, kloc);
+              Value mine =
+                  cmpIndex(kb, kloc, arith::CmpIPredicate::ult, t, s.entries);
+              buildIf(kb, kloc, mine, [&](OpBuilder &nb, Location nloc) {
+                std::pair<Value, Value> entry = s.rowOf(nb, nloc, t);
+                Value key = select(nb, nloc, entry.second, s.rows, entry.first);
+                Value key32 = arith::IndexCastUIOp::create(nb, nloc, i32, key);
+                memref::StoreOp::create(nb, nloc, key32, keys, t);
+                if (checking)
+                  buildIf(nb, nloc, entry.second,
+                          [&](OpBuilder &fb, Location floc) {
+                            Value one32 = constInt(fb, floc, i32, 1);
+                            memref::StoreOp::create(fb, floc, one32, flag,
+                                                    zero);
+                          });
+              });
+              barrier(kb, kloc);
+              Value failed = constBool(kb, kloc, false);
+              if (s.record)
+                failed = s.record->failed(kb, kloc);
+              if (checking) {
+                Value raised = memref::LoadOp::create(kb, kloc, flag, zero);
+                Value bad = arith::CmpIOp::create(
+                    kb, kloc, arith::CmpIPredicate::ne, raised, zero32);
+                // The first thread of the grid records the first bad index;
+                // its block noted every entry's, before the barrier.
+                Value first = andBool(
+                    kb, kloc,
+                    andBool(kb, kloc,
+                            cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
+                                     ids.blockX, zero),
+                            cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
+                                     ids.blockY, zero)),
+                    isFirst);
+                Value report = andBool(kb, kloc, andBool(kb, kloc, bad, first),
+                                       notBool(kb, kloc, failed));
+                buildIf(kb, kloc, report, [&](OpBuilder &nb, Location nloc) {
+                  s.record->finalizeHere(nb, nloc, s.slot,
+                                         [&](OpBuilder &fb, Location floc,
+                                             Value position) {
+                                           return s.describe(fb, floc,
+                                                             position);
+                                         });
+                });
+                failed = orBool(kb, kloc, failed, bad);
+              }
+              buildIf(kb, kloc, notBool(kb, kloc, failed),
+                      [&](OpBuilder &fb, Location floc) {
+                forEachRowUnit(
+                    fb, floc, ids, layout,
+                    [&](OpBuilder &rb, Location rloc, Value e) {
+                      Value key = loadKey(rb, rloc, keys, e);
+                      Value valid = cmpIndex(rb, rloc, arith::CmpIPredicate::ne,
+                                             key, s.rows);
+                      // Whether a later entry writes the same row.
+                      Value one = constIndex(rb, rloc, 1);
+                      Value next = addIndex(rb, rloc, e, one);
+                      Value no = constBool(rb, rloc, false);
+                      auto scan = scf::ForOp::create(
+                          rb, rloc, next, s.entries, one, ValueRange{no},
+                          [&](OpBuilder &lb, Location lloc, Value j,
+                              ValueRange acc) {
+                            Value other = loadKey(lb, lloc, keys, j);
+                            Value same = cmpIndex(
+                                lb, lloc, arith::CmpIPredicate::eq, other, key);
+                            scf::YieldOp::create(
+                                lb, lloc, orBool(lb, lloc, acc[0], same));
+                          });
+                      Value last = notBool(rb, rloc, scan.getResult(0));
+                      Value writes = andBool(rb, rloc, valid, last);
+                      Value at = select(rb, rloc, valid, key, zero);
+                      Value src = mulIndex(rb, rloc, e, s.rowLen);
+                      Value dst = mulIndex(rb, rloc, at, s.rowLen);
+                      return SmallVector<Value>{src, dst, writes};
+                    },
+                    [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
+                        Value u) {
+                      buildIf(ub, uloc, values[2],
+                              [&](OpBuilder &wb, Location wloc) {
+                                Value vlValue = constIndex(wb, wloc, vl);
+                                Value at = mulIndex(wb, wloc, u, vlValue);
+                                Value src = addIndex(wb, wloc, values[0], at);
+                                Value dst = addIndex(wb, wloc, values[1], at);
+                                Value v = loadUnit(wb, wloc, s.updates.flat,
+                                                   src, vl);
+                                storeUnit(wb, wloc, v, s.data.flat, dst, vl);
+                              });
+                    });
+              });
+            },
+            shared);
+      });
+}
+
 /// Reduction `none`: the last entry of each row writes it.
-static void emitLastWins(OpBuilder &b, Location loc, const RowScatter &s,
-                         Value keys) {
+static void emitLastWins(OpBuilder &b, Location loc, const RowScatter &s) {
   Type i32 = b.getI32Type();
   Type elementType = cast<MemRefType>(s.data.flat.getType()).getElementType();
   Value one = constIndex(b, loc, 1);
   Value winners = allocFlat(b, loc, i32, maxIndex(b, loc, s.rows, one));
   fill32(b, loc, winners, -1);
-  Value grid = gridFor(b, loc, s.entries, kBlockSize);
-  launch(b, loc, grid, Value(), kBlockSize,
-         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-           gridStrideLoop(
-               kb, kloc, ids, s.entries,
-               [&](OpBuilder &lb, Location lloc, Value e) {
-                 Value key = loadKey(lb, lloc, keys, e);
-                 Value valid =
-                     cmpIndex(lb, lloc, arith::CmpIPredicate::ne, key, s.rows);
-                 buildIf(lb, lloc, valid, [&](OpBuilder &nb, Location nloc) {
-                   Value e32 = arith::IndexCastUIOp::create(nb, nloc, i32, e);
-                   memref::AtomicRMWOp::create(nb, nloc,
-                                               arith::AtomicRMWKind::maxs, e32,
-                                               winners, ValueRange{key});
-                 });
-               });
-         });
+  Value keys = emitKeys(b, loc, s, winners);
   Value canVector = canMoveVectors(b, loc, elementType, s.rowLen,
                                    {s.data.flat, s.updates.flat});
   withVectorChoice(
@@ -99,7 +234,7 @@ static void emitLastWins(OpBuilder &b, Location loc, const RowScatter &s,
         launchRows(
             vb, vloc, layout,
             [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-              unlessFailed(kb, kloc, s, [&](OpBuilder &fb, Location floc) {
+              unlessFailed(kb, kloc, s, ids, [&](OpBuilder &fb, Location floc) {
                 forEachRowUnit(
                     fb, floc, ids, layout,
                     [&](OpBuilder &rb, Location rloc, Value e) {
@@ -136,6 +271,7 @@ static void emitLastWins(OpBuilder &b, Location loc, const RowScatter &s,
             });
       });
   dealloc(b, loc, winners);
+  dealloc(b, loc, keys);
 }
 
 /// Whether the op keeps a count per element (mean, use_init_val(false)).
@@ -282,7 +418,7 @@ static void emitSortedRuns(OpBuilder &b, Location loc, const RowScatter &s,
         launchRows(
             vb, vloc, layout,
             [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-              unlessFailed(kb, kloc, s, [&](OpBuilder &fb, Location floc) {
+              unlessFailed(kb, kloc, s, ids, [&](OpBuilder &fb, Location floc) {
                 forEachRowUnit(
                     fb, floc, ids, layout,
                     [&](OpBuilder &rb, Location rloc, Value i) {
@@ -323,13 +459,17 @@ void gpu_lowering::emitRowScatter(OpBuilder &b, Location loc,
     s.record->recordFromHost(b, loc, tooMany, code, s.entries, s.rows);
   }
   buildIf(b, loc, notBool(b, loc, tooMany), [&](OpBuilder &hb, Location hloc) {
-    Value keys = emitKeys(hb, hloc, s);
     if (s.reduction == ReductionKind::None) {
-      emitLastWins(hb, hloc, s, keys);
-      dealloc(hb, hloc, keys);
+      Value few = cmpIndex(hb, hloc, arith::CmpIPredicate::ule, s.entries,
+                           constIndex(hb, hloc, kFewEntries));
+      buildIfElse(
+          hb, hloc, few,
+          [&](OpBuilder &nb, Location nloc) { emitFewLastWins(nb, nloc, s); },
+          [&](OpBuilder &nb, Location nloc) { emitLastWins(nb, nloc, s); });
       return;
     }
     // The sort takes the keys over.
+    Value keys = emitKeys(hb, hloc, s);
     emitSortedRuns(hb, hloc, s, keys);
   });
 }

@@ -107,18 +107,15 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
                                         });
                               });
              });
-      Value limit = c.circular ? c.maxSeq : c.lastStart;
-      record->finalize(hb, hloc, slot,
-                       [&](OpBuilder &fb, Location floc, Value position) {
-                         Value w = loadIndexValue(fb, floc, flatWrites.flat,
-                                                  position);
-                         Type i64 = fb.getI64Type();
-                         return std::make_tuple(
-                             constInt(fb, floc, i64, code),
+    }
+    Value limit = c.circular ? c.maxSeq : c.lastStart;
+    auto describe = [&](OpBuilder &fb, Location floc, Value position) {
+      Value w = loadIndexValue(fb, floc, flatWrites.flat, position);
+      Type i64 = fb.getI64Type();
+      return std::make_tuple(constInt(fb, floc, i64, code),
                              fromIndex(fb, floc, i64, w),
                              fromIndex(fb, floc, i64, limit));
-                       });
-    }
+    };
     Value canVector = canMoveVectors(hb, hloc, elementType, c.inner,
                                      {flatCache.flat, flatUpdate.flat});
     withVectorChoice(
@@ -177,7 +174,24 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
               body(kb, kloc);
               return;
             }
-            Value failed = record->failed(kb, kloc);
+            // The first thread records a bad write index.
+            Value failed;
+            if (checking) {
+              Value zero = constIndex(kb, kloc, 0);
+              Value first = andBool(
+                  kb, kloc,
+                  andBool(kb, kloc,
+                          cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
+                                   ids.blockX, zero),
+                          cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
+                                   ids.blockY, zero)),
+                  cmpIndex(kb, kloc, arith::CmpIPredicate::eq, ids.threadX,
+                           zero));
+              failed = record->failedOrFinalize(kb, kloc, first, slot,
+                                                describe);
+            } else {
+              failed = record->failed(kb, kloc);
+            }
             buildIf(kb, kloc, notBool(kb, kloc, failed), body);
           });
         });

@@ -91,26 +91,47 @@ func.func @scatter_nd_dynamic_dims(%data: memref<8x4xf32>, %indices: memref<?x1x
 
 // -----
 
-// Reduction none: each entry's destination row is computed and checked; the
-// last entry of each row wins (an integer atomic max of the entry number per
-// row, from -1), and the winners write their rows, unless a check failed.
+// Reduction none: each entry's destination row is computed and checked, and
+// the last entry of each row wins (an integer atomic max of the entry number
+// per row, from -1); the winners write their rows, unless a check failed
+// (the first thread of that kernel records a bad index).
 // CHECK-LABEL: func.func @scatter_nd_none
+// CHECK: %[[WINNERS:.*]] = gpu.alloc (%{{.*}}) : memref<?xi32>
+// CHECK: gpu.memset %[[WINNERS]], %c-1_i32
 // CHECK: %[[KEYS:.*]] = gpu.alloc (%{{.*}}) : memref<?xi32>
 // CHECK: gpu.launch
 // CHECK: memref.store %{{.*}}, %[[KEYS]]
-// CHECK: %[[WINNERS:.*]] = gpu.alloc (%{{.*}}) : memref<?xi32>
-// CHECK: gpu.memset %[[WINNERS]], %c-1_i32
-// CHECK: gpu.launch
 // CHECK: memref.atomic_rmw maxs %{{.*}}, %[[WINNERS]][%{{.*}}] : (i32, memref<?xi32>) -> i32
 // CHECK: gpu.launch
-// CHECK: %[[CODE:.*]] = memref.load %{{.*}}[%c0] : memref<5xi64>
-// CHECK: %[[GO:.*]] = arith.cmpi eq, %[[CODE]], %c0_i64
-// CHECK: scf.if %[[GO]] {
+// CHECK: memref.load %{{.*}}[%c4] : memref<5xi64>
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %{{.*}}[%c0] : memref<5xi64>
 // CHECK: memref.load %[[WINNERS]]
 // CHECK: gpu.dealloc %[[WINNERS]]
 // CHECK: gpu.dealloc %[[KEYS]]
-func.func @scatter_nd_none(%data: memref<64x8xi32>, %indices: memref<100x1xi64>, %updates: memref<100x8xi32>) {
-  nd.scatter_nd %data[%indices], %updates : memref<64x8xi32>, memref<100x1xi64>, memref<100x8xi32>
+func.func @scatter_nd_none(%data: memref<64x8xi32>, %indices: memref<1000x1xi64>, %updates: memref<1000x8xi32>) {
+  nd.scatter_nd %data[%indices], %updates : memref<64x8xi32>, memref<1000x1xi64>, memref<1000x8xi32>
+  return
+}
+
+// -----
+
+// A few entries (a KV-cache update): one kernel, whose blocks each compute
+// and check every entry's row into workgroup memory, then write the entries
+// that no later one overwrites.
+// CHECK-LABEL: func.func @scatter_nd_few
+// CHECK-NOT: gpu.alloc (%{{.*}}) : memref<?xi32>
+// CHECK: gpu.launch {{.*}} workgroup(%[[KEYS:.*]] : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.load %[[KEYS]]
+// CHECK: vector.store
+// CHECK: } else {
+// CHECK: gpu.launch {{.*}} workgroup(
+// CHECK: memref.store %{{.*}} : memref<16777216xf16>
+func.func @scatter_nd_few(%cache: memref<1x32x4096x128xf16>, %indices: memref<1x32x1x3xi64>, %updates: memref<1x32x1x128xf16>) {
+  nd.scatter_nd %cache[%indices], %updates : memref<1x32x4096x128xf16>, memref<1x32x1x3xi64>, memref<1x32x1x128xf16>
   return
 }
 
@@ -156,12 +177,13 @@ func.func @scatter_elements_mean(%data: memref<6x4xi32>, %indices: memref<5x4xi6
 
 // tensor_scatter: the write indices are checked by a kernel first, then each
 // update row is copied to its place (writes never collide), unless a check
-// failed.
+// failed; the copy's first thread records a bad write index.
 // CHECK-LABEL: func.func @tensor_scatter_circular
 // CHECK: gpu.launch
 // CHECK: memref.atomic_rmw maxu
+// CHECK: scf.if
 // CHECK: gpu.launch
-// CHECK: gpu.launch
+// CHECK: memref.store %c1_i64, %{{.*}}[%c0] : memref<5xi64>
 // CHECK: arith.remui
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<1024xbf16>, vector<8xbf16>
 // CHECK: nd.message = "{{.*}}: nd.tensor_scatter: write index %lld in operand 'write_indices' is negative (dim 2 of operand 'past_cache', size %lld, circular mode)"
