@@ -86,7 +86,7 @@ namespace {
 #define ND_CU_SYMBOL(name) ND_CU_STRINGIFY_(name)
 
 struct Driver {
-#define ND_CU_MEMBER(name) decltype(&name) name = nullptr;
+#define ND_CU_MEMBER(name) decltype(&::name) p_##name = nullptr;
   ND_CU_REQUIRED(ND_CU_MEMBER)
   ND_CU_OPTIONAL(ND_CU_MEMBER)
 #undef ND_CU_MEMBER
@@ -105,10 +105,10 @@ int requestedDevice = -1;
 
 std::string describe(const Driver &driver, CUresult result) {
   const char *name = nullptr, *text = nullptr;
-  if (driver.cuGetErrorName)
-    driver.cuGetErrorName(result, &name);
-  if (driver.cuGetErrorString)
-    driver.cuGetErrorString(result, &text);
+  if (driver.p_cuGetErrorName)
+    driver.p_cuGetErrorName(result, &name);
+  if (driver.p_cuGetErrorString)
+    driver.p_cuGetErrorString(result, &text);
   std::string out = name ? name : ("CUresult " + std::to_string(result));
   if (text)
     out += std::string(" (") + text + ")";
@@ -125,26 +125,26 @@ void loadDriver(Driver &driver) {
     return;
   }
 #define ND_CU_LOAD(name)                                                       \
-  driver.name =                                                                \
-      reinterpret_cast<decltype(driver.name)>(dlsym(handle, ND_CU_SYMBOL(name)));
+  driver.p_##name = reinterpret_cast<decltype(driver.p_##name)>(               \
+      dlsym(handle, ND_CU_SYMBOL(name)));
   ND_CU_REQUIRED(ND_CU_LOAD)
   ND_CU_OPTIONAL(ND_CU_LOAD)
 #undef ND_CU_LOAD
 #define ND_CU_CHECK_LOADED(name)                                               \
-  if (!driver.name) {                                                          \
+  if (!driver.p_##name) {                                                      \
     driver.error = "the CUDA driver lacks " ND_CU_SYMBOL(name);               \
     return;                                                                    \
   }
   ND_CU_REQUIRED(ND_CU_CHECK_LOADED)
 #undef ND_CU_CHECK_LOADED
-  CUresult result = driver.cuInit(0);
+  CUresult result = driver.p_cuInit(0);
   if (result != CUDA_SUCCESS) {
     driver.error = "the CUDA driver cannot be initialized: " +
                    describe(driver, result);
     return;
   }
   int count = 0;
-  result = driver.cuDeviceGetCount(&count);
+  result = driver.p_cuDeviceGetCount(&count);
   if (result != CUDA_SUCCESS || count == 0) {
     driver.error = "no CUDA device";
     return;
@@ -159,25 +159,25 @@ void loadDriver(Driver &driver) {
                    " does not exist (" + std::to_string(count) + " devices)";
     return;
   }
-  result = driver.cuDeviceGet(&driver.device, ordinal);
+  result = driver.p_cuDeviceGet(&driver.device, ordinal);
   if (result == CUDA_SUCCESS)
-    result = driver.cuDevicePrimaryCtxRetain(&driver.context, driver.device);
+    result = driver.p_cuDevicePrimaryCtxRetain(&driver.context, driver.device);
   if (result != CUDA_SUCCESS) {
     driver.error = "the CUDA device's context cannot be made: " +
                    describe(driver, result);
     return;
   }
-  driver.cuCtxSetCurrent(driver.context);
+  driver.p_cuCtxSetCurrent(driver.context);
   int pools = 0;
-  driver.cuDeviceGetAttribute(
+  driver.p_cuDeviceGetAttribute(
       &pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, driver.device);
-  if (pools && driver.cuDeviceGetDefaultMemPool && driver.cuMemPoolSetAttribute &&
-      driver.cuMemAllocAsync && driver.cuMemFreeAsync) {
+  if (pools && driver.p_cuDeviceGetDefaultMemPool && driver.p_cuMemPoolSetAttribute &&
+      driver.p_cuMemAllocAsync && driver.p_cuMemFreeAsync) {
     CUmemoryPool pool;
-    if (driver.cuDeviceGetDefaultMemPool(&pool, driver.device) ==
+    if (driver.p_cuDeviceGetDefaultMemPool(&pool, driver.device) ==
         CUDA_SUCCESS) {
       cuuint64_t keep = ~cuuint64_t(0);
-      driver.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+      driver.p_cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
                                    &keep);
       driver.pools = true;
     }
@@ -252,14 +252,14 @@ Driver *ready() {
     fail(ND_CUDA_ERROR_DRIVER, d.error);
     return nullptr;
   }
-  d.cuCtxSetCurrent(d.context);
+  d.p_cuCtxSetCurrent(d.context);
   return &d;
 }
 
 /// The thread's own stream, made at first use.
 CUstream ownStream(Driver &d) {
   if (!state.own)
-    check(d.cuStreamCreate(&state.own, CU_STREAM_NON_BLOCKING),
+    check(d.p_cuStreamCreate(&state.own, CU_STREAM_NON_BLOCKING),
           "cuStreamCreate");
   return state.own;
 }
@@ -269,13 +269,13 @@ void *allocate(Driver &d, size_t bytes, CUstream stream, bool managed) {
   CUresult result;
   const char *call;
   if (managed) {
-    result = d.cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL);
+    result = d.p_cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL);
     call = "cuMemAllocManaged";
   } else if (d.pools) {
-    result = d.cuMemAllocAsync(&pointer, bytes, stream);
+    result = d.p_cuMemAllocAsync(&pointer, bytes, stream);
     call = "cuMemAllocAsync";
   } else {
-    result = d.cuMemAlloc(&pointer, bytes);
+    result = d.p_cuMemAlloc(&pointer, bytes);
     call = "cuMemAlloc";
   }
   if (result == CUDA_ERROR_OUT_OF_MEMORY) {
@@ -301,9 +301,9 @@ bool release(Driver &d, void *buffer, CUstream stream) {
   }
   auto pointer = reinterpret_cast<CUdeviceptr>(buffer);
   if (d.pools)
-    check(d.cuMemFreeAsync(pointer, stream), "cuMemFreeAsync");
+    check(d.p_cuMemFreeAsync(pointer, stream), "cuMemFreeAsync");
   else
-    check(d.cuMemFree(pointer), "cuMemFree");
+    check(d.p_cuMemFree(pointer), "cuMemFree");
   return true;
 }
 
@@ -364,7 +364,7 @@ ND_EXPORT void *nd_cuda_alloc(size_t bytes) {
   if (Driver *d = ready()) {
     buffer = allocate(*d, bytes, ownStream(*d), /*managed=*/false);
     if (buffer && d->pools)
-      check(d->cuStreamSynchronize(state.own), "cuStreamSynchronize");
+      check(d->p_cuStreamSynchronize(state.own), "cuStreamSynchronize");
   }
   std::string last = state.message;
   saved.own = state.own;
@@ -380,7 +380,7 @@ ND_EXPORT void nd_cuda_free(void *buffer, void *stream) {
   Driver &d = driver();
   if (!d.ok)
     return;
-  d.cuCtxSetCurrent(d.context);
+  d.p_cuCtxSetCurrent(d.context);
   CUstream on = stream ? static_cast<CUstream>(stream) : state.own;
   int32_t status = state.status;
   std::string message = state.message;
@@ -398,8 +398,8 @@ ND_EXPORT int32_t nd_cuda_copy(void *dst, const void *src, size_t bytes) {
     state.last = d.error;
     return ND_CUDA_ERROR_DRIVER;
   }
-  d.cuCtxSetCurrent(d.context);
-  CUresult result = d.cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
+  d.p_cuCtxSetCurrent(d.context);
+  CUresult result = d.p_cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
                                reinterpret_cast<CUdeviceptr>(src), bytes);
   if (result == CUDA_SUCCESS)
     return ND_CUDA_OK;
@@ -438,9 +438,9 @@ ND_EXPORT CUmodule mgpuModuleLoad(void *data, size_t size) {
     shared().loadError = d.error;
     return nullptr;
   }
-  d.cuCtxSetCurrent(d.context);
+  d.p_cuCtxSetCurrent(d.context);
   CUmodule module = nullptr;
-  CUresult result = d.cuModuleLoadData(&module, data);
+  CUresult result = d.p_cuModuleLoadData(&module, data);
   if (result != CUDA_SUCCESS) {
     shared().loadError = "cuModuleLoadData failed: " + describe(d, result);
     return nullptr;
@@ -455,11 +455,11 @@ ND_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
     shared().loadError = d.error;
     return nullptr;
   }
-  d.cuCtxSetCurrent(d.context);
+  d.p_cuCtxSetCurrent(d.context);
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
   CUmodule module = nullptr;
-  CUresult result = d.cuModuleLoadDataEx(&module, data, 1, options, values);
+  CUresult result = d.p_cuModuleLoadDataEx(&module, data, 1, options, values);
   if (result != CUDA_SUCCESS) {
     shared().loadError = "cuModuleLoadDataEx failed: " + describe(d, result);
     return nullptr;
@@ -485,7 +485,7 @@ ND_EXPORT void mgpuModuleUnload(CUmodule module) {
     }
   }
   // At exit the driver may be shutting down already: its answer is moot.
-  d.cuModuleUnload(module);
+  d.p_cuModuleUnload(module);
 }
 
 ND_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
@@ -509,7 +509,7 @@ ND_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   if (!d)
     return nullptr;
   CUfunction function = nullptr;
-  if (!check(d->cuModuleGetFunction(&function, module, name),
+  if (!check(d->p_cuModuleGetFunction(&function, module, name),
              "cuModuleGetFunction"))
     return nullptr;
   std::lock_guard<std::mutex> lock(shared().mutex);
@@ -525,7 +525,7 @@ ND_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                 size_t /*paramsCount*/) {
   if (failed() || !function)
     return;
-  check(driver().cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+  check(driver().p_cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                                 blockZ, sharedMemory, stream, params, extra),
         "cuLaunchKernel");
 }
@@ -548,39 +548,39 @@ ND_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   Driver &d = driver();
   if (!d.ok || !stream)
     return;
-  check(d.cuStreamSynchronize(stream), "cuStreamSynchronize");
+  check(d.p_cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
 ND_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
   if (failed() || !event)
     return;
-  check(driver().cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+  check(driver().p_cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
 }
 
 ND_EXPORT CUevent mgpuEventCreate() {
   if (failed())
     return nullptr;
   CUevent event = nullptr;
-  check(driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
+  check(driver().p_cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
         "cuEventCreate");
   return event;
 }
 
 ND_EXPORT void mgpuEventDestroy(CUevent event) {
   if (event && driver().ok)
-    driver().cuEventDestroy(event);
+    driver().p_cuEventDestroy(event);
 }
 
 ND_EXPORT void mgpuEventSynchronize(CUevent event) {
   if (!event || !driver().ok)
     return;
-  check(driver().cuEventSynchronize(event), "cuEventSynchronize");
+  check(driver().p_cuEventSynchronize(event), "cuEventSynchronize");
 }
 
 ND_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
   if (failed() || !event)
     return;
-  check(driver().cuEventRecord(event, stream), "cuEventRecord");
+  check(driver().p_cuEventRecord(event, stream), "cuEventRecord");
 }
 
 ND_EXPORT void *mgpuMemAlloc(uint64_t bytes, CUstream stream,
@@ -603,7 +603,7 @@ ND_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes,
                           CUstream stream) {
   if (failed() || bytes == 0)
     return;
-  check(driver().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+  check(driver().p_cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                                reinterpret_cast<CUdeviceptr>(src), bytes,
                                stream),
         "cuMemcpyAsync");
@@ -613,7 +613,7 @@ ND_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                             CUstream stream) {
   if (failed() || count == 0)
     return;
-  check(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+  check(driver().p_cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
                                   count, stream),
         "cuMemsetD32Async");
 }
@@ -622,7 +622,7 @@ ND_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                             CUstream stream) {
   if (failed() || count == 0)
     return;
-  check(driver().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
+  check(driver().p_cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
                                   count, stream),
         "cuMemsetD16Async");
 }
