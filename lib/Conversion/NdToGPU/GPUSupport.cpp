@@ -420,6 +420,16 @@ void gpu_lowering::gridStrideLoop(
   buildFor(b, loc, first, n, step, body);
 }
 
+Value gpu_lowering::isFirstThread(OpBuilder &b, Location loc,
+                                  const KernelIds &ids) {
+  Value zero = constIndex(b, loc, 0);
+  Value blockX = cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockX, zero);
+  Value blockY = cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockY, zero);
+  Value thread = cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.threadX, zero);
+  Value block = andBool(b, loc, blockX, blockY);
+  return andBool(b, loc, block, thread);
+}
+
 void gpu_lowering::barrier(OpBuilder &b, Location loc) {
   gpu::BarrierOp::create(b, loc);
 }

@@ -173,6 +173,10 @@ Value gridFor(OpBuilder &b, Location loc, Value work, Value perBlock,
 void gridStrideLoop(OpBuilder &b, Location loc, const KernelIds &ids, Value n,
                     function_ref<void(OpBuilder &, Location, Value)> body);
 
+/// Whether this is the first thread of the grid (block (0, 0), thread 0): an
+/// i1.
+Value isFirstThread(OpBuilder &b, Location loc, const KernelIds &ids);
+
 /// `gpu.barrier`.
 void barrier(OpBuilder &b, Location loc);
 

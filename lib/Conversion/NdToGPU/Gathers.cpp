@@ -184,11 +184,12 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
                              loadIndexValue(fb, floc, flatIndices, position);
                          Value size = selectByIndex(fb, floc, c, sizes);
                          Type i64 = fb.getI64Type();
-                         Value code = addIndex(
-                             fb, floc, constIndex(fb, floc, baseCode), c);
-                         return std::make_tuple(fromIndex(fb, floc, i64, code),
-                                                fromIndex(fb, floc, i64, raw),
-                                                fromIndex(fb, floc, i64, size));
+                         Value base = constIndex(fb, floc, baseCode);
+                         Value code = addIndex(fb, floc, base, c);
+                         Value code64 = fromIndex(fb, floc, i64, code);
+                         Value raw64 = fromIndex(fb, floc, i64, raw);
+                         Value size64 = fromIndex(fb, floc, i64, size);
+                         return std::make_tuple(code64, raw64, size64);
                        });
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);
@@ -266,9 +267,9 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
                              loadIndexValue(fb, floc, flatIndices, position);
                          Type i64 = fb.getI64Type();
                          Value codeValue = constInt(fb, floc, i64, code);
-                         return std::make_tuple(
-                             codeValue, fromIndex(fb, floc, i64, raw),
-                             fromIndex(fb, floc, i64, axisSize));
+                         Value raw64 = fromIndex(fb, floc, i64, raw);
+                         Value size64 = fromIndex(fb, floc, i64, axisSize);
+                         return std::make_tuple(codeValue, raw64, size64);
                        });
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);
@@ -468,9 +469,9 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
                                loadIndexValue(fb, floc, flatIndices, position);
                            Type i64 = fb.getI64Type();
                            Value codeValue = constInt(fb, floc, i64, code);
-                           return std::make_tuple(
-                               codeValue, fromIndex(fb, floc, i64, raw),
-                               fromIndex(fb, floc, i64, axisSize));
+                           Value raw64 = fromIndex(fb, floc, i64, raw);
+                           Value size64 = fromIndex(fb, floc, i64, axisSize);
+                           return std::make_tuple(codeValue, raw64, size64);
                          });
     }
     writeBack(hb, hloc, g.into);

@@ -154,12 +154,10 @@ static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
           mapping.map(arg, buffer);
         // The thread's slot in the carried buffers.
         Value plane = arith::MulIOp::create(tb, tloc, block.x, block.y);
-        Value slot = arith::AddIOp::create(
-            tb, tloc,
-            arith::AddIOp::create(
-                tb, tloc, arith::MulIOp::create(tb, tloc, tz, plane),
-                arith::MulIOp::create(tb, tloc, ty, block.x)),
-            tx);
+        Value zOffset = arith::MulIOp::create(tb, tloc, tz, plane);
+        Value yOffset = arith::MulIOp::create(tb, tloc, ty, block.x);
+        Value zyOffset = arith::AddIOp::create(tb, tloc, zOffset, yOffset);
+        Value slot = arith::AddIOp::create(tb, tloc, zyOffset, tx);
         for (auto [value, buffer] : carried) {
           Operation *def = value.getDefiningOp();
           if (phaseOf.lookup(def) >= p)

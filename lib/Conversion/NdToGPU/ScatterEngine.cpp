@@ -37,13 +37,7 @@ static void unlessFailed(OpBuilder &b, Location loc, const RowScatter &s,
   if (s.slot < 0) {
     failed = s.record->failed(b, loc);
   } else {
-    Value zero = constIndex(b, loc, 0);
-    Value first = andBool(
-        b, loc,
-        andBool(b, loc,
-                cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockX, zero),
-                cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockY, zero)),
-        cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.threadX, zero));
+    Value first = isFirstThread(b, loc, ids);
     failed = s.record->failedOrFinalize(
         b, loc, first, s.slot,
         [&](OpBuilder &fb, Location floc, Value position) {
@@ -149,16 +143,10 @@ static void emitFewLastWins(OpBuilder &b, Location loc, const RowScatter &s) {
                     kb, kloc, arith::CmpIPredicate::ne, raised, zero32);
                 // The first thread of the grid records the first bad index;
                 // its block noted every entry's, before the barrier.
-                Value first = andBool(
-                    kb, kloc,
-                    andBool(kb, kloc,
-                            cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
-                                     ids.blockX, zero),
-                            cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
-                                     ids.blockY, zero)),
-                    isFirst);
-                Value report = andBool(kb, kloc, andBool(kb, kloc, bad, first),
-                                       notBool(kb, kloc, failed));
+                Value first = isFirstThread(kb, kloc, ids);
+                Value firstBad = andBool(kb, kloc, bad, first);
+                Value noEarlier = notBool(kb, kloc, failed);
+                Value report = andBool(kb, kloc, firstBad, noEarlier);
                 buildIf(kb, kloc, report, [&](OpBuilder &nb, Location nloc) {
                   s.record->finalizeHere(nb, nloc, s.slot,
                                          [&](OpBuilder &fb, Location floc,
@@ -448,10 +436,10 @@ void gpu_lowering::emitRowScatter(OpBuilder &b, Location loc,
   // 32-bit keys and entry numbers: at most 2^31 - 1 of each, a row number
   // of 2^31 - 1 marking dropped entries.
   Value limit = constIndex(b, loc, kMaxKeys);
-  Value tooMany =
-      orBool(b, loc, cmpIndex(b, loc, arith::CmpIPredicate::ugt, s.entries,
-                              limit),
-             cmpIndex(b, loc, arith::CmpIPredicate::uge, s.rows, limit));
+  Value manyEntries =
+      cmpIndex(b, loc, arith::CmpIPredicate::ugt, s.entries, limit);
+  Value manyRows = cmpIndex(b, loc, arith::CmpIPredicate::uge, s.rows, limit);
+  Value tooMany = orBool(b, loc, manyEntries, manyRows);
   if (s.record) {
     int64_t code = s.record->addMessage(
         s.op, "the GPU lowering takes at most 2147483647 update entries "

@@ -128,10 +128,14 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
       Value raw = loadIndexValue(fb, floc, indexBuffer, position);
       Value size = pick(fb, floc, c, sizes);
       Type i64 = fb.getI64Type();
-      Value code = addIndex(fb, floc, constIndex(fb, floc, baseCode), c);
-      return std::make_tuple(fromIndex(fb, floc, i64, code),
-                             fromIndex(fb, floc, i64, raw),
-                             fromIndex(fb, floc, i64, size));
+      Value base = constIndex(fb, floc, baseCode);
+      Value code = addIndex(fb, floc, base, c);
+      // Each value is bound before the tuple: C++ leaves the evaluation
+      // order of call arguments unspecified.
+      Value code64 = fromIndex(fb, floc, i64, code);
+      Value raw64 = fromIndex(fb, floc, i64, raw);
+      Value size64 = fromIndex(fb, floc, i64, size);
+      return std::make_tuple(code64, raw64, size64);
     };
     emitRowScatter(hb, hloc, s);
     writeBack(hb, hloc, s.data);
@@ -283,8 +287,9 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
       Value raw = loadIndexValue(fb, floc, indexBuffer, position);
       Type i64 = fb.getI64Type();
       Value codeValue = constInt(fb, floc, i64, code);
-      return std::make_tuple(codeValue, fromIndex(fb, floc, i64, raw),
-                             fromIndex(fb, floc, i64, axisSize));
+      Value raw64 = fromIndex(fb, floc, i64, raw);
+      Value size64 = fromIndex(fb, floc, i64, axisSize);
+      return std::make_tuple(codeValue, raw64, size64);
     };
     // Element by element: any dims, any index values.
     auto elements = [&](OpBuilder &eb, Location eloc) {

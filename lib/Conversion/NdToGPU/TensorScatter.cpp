@@ -112,9 +112,10 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
     auto describe = [&](OpBuilder &fb, Location floc, Value position) {
       Value w = loadIndexValue(fb, floc, flatWrites.flat, position);
       Type i64 = fb.getI64Type();
-      return std::make_tuple(constInt(fb, floc, i64, code),
-                             fromIndex(fb, floc, i64, w),
-                             fromIndex(fb, floc, i64, limit));
+      Value code64 = constInt(fb, floc, i64, code);
+      Value w64 = fromIndex(fb, floc, i64, w);
+      Value limit64 = fromIndex(fb, floc, i64, limit);
+      return std::make_tuple(code64, w64, limit64);
     };
     Value canVector = canMoveVectors(hb, hloc, elementType, c.inner,
                                      {flatCache.flat, flatUpdate.flat});
@@ -177,16 +178,7 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
             // The first thread records a bad write index.
             Value failed;
             if (checking) {
-              Value zero = constIndex(kb, kloc, 0);
-              Value first = andBool(
-                  kb, kloc,
-                  andBool(kb, kloc,
-                          cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
-                                   ids.blockX, zero),
-                          cmpIndex(kb, kloc, arith::CmpIPredicate::eq,
-                                   ids.blockY, zero)),
-                  cmpIndex(kb, kloc, arith::CmpIPredicate::eq, ids.threadX,
-                           zero));
+              Value first = isFirstThread(kb, kloc, ids);
               failed = record->failedOrFinalize(kb, kloc, first, slot,
                                                 describe);
             } else {
