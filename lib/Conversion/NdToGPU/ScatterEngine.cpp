@@ -268,6 +268,9 @@ static bool isTallied(const RowScatter &s) {
          (!s.useInit && s.reduction != ReductionKind::None);
 }
 
+/// Entries of a run whose updates are loaded before they are combined.
+static constexpr int64_t kUnroll = 8;
+
 /// In a kernel: the update unit of sorted entry `j` at unit offset `at`.
 static Value sortedUpdate(OpBuilder &b, Location loc, const RowScatter &s,
                           Value positions, Value j, Value at, int64_t vl) {
@@ -283,16 +286,39 @@ static void applyRun(OpBuilder &b, Location loc, const RowScatter &s,
                      Value at, int64_t vl) {
   Value one = constIndex(b, loc, 1);
   Type elementType = cast<MemRefType>(s.data.flat.getType()).getElementType();
+  // The updates of `[from, end)` folded into `init` in order. A row that
+  // many entries address is walked by its owner one entry after the other:
+  // the loads of kUnroll entries are issued before they are combined, so
+  // that they overlap; the order of the combination stays the entries'.
   auto fold = [&](Value from, Value init,
                   function_ref<Value(OpBuilder &, Location, Value, Value)> step)
       -> Value {
-    auto loop = scf::ForOp::create(
-        b, loc, from, end, one, ValueRange{init},
+    Value unroll = constIndex(b, loc, kUnroll);
+    Value count = subIndex(b, loc, end, from);
+    Value rest = remIndex(b, loc, count, unroll);
+    Value wholeEnd = subIndex(b, loc, end, rest);
+    auto whole = scf::ForOp::create(
+        b, loc, from, wholeEnd, unroll, ValueRange{init},
+        [&](OpBuilder &lb, Location lloc, Value j, ValueRange acc) {
+          SmallVector<Value> updates;
+          for (int64_t k = 0; k < kUnroll; ++k) {
+            Value offset = constIndex(lb, lloc, k);
+            Value entry = addIndex(lb, lloc, j, offset);
+            updates.push_back(
+                sortedUpdate(lb, lloc, s, positions, entry, at, vl));
+          }
+          Value value = acc[0];
+          for (Value u : updates)
+            value = step(lb, lloc, value, u);
+          scf::YieldOp::create(lb, lloc, value);
+        });
+    auto tail = scf::ForOp::create(
+        b, loc, wholeEnd, end, one, ValueRange{whole.getResult(0)},
         [&](OpBuilder &lb, Location lloc, Value j, ValueRange acc) {
           Value u = sortedUpdate(lb, lloc, s, positions, j, at, vl);
           scf::YieldOp::create(lb, lloc, step(lb, lloc, acc[0], u));
         });
-    return loop.getResult(0);
+    return tail.getResult(0);
   };
   auto combineStep = [&](OpBuilder &lb, Location lloc, Value acc, Value u) {
     return combine(lb, lloc, s.reduction, acc, u);
