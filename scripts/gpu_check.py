@@ -210,11 +210,14 @@ def call(lib, memory, runtime, case, arrays):
         itemsize = np.dtype(case["result"]["storage"]).itemsize
         data = (result.aligned or 0) + result.offset * itemsize
         out = memory.download(data, shape, case["result"]["storage"])
-        if result.allocated not in pointers:
-            memory.free_result(result.allocated)
         for pointer, array in zip(pointers, arrays):
             after.append(memory.download(pointer, array.shape, array.dtype)
                          if pointer else array)
+    # A function whose check failed ran to its end: its result is a buffer
+    # to free too (nd's runtime ignores pointers it did not allocate).
+    if status in (ND_CUDA_OK, ND_CUDA_ERROR_CHECK_FAILED) and \
+            result.allocated not in pointers:
+        memory.free_result(result.allocated)
     if isinstance(memory, DeviceMemory):
         memory.release([k for k in keep if k])
     return status, message, out, after

@@ -208,3 +208,25 @@ func.func @strided_destination(%data: memref<4x4xf32, strided<[8, 1]>>, %indices
   nd.scatter_nd %data[%indices], %updates oob<clamp> : memref<4x4xf32, strided<[8, 1]>>, memref<2x1xi64>, memref<2x4xf32>
   return
 }
+
+// -----
+
+// scatter_elements with dims after the axis: a pass over the indices tells
+// whether every row holds one value (the host waits for its answer); if so
+// the rows are scattered whole, otherwise element by element.
+// CHECK-LABEL: func.func @scatter_elements_rows
+// CHECK: %[[FLAG:.*]] = gpu.alloc () : memref<1xi32>
+// CHECK: gpu.memset %[[FLAG]]
+// CHECK: gpu.launch
+// CHECK: arith.cmpi ne, %{{.*}}, %{{.*}} : i64
+// CHECK: %[[HOST:.*]] = memref.alloca() : memref<1xi32>
+// CHECK: gpu.memcpy %[[HOST]], %[[FLAG]]
+// CHECK: %[[MISMATCH:.*]] = memref.load %[[HOST]]
+// CHECK: gpu.dealloc %[[FLAG]]
+// CHECK: %[[UNIFORM:.*]] = arith.cmpi eq, %[[MISMATCH]], %c0_i32
+// CHECK: scf.if %[[UNIFORM]] {
+// CHECK: } else {
+func.func @scatter_elements_rows(%data: memref<100x128xf32>, %indices: memref<500x128xi64>, %updates: memref<500x128xf32>) {
+  nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : memref<100x128xf32>, memref<500x128xi64>, memref<500x128xf32>
+  return
+}
