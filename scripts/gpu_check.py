@@ -394,8 +394,11 @@ def cmd_check(args):
         if outcome:
             per_op[op][1] += 1
             failures.append(f"{case['name']} ({case['what']}): {outcome}")
-    for failure in failures:
+    # The first failures in full; a broken library fails every case alike.
+    for failure in failures[:25]:
         print("FAIL", failure)
+    if len(failures) > 25:
+        print(f"... and {len(failures) - 25} more failures")
     print(f"target {args.target}: library loaded in {loaded:.2f} s; "
           f"{len(cases)} cases in {time.time() - start:.1f} s, each run "
           "twice: " + ", ".join(f"{op} {n - f}/{n}"
