@@ -481,14 +481,6 @@ def to_device(torch, inputs, element):
     return tensors
 
 
-def host_bytes(torch, t):
-    """The bytes of a CUDA tensor as a numpy array of unsigned integers."""
-    view = t.contiguous().view(torch.int16 if t.element_size() == 2 else
-                               torch.int32 if t.element_size() == 4 else
-                               torch.int64)
-    return view.cpu().numpy()
-
-
 def run_workload(torch, runtime, gpu, cpu, stream, workload, bandwidth, quick):
     element = SIGNATURES[workload.key][0]
     rng = np.random.default_rng(7)
@@ -509,7 +501,6 @@ def run_workload(torch, runtime, gpu, cpu, stream, workload, bandwidth, quick):
             status, message = runtime.end()
             if status:
                 raise RuntimeError(message)
-            pointer = desc.aligned
             if keep:
                 return desc
             if desc.allocated != t["data"].data_ptr():
