@@ -60,9 +60,8 @@ static void makeAsync(OpBuilder &b, Operation *op, Value stream) {
       cluster = launch.getClusterSizeOperandValues();
     gpu::LaunchFuncOp::create(
         b, loc, launch.getKernel(), launch.getGridSizeOperandValues(),
-        launch.getBlockSizeOperandValues(),
-        launch.getDynamicSharedMemorySize(), launch.getKernelOperands(), token,
-        deps, cluster);
+        launch.getBlockSizeOperandValues(), launch.getDynamicSharedMemorySize(),
+        launch.getKernelOperands(), token, deps, cluster);
   }
   op->erase();
 }
@@ -96,9 +95,8 @@ struct NdGPUCallStreamPass
       }
       b.setInsertionPointToStart(&func.getBody().front());
       Type token = gpu::AsyncTokenType::get(&getContext());
-      Value stream =
-          gpu::WaitOp::create(b, func.getLoc(), token, ValueRange{})
-              .getAsyncToken();
+      Value stream = gpu::WaitOp::create(b, func.getLoc(), token, ValueRange{})
+                         .getAsyncToken();
       for (Operation *op : ops) {
         // The host reads what is copied into its memory: wait for it.
         bool toHost = false;

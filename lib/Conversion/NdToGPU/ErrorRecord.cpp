@@ -67,8 +67,8 @@ void ErrorRecord::noteBad(OpBuilder &b, Location loc, int64_t slot,
 }
 
 /// In one thread: stores (code, a, b) into the record unless it holds one.
-static void storeUnlessSet(OpBuilder &b, Location loc, Value buffer,
-                           Value code, Value a, Value b2) {
+static void storeUnlessSet(OpBuilder &b, Location loc, Value buffer, Value code,
+                           Value a, Value b2) {
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   Value two = constIndex(b, loc, 2);
@@ -108,9 +108,8 @@ void ErrorRecord::finalizeHere(OpBuilder &b, Location loc, int64_t slot,
                                Describe describe) const {
   Value word = constIndex(b, loc, kRecordHeader + slot);
   Value none = constInt(b, loc, b.getI64Type(), 0);
-  Value noted =
-      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::maxu, none,
-                                  buffer, ValueRange{word});
+  Value noted = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::maxu,
+                                            none, buffer, ValueRange{word});
   Value bad =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, noted, none);
   Value record = buffer;

@@ -80,8 +80,7 @@ Value gpu_lowering::remIndex(OpBuilder &b, Location loc, Value x, Value y) {
   return b.createOrFold<arith::RemUIOp>(loc, x, y);
 }
 
-Value gpu_lowering::ceilDivIndex(OpBuilder &b, Location loc, Value x,
-                                 Value y) {
+Value gpu_lowering::ceilDivIndex(OpBuilder &b, Location loc, Value x, Value y) {
   return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
 }
 
@@ -94,8 +93,7 @@ Value gpu_lowering::maxIndex(OpBuilder &b, Location loc, Value x, Value y) {
 }
 
 Value gpu_lowering::cmpIndex(OpBuilder &b, Location loc,
-                             arith::CmpIPredicate predicate, Value x,
-                             Value y) {
+                             arith::CmpIPredicate predicate, Value x, Value y) {
   return b.createOrFold<arith::CmpIOp>(loc, predicate, x, y);
 }
 
@@ -254,16 +252,16 @@ Value gpu_lowering::allocLike(OpBuilder &b, Location loc, Value like) {
 Value gpu_lowering::allocFlat(OpBuilder &b, Location loc, Type elementType,
                               Value size) {
   auto type = MemRefType::get({ShapedType::kDynamic}, elementType);
-  return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
-                              ValueRange{}, ValueRange{size}, ValueRange{})
+  return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(), ValueRange{},
+                              ValueRange{size}, ValueRange{})
       .getMemref();
 }
 
 Value gpu_lowering::allocFlat(OpBuilder &b, Location loc, Type elementType,
                               int64_t size) {
   auto type = MemRefType::get({size}, elementType);
-  return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
-                              ValueRange{}, ValueRange{}, ValueRange{})
+  return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(), ValueRange{},
+                              ValueRange{}, ValueRange{})
       .getMemref();
 }
 
@@ -413,9 +411,8 @@ Value gpu_lowering::gridFor(OpBuilder &b, Location loc, Value work,
 void gpu_lowering::gridStrideLoop(
     OpBuilder &b, Location loc, const KernelIds &ids, Value n,
     function_ref<void(OpBuilder &, Location, Value)> body) {
-  Value first =
-      addIndex(b, loc, mulIndex(b, loc, ids.blockX, ids.blockSize),
-               ids.threadX);
+  Value first = addIndex(b, loc, mulIndex(b, loc, ids.blockX, ids.blockSize),
+                         ids.threadX);
   Value step = mulIndex(b, loc, ids.gridX, ids.blockSize);
   buildFor(b, loc, first, n, step, body);
 }

@@ -55,37 +55,35 @@ static void emitRowGather(OpBuilder &b, Location loc, const RowGather &g) {
       b, loc, elementType, canVector,
       [&](OpBuilder &vb, Location vloc, int64_t vl) {
         RowLayout layout = rowLayout(vb, vloc, g.entries, g.rowLen, vl);
-        launchRows(vb, vloc, layout,
-                   [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-                     forEachRowUnit(
-                         kb, kloc, ids, layout,
-                         [&](OpBuilder &rb, Location rloc, Value e) {
-                           auto [row, bad] = g.rowOf(rb, rloc, e);
-                           Value src = mulIndex(rb, rloc, row, g.rowLen);
-                           Value dst = mulIndex(rb, rloc, e, g.rowLen);
-                           return SmallVector<Value>{src, dst, bad};
-                         },
-                         [&](OpBuilder &ub, Location uloc, Value,
-                             ValueRange values, Value u) {
-                           Value vlValue = constIndex(ub, uloc, vl);
-                           Value at = mulIndex(ub, uloc, u, vlValue);
-                           Value dst = addIndex(ub, uloc, values[1], at);
-                           buildIfElse(
-                               ub, uloc, values[2],
-                               [&](OpBuilder &zb, Location zloc) {
-                                 Value zero =
-                                     zeroUnit(zb, zloc, elementType, vl);
-                                 storeUnit(zb, zloc, zero, g.into.flat, dst,
-                                           vl);
-                               },
-                               [&](OpBuilder &cb, Location cloc) {
-                                 Value src = addIndex(cb, cloc, values[0], at);
-                                 Value v =
-                                     loadUnit(cb, cloc, g.data.flat, src, vl);
-                                 storeUnit(cb, cloc, v, g.into.flat, dst, vl);
-                               });
-                         });
-                   });
+        launchRows(
+            vb, vloc, layout,
+            [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+              forEachRowUnit(
+                  kb, kloc, ids, layout,
+                  [&](OpBuilder &rb, Location rloc, Value e) {
+                    auto [row, bad] = g.rowOf(rb, rloc, e);
+                    Value src = mulIndex(rb, rloc, row, g.rowLen);
+                    Value dst = mulIndex(rb, rloc, e, g.rowLen);
+                    return SmallVector<Value>{src, dst, bad};
+                  },
+                  [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
+                      Value u) {
+                    Value vlValue = constIndex(ub, uloc, vl);
+                    Value at = mulIndex(ub, uloc, u, vlValue);
+                    Value dst = addIndex(ub, uloc, values[1], at);
+                    buildIfElse(
+                        ub, uloc, values[2],
+                        [&](OpBuilder &zb, Location zloc) {
+                          Value zero = zeroUnit(zb, zloc, elementType, vl);
+                          storeUnit(zb, zloc, zero, g.into.flat, dst, vl);
+                        },
+                        [&](OpBuilder &cb, Location cloc) {
+                          Value src = addIndex(cb, cloc, values[0], at);
+                          Value v = loadUnit(cb, cloc, g.data.flat, src, vl);
+                          storeUnit(cb, cloc, v, g.into.flat, dst, vl);
+                        });
+                  });
+            });
       });
 }
 
@@ -94,8 +92,8 @@ static Value selectByIndex(OpBuilder &b, Location loc, Value c,
                            ArrayRef<Value> values) {
   Value result = values.front();
   for (int64_t i = 1, e = values.size(); i < e; ++i) {
-    Value is = cmpIndex(b, loc, arith::CmpIPredicate::eq, c,
-                        constIndex(b, loc, i));
+    Value is =
+        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
     result = select(b, loc, is, values[i], result);
   }
   return result;
@@ -177,20 +175,19 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
     };
     emitRowGather(hb, hloc, g);
     if (checking)
-      record->finalize(hb, hloc, slot,
-                       [&](OpBuilder &fb, Location floc, Value position) {
-                         Value c = remIndex(fb, floc, position, kValue);
-                         Value raw =
-                             loadIndexValue(fb, floc, flatIndices, position);
-                         Value size = selectByIndex(fb, floc, c, sizes);
-                         Type i64 = fb.getI64Type();
-                         Value base = constIndex(fb, floc, baseCode);
-                         Value code = addIndex(fb, floc, base, c);
-                         Value code64 = fromIndex(fb, floc, i64, code);
-                         Value raw64 = fromIndex(fb, floc, i64, raw);
-                         Value size64 = fromIndex(fb, floc, i64, size);
-                         return std::make_tuple(code64, raw64, size64);
-                       });
+      record->finalize(
+          hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
+            Value c = remIndex(fb, floc, position, kValue);
+            Value raw = loadIndexValue(fb, floc, flatIndices, position);
+            Value size = selectByIndex(fb, floc, c, sizes);
+            Type i64 = fb.getI64Type();
+            Value base = constIndex(fb, floc, baseCode);
+            Value code = addIndex(fb, floc, base, c);
+            Value code64 = fromIndex(fb, floc, i64, code);
+            Value raw64 = fromIndex(fb, floc, i64, raw);
+            Value size64 = fromIndex(fb, floc, i64, size);
+            return std::make_tuple(code64, raw64, size64);
+          });
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);
     release(hb, hloc, g.indices);
@@ -255,22 +252,21 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
         buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
           record->noteBad(nb, nloc, slot, at);
         });
-      Value row = addIndex(kb, kloc, mulIndex(kb, kloc, p, axisSize),
-                           index.position);
+      Value row =
+          addIndex(kb, kloc, mulIndex(kb, kloc, p, axisSize), index.position);
       return std::make_pair(row, index.bad);
     };
     emitRowGather(hb, hloc, g);
     if (checking)
-      record->finalize(hb, hloc, slot,
-                       [&](OpBuilder &fb, Location floc, Value position) {
-                         Value raw =
-                             loadIndexValue(fb, floc, flatIndices, position);
-                         Type i64 = fb.getI64Type();
-                         Value codeValue = constInt(fb, floc, i64, code);
-                         Value raw64 = fromIndex(fb, floc, i64, raw);
-                         Value size64 = fromIndex(fb, floc, i64, axisSize);
-                         return std::make_tuple(codeValue, raw64, size64);
-                       });
+      record->finalize(
+          hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
+            Value raw = loadIndexValue(fb, floc, flatIndices, position);
+            Type i64 = fb.getI64Type();
+            Value codeValue = constInt(fb, floc, i64, code);
+            Value raw64 = fromIndex(fb, floc, i64, raw);
+            Value size64 = fromIndex(fb, floc, i64, axisSize);
+            return std::make_tuple(codeValue, raw64, size64);
+          });
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);
     release(hb, hloc, g.indices);
@@ -356,24 +352,24 @@ static void emitEvenElementsGather(OpBuilder &b, Location loc,
   Value gridY = gridFor(b, loc, planes, constIndex(b, loc, 1), kMaxBlocksY);
   launch(b, loc, gridX, gridY, kBlockSize,
          [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-           buildFor(kb, kloc, ids.blockY, planes, ids.gridY,
-                    [&](OpBuilder &ob, Location oloc, Value o) {
-                      Value fBase = mulIndex(ob, oloc, o, plane);
-                      Value dBase = mulIndex(ob, oloc, o, dataPlane);
-                      Value first = addIndex(
-                          ob, oloc, mulIndex(ob, oloc, ids.blockX, block),
-                          ids.threadX);
-                      Value step = mulIndex(ob, oloc, ids.gridX, block);
-                      buildFor(ob, oloc, first, plane, step,
-                               [&](OpBuilder &tb, Location tloc, Value t) {
-                                 Value f = addIndex(tb, tloc, fBase, t);
-                                 Value offset = constIndex(tb, tloc, 0);
-                                 if (!innerIsOne)
-                                   offset = remIndex(tb, tloc, t, inner);
-                                 gatherElement(tb, tloc, g, f, dBase, inner,
-                                               offset);
-                               });
-                    });
+           buildFor(
+               kb, kloc, ids.blockY, planes, ids.gridY,
+               [&](OpBuilder &ob, Location oloc, Value o) {
+                 Value fBase = mulIndex(ob, oloc, o, plane);
+                 Value dBase = mulIndex(ob, oloc, o, dataPlane);
+                 Value first =
+                     addIndex(ob, oloc, mulIndex(ob, oloc, ids.blockX, block),
+                              ids.threadX);
+                 Value step = mulIndex(ob, oloc, ids.gridX, block);
+                 buildFor(ob, oloc, first, plane, step,
+                          [&](OpBuilder &tb, Location tloc, Value t) {
+                            Value f = addIndex(tb, tloc, fBase, t);
+                            Value offset = constIndex(tb, tloc, 0);
+                            if (!innerIsOne)
+                              offset = remIndex(tb, tloc, t, inner);
+                            gatherElement(tb, tloc, g, f, dBase, inner, offset);
+                          });
+               });
          });
 }
 
@@ -389,24 +385,23 @@ static void emitGeneralElementsGather(OpBuilder &b, Location loc,
   }
   Value total = product(b, loc, g.indexDims);
   Value grid = gridFor(b, loc, total, kBlockSize);
-  launch(b, loc, grid, Value(), kBlockSize,
-         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-           gridStrideLoop(
-               kb, kloc, ids, total, [&](OpBuilder &lb, Location lloc, Value f) {
-                 SmallVector<Value> coords =
-                     delinearize(lb, lloc, f, g.indexDims);
-                 Value base = constIndex(lb, lloc, 0);
-                 for (int64_t d = 0; d < rank; ++d) {
-                   if (d == g.axis)
-                     continue;
-                   Value term = mulIndex(lb, lloc, coords[d], dataStrides[d]);
-                   base = addIndex(lb, lloc, base, term);
-                 }
-                 Value zero = constIndex(lb, lloc, 0);
-                 gatherElement(lb, lloc, g, f, base, dataStrides[g.axis],
-                               zero);
-               });
-         });
+  launch(
+      b, loc, grid, Value(), kBlockSize,
+      [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+        gridStrideLoop(
+            kb, kloc, ids, total, [&](OpBuilder &lb, Location lloc, Value f) {
+              SmallVector<Value> coords = delinearize(lb, lloc, f, g.indexDims);
+              Value base = constIndex(lb, lloc, 0);
+              for (int64_t d = 0; d < rank; ++d) {
+                if (d == g.axis)
+                  continue;
+                Value term = mulIndex(lb, lloc, coords[d], dataStrides[d]);
+                base = addIndex(lb, lloc, base, term);
+              }
+              Value zero = constIndex(lb, lloc, 0);
+              gatherElement(lb, lloc, g, f, base, dataStrides[g.axis], zero);
+            });
+      });
 }
 
 LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
@@ -442,9 +437,8 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
   for (int64_t d = 0; d < rank; ++d) {
     if (d == axis)
       continue;
-    Value same =
-        cmpIndex(b, loc, arith::CmpIPredicate::eq, g.dataDims[d],
-                 g.indexDims[d]);
+    Value same = cmpIndex(b, loc, arith::CmpIPredicate::eq, g.dataDims[d],
+                          g.indexDims[d]);
     even = andBool(b, loc, even, same);
   }
 
@@ -463,16 +457,15 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
     if (checking) {
       Value flatIndices = g.indices.flat;
       Value axisSize = g.axisSize;
-      l.record->finalize(hb, hloc, g.slot,
-                         [&](OpBuilder &fb, Location floc, Value position) {
-                           Value raw =
-                               loadIndexValue(fb, floc, flatIndices, position);
-                           Type i64 = fb.getI64Type();
-                           Value codeValue = constInt(fb, floc, i64, code);
-                           Value raw64 = fromIndex(fb, floc, i64, raw);
-                           Value size64 = fromIndex(fb, floc, i64, axisSize);
-                           return std::make_tuple(codeValue, raw64, size64);
-                         });
+      l.record->finalize(
+          hb, hloc, g.slot, [&](OpBuilder &fb, Location floc, Value position) {
+            Value raw = loadIndexValue(fb, floc, flatIndices, position);
+            Type i64 = fb.getI64Type();
+            Value codeValue = constInt(fb, floc, i64, code);
+            Value raw64 = fromIndex(fb, floc, i64, raw);
+            Value size64 = fromIndex(fb, floc, i64, axisSize);
+            return std::make_tuple(codeValue, raw64, size64);
+          });
     }
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);

@@ -84,16 +84,16 @@ static bool onlyHostUses(Value value) {
       Operation *user = use.getOwner();
       if (user->getParentOfType<gpu::LaunchOp>())
         return false;
-      if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
-              memref::DimOp, memref::ExtractAlignedPointerAsIndexOp,
+      if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp, memref::DimOp,
+              memref::ExtractAlignedPointerAsIndexOp,
               memref::ExtractStridedMetadataOp>(user))
         continue;
       if (isa<memref::CastOp, ViewLikeOpInterface>(user)) {
         llvm::append_range(worklist, user->getResults());
         continue;
       }
-      if (auto call = dyn_cast<func::CallOp>(user); call &&
-          callsPrivateHelper(call))
+      if (auto call = dyn_cast<func::CallOp>(user);
+          call && callsPrivateHelper(call))
         continue;
       return false;
     }
@@ -143,8 +143,8 @@ static void rewriteGlobal(OpBuilder &b, memref::GetGlobalOp global,
   Value device = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
                                       ValueRange{}, ValueRange{}, ValueRange{})
                      .getMemref();
-  auto copy = gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(),
-                                    ValueRange{}, device, global.getResult());
+  auto copy = gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                                    device, global.getResult());
   global.getResult().replaceAllUsesExcept(device, copy);
   bool escapes = llvm::any_of(device.getUsers(), [](Operation *user) {
     return isa<func::ReturnOp>(user);

@@ -1,4 +1,5 @@
-//===- Lowering.cpp - shape checks of one op's GPU lowering ------*- C++ -*-===//
+//===- Lowering.cpp - shape checks of one op's GPU lowering ------*- C++
+//-*-===//
 //
 // See Lowering.h.
 //
@@ -23,10 +24,9 @@ Value OpLowering::ok() {
 
 void OpLowering::compare(Value lhs, StringRef lhsName, int64_t lhsDim,
                          Value rhs, StringRef rhsText, bool atMost) {
-  Value bad = cmpIndex(b, loc,
-                       atMost ? arith::CmpIPredicate::ugt
-                              : arith::CmpIPredicate::ne,
-                       lhs, rhs);
+  Value bad = cmpIndex(
+      b, loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
+      lhs, rhs);
   int64_t code =
       record->addMessage(op, dimMessage(lhsName, lhsDim, rhsText, atMost));
   // Only the first failing check of the op reports, as on the CPU.

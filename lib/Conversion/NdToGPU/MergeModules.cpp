@@ -64,8 +64,8 @@ struct NdGPUMergeModulesPass
       auto it = moved.find((moduleName + "::" + kernelName).str());
       if (it == moved.end())
         return;
-      launch.setKernelAttr(SymbolRefAttr::get(
-          targetName, {FlatSymbolRefAttr::get(it->second)}));
+      launch.setKernelAttr(
+          SymbolRefAttr::get(targetName, {FlatSymbolRefAttr::get(it->second)}));
     });
     for (gpu::GPUModuleOp source : ArrayRef(plain).drop_front())
       source.erase();

@@ -126,12 +126,12 @@ struct NdGPUModuleToFatbinPass
       return binary.emitError("expected an NVVM target");
     StringRef ptxChip = chipNumber(target.getChip());
     if (ptxChip.empty())
-      return binary.emitError() << "unexpected chip '" << target.getChip()
-                                << "'";
+      return binary.emitError()
+             << "unexpected chip '" << target.getChip() << "'";
     for (StringRef tool : {ptxas, fatbinary})
       if (!llvm::sys::fs::can_execute(tool))
-        return binary.emitError() << "cannot find " << tool
-                                  << " (set the pass's toolkit option)";
+        return binary.emitError()
+               << "cannot find " << tool << " (set the pass's toolkit option)";
 
     TemporaryFiles files;
     FailureOr<std::string> ptx = files.create("ptx");
@@ -172,12 +172,10 @@ struct NdGPUModuleToFatbinPass
     auto buffer = llvm::MemoryBuffer::getFile(*fatbin, /*IsText=*/false);
     if (!buffer)
       return binary.emitError() << "cannot read " << *fatbin;
-    StringAttr bytes =
-        StringAttr::get(&getContext(), (*buffer)->getBuffer());
-    auto fat = gpu::ObjectAttr::get(&getContext(), object.getTarget(),
-                                    gpu::CompilationTarget::Fatbin, bytes,
-                                    object.getProperties(),
-                                    object.getKernels());
+    StringAttr bytes = StringAttr::get(&getContext(), (*buffer)->getBuffer());
+    auto fat = gpu::ObjectAttr::get(
+        &getContext(), object.getTarget(), gpu::CompilationTarget::Fatbin,
+        bytes, object.getProperties(), object.getKernels());
     binary.setObjectsAttr(ArrayAttr::get(&getContext(), {fat}));
     return success();
   }

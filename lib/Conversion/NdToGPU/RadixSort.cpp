@@ -1,4 +1,5 @@
-//===- RadixSort.cpp - a stable sort of scatter entries on the GPU -*- C++ -*-=//
+//===- RadixSort.cpp - a stable sort of scatter entries on the GPU -*- C++
+//-*-=//
 //
 // See RadixSort.h.
 //
@@ -38,40 +39,43 @@ static Value digitOf(OpBuilder &b, Location loc, Value key, Value shift) {
 static void emitCounts(OpBuilder &b, Location loc, Value keys, Value count,
                        Value shift, Value counts, Value tiles) {
   MemRefType shared = sharedType(b.getContext(), b.getI32Type(), kDigits);
-  launch(
-      b, loc, tiles, Value(), kBlockSize,
-      [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-        Value cnt = ids.shared[0];
-        Value t = ids.threadX;
-        Value digits = constIndex(kb, kloc, kDigits);
-        Value zero32 = constInt(kb, kloc, kb.getI32Type(), 0);
-        Value one32 = constInt(kb, kloc, kb.getI32Type(), 1);
-        Value isCounter = cmpIndex(kb, kloc, arith::CmpIPredicate::ult, t, digits);
-        buildIf(kb, kloc, isCounter, [&](OpBuilder &nb, Location nloc) {
-          memref::StoreOp::create(nb, nloc, zero32, cnt, t);
-        });
-        barrier(kb, kloc);
-        Value tileStart =
-            mulIndex(kb, kloc, ids.blockX, constIndex(kb, kloc, kTile));
-        for (int64_t j = 0; j < kPerThread; ++j) {
-          Value offset = constIndex(kb, kloc, j * kBlockSize);
-          Value i = addIndex(kb, kloc, addIndex(kb, kloc, tileStart, offset), t);
-          Value inside = cmpIndex(kb, kloc, arith::CmpIPredicate::ult, i, count);
-          buildIf(kb, kloc, inside, [&](OpBuilder &nb, Location nloc) {
-            Value key = memref::LoadOp::create(nb, nloc, keys, i);
-            Value d = digitOf(nb, nloc, key, shift);
-            memref::AtomicRMWOp::create(nb, nloc, arith::AtomicRMWKind::addi,
-                                        one32, cnt, ValueRange{d});
-          });
-        }
-        barrier(kb, kloc);
-        buildIf(kb, kloc, isCounter, [&](OpBuilder &nb, Location nloc) {
-          Value c = memref::LoadOp::create(nb, nloc, cnt, t);
-          Value at = addIndex(nb, nloc, mulIndex(nb, nloc, t, tiles), ids.blockX);
-          memref::StoreOp::create(nb, nloc, c, counts, at);
-        });
-      },
-      {shared});
+  launch(b, loc, tiles, Value(), kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           Value cnt = ids.shared[0];
+           Value t = ids.threadX;
+           Value digits = constIndex(kb, kloc, kDigits);
+           Value zero32 = constInt(kb, kloc, kb.getI32Type(), 0);
+           Value one32 = constInt(kb, kloc, kb.getI32Type(), 1);
+           Value isCounter =
+               cmpIndex(kb, kloc, arith::CmpIPredicate::ult, t, digits);
+           buildIf(kb, kloc, isCounter, [&](OpBuilder &nb, Location nloc) {
+             memref::StoreOp::create(nb, nloc, zero32, cnt, t);
+           });
+           barrier(kb, kloc);
+           Value tileStart =
+               mulIndex(kb, kloc, ids.blockX, constIndex(kb, kloc, kTile));
+           for (int64_t j = 0; j < kPerThread; ++j) {
+             Value offset = constIndex(kb, kloc, j * kBlockSize);
+             Value i =
+                 addIndex(kb, kloc, addIndex(kb, kloc, tileStart, offset), t);
+             Value inside =
+                 cmpIndex(kb, kloc, arith::CmpIPredicate::ult, i, count);
+             buildIf(kb, kloc, inside, [&](OpBuilder &nb, Location nloc) {
+               Value key = memref::LoadOp::create(nb, nloc, keys, i);
+               Value d = digitOf(nb, nloc, key, shift);
+               memref::AtomicRMWOp::create(nb, nloc, arith::AtomicRMWKind::addi,
+                                           one32, cnt, ValueRange{d});
+             });
+           }
+           barrier(kb, kloc);
+           buildIf(kb, kloc, isCounter, [&](OpBuilder &nb, Location nloc) {
+             Value c = memref::LoadOp::create(nb, nloc, cnt, t);
+             Value at =
+                 addIndex(nb, nloc, mulIndex(nb, nloc, t, tiles), ids.blockX);
+             memref::StoreOp::create(nb, nloc, c, counts, at);
+           });
+         },
+         {shared});
 }
 
 /// Pass step 2: `counts` (of `length` i32) becomes its exclusive prefix sum,
@@ -81,43 +85,42 @@ static void emitScan(OpBuilder &b, Location loc, Value counts, Value length) {
   Value threads = constIndex(b, loc, kScanBlock);
   Value chunk = ceilDivIndex(b, loc, length, threads);
   MemRefType shared = sharedType(b.getContext(), b.getI32Type(), kScanBlock);
-  launch(
-      b, loc, one, Value(), kScanBlock,
-      [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-        Value t = ids.threadX;
-        Value lo = minIndex(kb, kloc, mulIndex(kb, kloc, t, chunk), length);
-        Value hi = minIndex(kb, kloc, addIndex(kb, kloc, lo, chunk), length);
-        Value zero32 = constInt(kb, kloc, kb.getI32Type(), 0);
-        Value oneIndex = constIndex(kb, kloc, 1);
-        auto sumLoop = scf::ForOp::create(
-            kb, kloc, lo, hi, oneIndex, ValueRange{zero32},
-            [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
-              Value v = memref::LoadOp::create(lb, lloc, counts, i);
-              Value s = arith::AddIOp::create(lb, lloc, acc[0], v);
-              scf::YieldOp::create(lb, lloc, s);
-            });
-        Value total;
-        Value prefix = blockExclusiveScan(kb, kloc, ids, ids.shared[0],
-                                          kScanBlock, sumLoop.getResult(0),
-                                          total);
-        scf::ForOp::create(
-            kb, kloc, lo, hi, oneIndex, ValueRange{prefix},
-            [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
-              Value v = memref::LoadOp::create(lb, lloc, counts, i);
-              memref::StoreOp::create(lb, lloc, acc[0], counts, i);
-              Value s = arith::AddIOp::create(lb, lloc, acc[0], v);
-              scf::YieldOp::create(lb, lloc, s);
-            });
-      },
-      {shared});
+  launch(b, loc, one, Value(), kScanBlock,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           Value t = ids.threadX;
+           Value lo = minIndex(kb, kloc, mulIndex(kb, kloc, t, chunk), length);
+           Value hi = minIndex(kb, kloc, addIndex(kb, kloc, lo, chunk), length);
+           Value zero32 = constInt(kb, kloc, kb.getI32Type(), 0);
+           Value oneIndex = constIndex(kb, kloc, 1);
+           auto sumLoop = scf::ForOp::create(
+               kb, kloc, lo, hi, oneIndex, ValueRange{zero32},
+               [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
+                 Value v = memref::LoadOp::create(lb, lloc, counts, i);
+                 Value s = arith::AddIOp::create(lb, lloc, acc[0], v);
+                 scf::YieldOp::create(lb, lloc, s);
+               });
+           Value total;
+           Value prefix =
+               blockExclusiveScan(kb, kloc, ids, ids.shared[0], kScanBlock,
+                                  sumLoop.getResult(0), total);
+           scf::ForOp::create(
+               kb, kloc, lo, hi, oneIndex, ValueRange{prefix},
+               [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
+                 Value v = memref::LoadOp::create(lb, lloc, counts, i);
+                 memref::StoreOp::create(lb, lloc, acc[0], counts, i);
+                 Value s = arith::AddIOp::create(lb, lloc, acc[0], v);
+                 scf::YieldOp::create(lb, lloc, s);
+               });
+         },
+         {shared});
 }
 
 /// Pass step 3: each thread writes its 16 entries, in order, at their
 /// digit's offset.
 static void emitScatterPass(OpBuilder &b, Location loc, Value keys,
-                            Value positions, Value outKeys,
-                            Value outPositions, Value count, Value shift,
-                            Value offsets, Value tiles, Value firstPass) {
+                            Value positions, Value outKeys, Value outPositions,
+                            Value count, Value shift, Value offsets,
+                            Value tiles, Value firstPass) {
   MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type();
   MemRefType table = sharedType(ctx, i32, kDigits * kBlockSize);
@@ -133,9 +136,9 @@ static void emitScatterPass(OpBuilder &b, Location loc, Value keys,
         Value one32 = constInt(kb, kloc, i32, 1);
         Value tileStart =
             mulIndex(kb, kloc, ids.blockX, constIndex(kb, kloc, kTile));
-        Value first = addIndex(
-            kb, kloc, tileStart,
-            mulIndex(kb, kloc, t, constIndex(kb, kloc, kPerThread)));
+        Value first =
+            addIndex(kb, kloc, tileStart,
+                     mulIndex(kb, kloc, t, constIndex(kb, kloc, kPerThread)));
         // This thread's column of (digit, thread) counts.
         auto column = [&](OpBuilder &cb, Location cloc, Value d) {
           return addIndex(cb, cloc, mulIndex(cb, cloc, d, block), t);
@@ -146,7 +149,8 @@ static void emitScatterPass(OpBuilder &b, Location loc, Value keys,
         }
         for (int64_t j = 0; j < kPerThread; ++j) {
           Value i = addIndex(kb, kloc, first, constIndex(kb, kloc, j));
-          Value inside = cmpIndex(kb, kloc, arith::CmpIPredicate::ult, i, count);
+          Value inside =
+              cmpIndex(kb, kloc, arith::CmpIPredicate::ult, i, count);
           buildIf(kb, kloc, inside, [&](OpBuilder &nb, Location nloc) {
             Value key = memref::LoadOp::create(nb, nloc, keys, i);
             Value at = column(nb, nloc, digitOf(nb, nloc, key, shift));
@@ -179,7 +183,8 @@ static void emitScatterPass(OpBuilder &b, Location loc, Value keys,
         // Where each digit of the tile goes: its global offset less the
         // tile's own start of the digit.
         Value digits = constIndex(kb, kloc, kDigits);
-        Value isDigit = cmpIndex(kb, kloc, arith::CmpIPredicate::ult, t, digits);
+        Value isDigit =
+            cmpIndex(kb, kloc, arith::CmpIPredicate::ult, t, digits);
         buildIf(kb, kloc, isDigit, [&](OpBuilder &nb, Location nloc) {
           Value at =
               addIndex(nb, nloc, mulIndex(nb, nloc, t, tiles), ids.blockX);
@@ -192,7 +197,8 @@ static void emitScatterPass(OpBuilder &b, Location loc, Value keys,
         barrier(kb, kloc);
         for (int64_t j = 0; j < kPerThread; ++j) {
           Value i = addIndex(kb, kloc, first, constIndex(kb, kloc, j));
-          Value inside = cmpIndex(kb, kloc, arith::CmpIPredicate::ult, i, count);
+          Value inside =
+              cmpIndex(kb, kloc, arith::CmpIPredicate::ult, i, count);
           buildIf(kb, kloc, inside, [&](OpBuilder &nb, Location nloc) {
             Value key = memref::LoadOp::create(nb, nloc, keys, i);
             Value d = digitOf(nb, nloc, key, shift);
@@ -204,8 +210,7 @@ static void emitScatterPass(OpBuilder &b, Location loc, Value keys,
             Value pos32 = arith::AddIOp::create(nb, nloc, delta, c);
             Value pos = arith::IndexCastUIOp::create(nb, nloc,
                                                      nb.getIndexType(), pos32);
-            Value i32Position =
-                arith::IndexCastUIOp::create(nb, nloc, i32, i);
+            Value i32Position = arith::IndexCastUIOp::create(nb, nloc, i32, i);
             Value position = arith::SelectOp::create(
                 nb, nloc, firstPass, i32Position,
                 memref::LoadOp::create(nb, nloc, positions, i));
@@ -234,7 +239,8 @@ SortedEntries gpu_lowering::emitRadixSort(OpBuilder &b, Location loc,
   // Passes: one per digit of the largest key, at least one.
   Value max64 = arith::IndexCastUIOp::create(b, loc, i64, maxKey);
   Value leading = math::CountLeadingZerosOp::create(b, loc, max64);
-  Value width = arith::SubIOp::create(b, loc, constInt(b, loc, i64, 64), leading);
+  Value width =
+      arith::SubIOp::create(b, loc, constInt(b, loc, i64, 64), leading);
   Value bits = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), width);
   Value one = constIndex(b, loc, 1);
   Value passes = ceilDivIndex(b, loc, bits, constIndex(b, loc, kDigitBits));
@@ -255,7 +261,8 @@ SortedEntries gpu_lowering::emitRadixSort(OpBuilder &b, Location loc,
         emitScatterPass(lb, lloc, buffers[0], buffers[1], buffers[2],
                         buffers[3], count, shift, offsets, tiles, firstPass);
         scf::YieldOp::create(
-            lb, lloc, ValueRange{buffers[2], buffers[3], buffers[0], buffers[1]});
+            lb, lloc,
+            ValueRange{buffers[2], buffers[3], buffers[0], buffers[1]});
       });
   dealloc(b, loc, offsets);
   return {loop.getResult(0), loop.getResult(1), loop.getResult(2),

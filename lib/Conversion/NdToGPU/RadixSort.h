@@ -1,4 +1,5 @@
-//===- RadixSort.h - a stable sort of scatter entries on the GPU -*- C++ -*-===//
+//===- RadixSort.h - a stable sort of scatter entries on the GPU -*- C++
+//-*-===//
 //
 // Internal to the NdToGPU library: the stable bucketing behind deterministic
 // scatters. The entries of a scatter are sorted by destination row with a
@@ -39,8 +40,8 @@ struct SortedEntries {
 
 /// Sorts the `count` i32 keys of `keys` (1-D, in `[0, maxKey]`, both index
 /// values on the host) stably. `keys` is left as it was.
-SortedEntries emitRadixSort(OpBuilder &b, Location loc, Value keys,
-                            Value count, Value maxKey);
+SortedEntries emitRadixSort(OpBuilder &b, Location loc, Value keys, Value count,
+                            Value maxKey);
 
 void releaseSort(OpBuilder &b, Location loc, const SortedEntries &sorted);
 

@@ -37,8 +37,8 @@ RowLayout gpu_lowering::rowLayout(OpBuilder &b, Location loc, Value rows,
   Value tpr = minIndex(b, loc, lowest, constIndex(b, loc, kBlockSize));
   for (int64_t p = 2; p <= 32; p *= 2) {
     Value pValue = constIndex(b, loc, p);
-    Value reaches = cmpIndex(b, loc, arith::CmpIPredicate::uge, layout.units,
-                             pValue);
+    Value reaches =
+        cmpIndex(b, loc, arith::CmpIPredicate::uge, layout.units, pValue);
     Value floor = select(b, loc, reaches, pValue, one);
     tpr = maxIndex(b, loc, tpr, floor);
   }
@@ -46,8 +46,8 @@ RowLayout gpu_lowering::rowLayout(OpBuilder &b, Location loc, Value rows,
   Value logTpr = zero;
   int64_t log = 1;
   for (int64_t p = 2; p <= kBlockSize; p *= 2, ++log) {
-    Value is = cmpIndex(b, loc, arith::CmpIPredicate::eq, tpr,
-                        constIndex(b, loc, p));
+    Value is =
+        cmpIndex(b, loc, arith::CmpIPredicate::eq, tpr, constIndex(b, loc, p));
     logTpr = select(b, loc, is, constIndex(b, loc, log), logTpr);
   }
   layout.threadsPerRow = tpr;
@@ -60,9 +60,8 @@ RowLayout gpu_lowering::rowLayout(OpBuilder &b, Location loc, Value rows,
   return layout;
 }
 
-Value gpu_lowering::canMoveVectors(OpBuilder &b, Location loc,
-                                   Type elementType, Value rowLen,
-                                   ArrayRef<Value> buffers) {
+Value gpu_lowering::canMoveVectors(OpBuilder &b, Location loc, Type elementType,
+                                   Value rowLen, ArrayRef<Value> buffers) {
   if (!isVectorizable(elementType))
     return constBool(b, loc, false);
   Value vl = constIndex(b, loc, vectorLength(elementType));
@@ -100,9 +99,8 @@ void gpu_lowering::forEachRowUnit(
   Value lane = b.createOrFold<arith::AndIOp>(loc, ids.threadX, mask);
   Value group =
       b.createOrFold<arith::ShRUIOp>(loc, ids.threadX, layout.logThreadsPerRow);
-  Value rowStart =
-      addIndex(b, loc, mulIndex(b, loc, ids.blockX, layout.rowsPerBlock),
-               group);
+  Value rowStart = addIndex(
+      b, loc, mulIndex(b, loc, ids.blockX, layout.rowsPerBlock), group);
   Value rowStep = mulIndex(b, loc, ids.gridX, layout.rowsPerBlock);
   Value unitStart = addIndex(
       b, loc, mulIndex(b, loc, ids.blockY, layout.threadsPerRow), lane);
@@ -122,8 +120,8 @@ void gpu_lowering::launchRows(OpBuilder &b, Location loc,
   launch(b, loc, layout.gridX, layout.gridY, kBlockSize, body);
 }
 
-Value gpu_lowering::loadUnit(OpBuilder &b, Location loc, Value buffer,
-                             Value at, int64_t vectorLength) {
+Value gpu_lowering::loadUnit(OpBuilder &b, Location loc, Value buffer, Value at,
+                             int64_t vectorLength) {
   if (vectorLength == 1)
     return memref::LoadOp::create(b, loc, buffer, ValueRange{at});
   Type elementType = cast<MemRefType>(buffer.getType()).getElementType();

@@ -42,8 +42,8 @@ RowLayout rowLayout(OpBuilder &b, Location loc, Value rows, Value rowLen,
 
 /// Whether rows of `rowLen` elements of `elementType` at `buffers` (1-D) can
 /// move as 16-byte vectors (an i1 on the host).
-Value canMoveVectors(OpBuilder &b, Location loc, Type elementType,
-                     Value rowLen, ArrayRef<Value> buffers);
+Value canMoveVectors(OpBuilder &b, Location loc, Type elementType, Value rowLen,
+                     ArrayRef<Value> buffers);
 
 /// Builds `body(vectorLength)` for 16-byte vectors where `canVector` holds
 /// at run time and for single elements otherwise (only the latter where the

@@ -40,10 +40,9 @@ static MemRefType inHostMemory(MemRefType type) {
 }
 
 /// `for (iv = 0; iv < ub; ++iv)` loops nested z, y, x; `body` gets (x, y, z).
-static void buildLoops3(OpBuilder &b, Location loc, gpu::KernelDim3 bounds,
-                        function_ref<void(OpBuilder &, Location, Value, Value,
-                                          Value)>
-                            body) {
+static void buildLoops3(
+    OpBuilder &b, Location loc, gpu::KernelDim3 bounds,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   scf::ForOp::create(
@@ -117,8 +116,7 @@ static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
         if (!type.isIntOrIndexOrFloat() && !isa<VectorType>(type))
           return op->emitError("a value of type ")
                  << type << " carried across a barrier cannot run on the host";
-        auto bufferType =
-            MemRefType::get({ShapedType::kDynamic}, type);
+        auto bufferType = MemRefType::get({ShapedType::kDynamic}, type);
         carried[result] =
             memref::AllocaOp::create(b, loc, bufferType, ValueRange{threads});
       }
@@ -130,51 +128,54 @@ static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
     shared.push_back(memref::AllocaOp::create(
         b, loc, inHostMemory(cast<MemRefType>(arg.getType()))));
 
-  buildLoops3(b, loc, grid, [&](OpBuilder &gb, Location gloc, Value bx,
-                                Value by, Value bz) {
-    for (unsigned p = 0, e = phases.size(); p < e; ++p) {
-      ArrayRef<Operation *> ops = phases[p];
-      buildLoops3(gb, gloc, block, [&](OpBuilder &tb, Location tloc, Value tx,
-                                       Value ty, Value tz) {
-        IRMapping mapping;
-        mapping.map(launch.getBlockIds().x, bx);
-        mapping.map(launch.getBlockIds().y, by);
-        mapping.map(launch.getBlockIds().z, bz);
-        mapping.map(launch.getThreadIds().x, tx);
-        mapping.map(launch.getThreadIds().y, ty);
-        mapping.map(launch.getThreadIds().z, tz);
-        mapping.map(launch.getGridSize().x, grid.x);
-        mapping.map(launch.getGridSize().y, grid.y);
-        mapping.map(launch.getGridSize().z, grid.z);
-        mapping.map(launch.getBlockSize().x, block.x);
-        mapping.map(launch.getBlockSize().y, block.y);
-        mapping.map(launch.getBlockSize().z, block.z);
-        for (auto [arg, buffer] :
-             llvm::zip_equal(launch.getWorkgroupAttributions(), shared))
-          mapping.map(arg, buffer);
-        // The thread's slot in the carried buffers.
-        Value plane = arith::MulIOp::create(tb, tloc, block.x, block.y);
-        Value zOffset = arith::MulIOp::create(tb, tloc, tz, plane);
-        Value yOffset = arith::MulIOp::create(tb, tloc, ty, block.x);
-        Value zyOffset = arith::AddIOp::create(tb, tloc, zOffset, yOffset);
-        Value slot = arith::AddIOp::create(tb, tloc, zyOffset, tx);
-        for (auto [value, buffer] : carried) {
-          Operation *def = value.getDefiningOp();
-          if (phaseOf.lookup(def) >= p)
-            continue;
-          Value loaded =
-              memref::LoadOp::create(tb, tloc, buffer, ValueRange{slot});
-          mapping.map(value, loaded);
+  buildLoops3(
+      b, loc, grid,
+      [&](OpBuilder &gb, Location gloc, Value bx, Value by, Value bz) {
+        for (unsigned p = 0, e = phases.size(); p < e; ++p) {
+          ArrayRef<Operation *> ops = phases[p];
+          buildLoops3(
+              gb, gloc, block,
+              [&](OpBuilder &tb, Location tloc, Value tx, Value ty, Value tz) {
+                IRMapping mapping;
+                mapping.map(launch.getBlockIds().x, bx);
+                mapping.map(launch.getBlockIds().y, by);
+                mapping.map(launch.getBlockIds().z, bz);
+                mapping.map(launch.getThreadIds().x, tx);
+                mapping.map(launch.getThreadIds().y, ty);
+                mapping.map(launch.getThreadIds().z, tz);
+                mapping.map(launch.getGridSize().x, grid.x);
+                mapping.map(launch.getGridSize().y, grid.y);
+                mapping.map(launch.getGridSize().z, grid.z);
+                mapping.map(launch.getBlockSize().x, block.x);
+                mapping.map(launch.getBlockSize().y, block.y);
+                mapping.map(launch.getBlockSize().z, block.z);
+                for (auto [arg, buffer] :
+                     llvm::zip_equal(launch.getWorkgroupAttributions(), shared))
+                  mapping.map(arg, buffer);
+                // The thread's slot in the carried buffers.
+                Value plane = arith::MulIOp::create(tb, tloc, block.x, block.y);
+                Value zOffset = arith::MulIOp::create(tb, tloc, tz, plane);
+                Value yOffset = arith::MulIOp::create(tb, tloc, ty, block.x);
+                Value zyOffset =
+                    arith::AddIOp::create(tb, tloc, zOffset, yOffset);
+                Value slot = arith::AddIOp::create(tb, tloc, zyOffset, tx);
+                for (auto [value, buffer] : carried) {
+                  Operation *def = value.getDefiningOp();
+                  if (phaseOf.lookup(def) >= p)
+                    continue;
+                  Value loaded = memref::LoadOp::create(tb, tloc, buffer,
+                                                        ValueRange{slot});
+                  mapping.map(value, loaded);
+                }
+                for (Operation *op : ops)
+                  tb.clone(*op, mapping);
+                for (auto [value, buffer] : carried)
+                  if (phaseOf.lookup(value.getDefiningOp()) == p)
+                    memref::StoreOp::create(tb, tloc, mapping.lookup(value),
+                                            buffer, ValueRange{slot});
+              });
         }
-        for (Operation *op : ops)
-          tb.clone(*op, mapping);
-        for (auto [value, buffer] : carried)
-          if (phaseOf.lookup(value.getDefiningOp()) == p)
-            memref::StoreOp::create(tb, tloc, mapping.lookup(value), buffer,
-                                    ValueRange{slot});
       });
-    }
-  });
   launch.erase();
   return success();
 }

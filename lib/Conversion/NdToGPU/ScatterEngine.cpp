@@ -148,58 +148,60 @@ static void emitFewLastWins(OpBuilder &b, Location loc, const RowScatter &s) {
                 Value noEarlier = notBool(kb, kloc, failed);
                 Value report = andBool(kb, kloc, firstBad, noEarlier);
                 buildIf(kb, kloc, report, [&](OpBuilder &nb, Location nloc) {
-                  s.record->finalizeHere(nb, nloc, s.slot,
-                                         [&](OpBuilder &fb, Location floc,
-                                             Value position) {
-                                           return s.describe(fb, floc,
-                                                             position);
-                                         });
+                  s.record->finalizeHere(
+                      nb, nloc, s.slot,
+                      [&](OpBuilder &fb, Location floc, Value position) {
+                        return s.describe(fb, floc, position);
+                      });
                 });
                 failed = orBool(kb, kloc, failed, bad);
               }
-              buildIf(kb, kloc, notBool(kb, kloc, failed),
-                      [&](OpBuilder &fb, Location floc) {
-                forEachRowUnit(
-                    fb, floc, ids, layout,
-                    [&](OpBuilder &rb, Location rloc, Value e) {
-                      Value key = loadKey(rb, rloc, keys, e);
-                      Value valid = cmpIndex(rb, rloc, arith::CmpIPredicate::ne,
-                                             key, s.rows);
-                      // Whether a later entry writes the same row.
-                      Value one = constIndex(rb, rloc, 1);
-                      Value next = addIndex(rb, rloc, e, one);
-                      Value no = constBool(rb, rloc, false);
-                      auto scan = scf::ForOp::create(
-                          rb, rloc, next, s.entries, one, ValueRange{no},
-                          [&](OpBuilder &lb, Location lloc, Value j,
-                              ValueRange acc) {
-                            Value other = loadKey(lb, lloc, keys, j);
-                            Value same = cmpIndex(
-                                lb, lloc, arith::CmpIPredicate::eq, other, key);
-                            scf::YieldOp::create(
-                                lb, lloc, orBool(lb, lloc, acc[0], same));
-                          });
-                      Value last = notBool(rb, rloc, scan.getResult(0));
-                      Value writes = andBool(rb, rloc, valid, last);
-                      Value at = select(rb, rloc, valid, key, zero);
-                      Value src = mulIndex(rb, rloc, e, s.rowLen);
-                      Value dst = mulIndex(rb, rloc, at, s.rowLen);
-                      return SmallVector<Value>{src, dst, writes};
-                    },
-                    [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
-                        Value u) {
-                      buildIf(ub, uloc, values[2],
+              buildIf(
+                  kb, kloc, notBool(kb, kloc, failed),
+                  [&](OpBuilder &fb, Location floc) {
+                    forEachRowUnit(
+                        fb, floc, ids, layout,
+                        [&](OpBuilder &rb, Location rloc, Value e) {
+                          Value key = loadKey(rb, rloc, keys, e);
+                          Value valid = cmpIndex(
+                              rb, rloc, arith::CmpIPredicate::ne, key, s.rows);
+                          // Whether a later entry writes the same row.
+                          Value one = constIndex(rb, rloc, 1);
+                          Value next = addIndex(rb, rloc, e, one);
+                          Value no = constBool(rb, rloc, false);
+                          auto scan = scf::ForOp::create(
+                              rb, rloc, next, s.entries, one, ValueRange{no},
+                              [&](OpBuilder &lb, Location lloc, Value j,
+                                  ValueRange acc) {
+                                Value other = loadKey(lb, lloc, keys, j);
+                                Value same =
+                                    cmpIndex(lb, lloc, arith::CmpIPredicate::eq,
+                                             other, key);
+                                scf::YieldOp::create(
+                                    lb, lloc, orBool(lb, lloc, acc[0], same));
+                              });
+                          Value last = notBool(rb, rloc, scan.getResult(0));
+                          Value writes = andBool(rb, rloc, valid, last);
+                          Value at = select(rb, rloc, valid, key, zero);
+                          Value src = mulIndex(rb, rloc, e, s.rowLen);
+                          Value dst = mulIndex(rb, rloc, at, s.rowLen);
+                          return SmallVector<Value>{src, dst, writes};
+                        },
+                        [&](OpBuilder &ub, Location uloc, Value,
+                            ValueRange values, Value u) {
+                          buildIf(
+                              ub, uloc, values[2],
                               [&](OpBuilder &wb, Location wloc) {
                                 Value vlValue = constIndex(wb, wloc, vl);
                                 Value at = mulIndex(wb, wloc, u, vlValue);
                                 Value src = addIndex(wb, wloc, values[0], at);
                                 Value dst = addIndex(wb, wloc, values[1], at);
-                                Value v = loadUnit(wb, wloc, s.updates.flat,
-                                                   src, vl);
+                                Value v =
+                                    loadUnit(wb, wloc, s.updates.flat, src, vl);
                                 storeUnit(wb, wloc, v, s.data.flat, dst, vl);
                               });
-                    });
-              });
+                        });
+                  });
             },
             shared);
       });
@@ -250,8 +252,8 @@ static void emitLastWins(OpBuilder &b, Location loc, const RowScatter &s) {
                                 Value at = mulIndex(wb, wloc, u, vlValue);
                                 Value src = addIndex(wb, wloc, values[0], at);
                                 Value dst = addIndex(wb, wloc, values[1], at);
-                                Value v = loadUnit(wb, wloc, s.updates.flat,
-                                                   src, vl);
+                                Value v =
+                                    loadUnit(wb, wloc, s.updates.flat, src, vl);
                                 storeUnit(wb, wloc, v, s.data.flat, dst, vl);
                               });
                     });
@@ -379,8 +381,7 @@ static SmallVector<Value> runAt(OpBuilder &b, Location loc, const RowScatter &s,
   Value first = cmpIndex(b, loc, arith::CmpIPredicate::eq, i, zero);
   Value before = select(b, loc, first, zero, subIndex(b, loc, i, one));
   Value previous = loadKey(b, loc, keys, before);
-  Value differs =
-      cmpIndex(b, loc, arith::CmpIPredicate::ne, previous, key);
+  Value differs = cmpIndex(b, loc, arith::CmpIPredicate::ne, previous, key);
   Value starts = orBool(b, loc, first, differs);
   Value real = cmpIndex(b, loc, arith::CmpIPredicate::ne, key, s.rows);
   Value head = andBool(b, loc, starts, real);
@@ -400,8 +401,7 @@ static SmallVector<Value> runAt(OpBuilder &b, Location loc, const RowScatter &s,
               cmpIndex(wb, wloc, arith::CmpIPredicate::ult, j, s.entries);
           Value safe = minIndex(wb, wloc, j, last);
           Value other = loadKey(wb, wloc, keys, safe);
-          Value same =
-              cmpIndex(wb, wloc, arith::CmpIPredicate::eq, other, key);
+          Value same = cmpIndex(wb, wloc, arith::CmpIPredicate::eq, other, key);
           Value more = andBool(wb, wloc, inside, same);
           scf::ConditionOp::create(wb, wloc, more, ValueRange{j});
         },
@@ -438,18 +438,19 @@ static void emitSortedRuns(OpBuilder &b, Location loc, const RowScatter &s,
                     [&](OpBuilder &rb, Location rloc, Value i) {
                       return runAt(rb, rloc, s, sorted.keys, i);
                     },
-                    [&](OpBuilder &ub, Location uloc, Value,
-                        ValueRange values, Value u) {
+                    [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
+                        Value u) {
                       Value owns = cmpIndex(ub, uloc, arith::CmpIPredicate::ult,
                                             values[1], values[2]);
-                      buildIf(ub, uloc, owns, [&](OpBuilder &wb, Location wloc) {
-                        Value vlValue = constIndex(wb, wloc, vl);
-                        Value at = mulIndex(wb, wloc, u, vlValue);
-                        Value row = mulIndex(wb, wloc, values[0], s.rowLen);
-                        Value dst = addIndex(wb, wloc, row, at);
-                        applyRun(wb, wloc, s, sorted.positions, values[1],
-                                 values[2], dst, at, vl);
-                      });
+                      buildIf(
+                          ub, uloc, owns, [&](OpBuilder &wb, Location wloc) {
+                            Value vlValue = constIndex(wb, wloc, vl);
+                            Value at = mulIndex(wb, wloc, u, vlValue);
+                            Value row = mulIndex(wb, wloc, values[0], s.rowLen);
+                            Value dst = addIndex(wb, wloc, row, at);
+                            applyRun(wb, wloc, s, sorted.positions, values[1],
+                                     values[2], dst, at, vl);
+                          });
                     });
               });
             });

@@ -38,8 +38,8 @@ using namespace mlir::nd::gpu_lowering;
 static Value pick(OpBuilder &b, Location loc, Value c, ArrayRef<Value> values) {
   Value result = values.front();
   for (int64_t i = 1, e = values.size(); i < e; ++i) {
-    Value is = cmpIndex(b, loc, arith::CmpIPredicate::eq, c,
-                        constIndex(b, loc, i));
+    Value is =
+        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
     result = select(b, loc, is, values[i], result);
   }
   return result;
@@ -175,28 +175,29 @@ static Value emitUniformRowsTest(OpBuilder &b, Location loc, Value even,
     Value flag = allocFlat(b, loc, i32, 1);
     fill32(b, loc, flag, 0);
     RowLayout layout = rowLayout(b, loc, rows, rowLen, 1);
-    launchRows(b, loc, layout, [&](OpBuilder &kb, Location kloc,
-                                   const KernelIds &ids) {
-      forEachRowUnit(
-          kb, kloc, ids, layout,
-          [&](OpBuilder &rb, Location rloc, Value row) {
-            Value start = mulIndex(rb, rloc, row, rowLen);
-            Value first = memref::LoadOp::create(rb, rloc, indices, start);
-            return SmallVector<Value>{start, first};
-          },
-          [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
-              Value u) {
-            Value at = addIndex(ub, uloc, values[0], u);
-            Value value = memref::LoadOp::create(ub, uloc, indices, at);
-            Value differs = arith::CmpIOp::create(
-                ub, uloc, arith::CmpIPredicate::ne, value, values[1]);
-            buildIf(ub, uloc, differs, [&](OpBuilder &nb, Location nloc) {
-              Value one = constInt(nb, nloc, i32, 1);
-              Value zero = constIndex(nb, nloc, 0);
-              memref::StoreOp::create(nb, nloc, one, flag, zero);
-            });
-          });
-    });
+    launchRows(
+        b, loc, layout,
+        [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+          forEachRowUnit(
+              kb, kloc, ids, layout,
+              [&](OpBuilder &rb, Location rloc, Value row) {
+                Value start = mulIndex(rb, rloc, row, rowLen);
+                Value first = memref::LoadOp::create(rb, rloc, indices, start);
+                return SmallVector<Value>{start, first};
+              },
+              [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
+                  Value u) {
+                Value at = addIndex(ub, uloc, values[0], u);
+                Value value = memref::LoadOp::create(ub, uloc, indices, at);
+                Value differs = arith::CmpIOp::create(
+                    ub, uloc, arith::CmpIPredicate::ne, value, values[1]);
+                buildIf(ub, uloc, differs, [&](OpBuilder &nb, Location nloc) {
+                  Value one = constInt(nb, nloc, i32, 1);
+                  Value zero = constIndex(nb, nloc, 0);
+                  memref::StoreOp::create(nb, nloc, one, flag, zero);
+                });
+              });
+        });
     auto hostType = MemRefType::get({1}, i32);
     Value host = memref::AllocaOp::create(b, loc, hostType);
     gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
@@ -265,8 +266,8 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   for (int64_t d = 0; d < rank && hasRows; ++d)
     if (d != axis)
       evenRows = andBool(b, loc, evenRows,
-                         cmpIndex(b, loc, arith::CmpIPredicate::eq,
-                                  dataDims[d], indexDims[d]));
+                         cmpIndex(b, loc, arith::CmpIPredicate::eq, dataDims[d],
+                                  indexDims[d]));
   Value rowLen = product(b, loc, ArrayRef(indexDims).drop_front(axis + 1));
   Value rowEntries = product(b, loc, ArrayRef(indexDims).take_front(axis + 1));
   Value along = indexDims[axis];
@@ -328,13 +329,13 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
             RowScatter r = s;
             r.entries = rowEntries;
             r.rowLen = rowLen;
-            r.rows = mulIndex(rb, rloc, divIndex(rb, rloc, rowEntries,
-                                                 maxIndex(rb, rloc, along,
-                                                          constIndex(rb, rloc,
-                                                                     1))),
-                              axisSize);
-            r.rowOf = [&, indexBuffer, record, slot](
-                          OpBuilder &kb, Location kloc, Value entry) {
+            r.rows = mulIndex(
+                rb, rloc,
+                divIndex(rb, rloc, rowEntries,
+                         maxIndex(rb, rloc, along, constIndex(rb, rloc, 1))),
+                axisSize);
+            r.rowOf = [&, indexBuffer, record,
+                       slot](OpBuilder &kb, Location kloc, Value entry) {
               Value at = mulIndex(kb, kloc, entry, rowLen);
               Value raw = loadIndexValue(kb, kloc, indexBuffer, at);
               ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
@@ -343,8 +344,9 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
                   record->noteBad(nb, nloc, slot, at);
                 });
               Value plane = divIndex(kb, kloc, entry, along);
-              Value row = addIndex(kb, kloc, mulIndex(kb, kloc, plane, axisSize),
-                                   index.position);
+              Value row =
+                  addIndex(kb, kloc, mulIndex(kb, kloc, plane, axisSize),
+                           index.position);
               return std::make_pair(row, index.bad);
             };
             emitRowScatter(rb, rloc, r);

@@ -1,4 +1,5 @@
-//===- Semantics.cpp - nd's element semantics inside GPU kernels -*- C++ -*-===//
+//===- Semantics.cpp - nd's element semantics inside GPU kernels -*- C++
+//-*-===//
 //
 // See Semantics.h.
 //

@@ -96,16 +96,15 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
       Value grid = gridFor(hb, hloc, batch, kBlockSize);
       launch(hb, hloc, grid, Value(), kBlockSize,
              [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-               gridStrideLoop(kb, kloc, ids, batch,
-                              [&](OpBuilder &lb, Location lloc, Value p) {
-                                Value w = loadIndexValue(lb, lloc,
-                                                         flatWrites.flat, p);
-                                Value bad = isBadWrite(lb, lloc, c, w);
-                                buildIf(lb, lloc, bad,
-                                        [&](OpBuilder &nb, Location nloc) {
-                                          record->noteBad(nb, nloc, slot, p);
-                                        });
-                              });
+               gridStrideLoop(
+                   kb, kloc, ids, batch,
+                   [&](OpBuilder &lb, Location lloc, Value p) {
+                     Value w = loadIndexValue(lb, lloc, flatWrites.flat, p);
+                     Value bad = isBadWrite(lb, lloc, c, w);
+                     buildIf(lb, lloc, bad, [&](OpBuilder &nb, Location nloc) {
+                       record->noteBad(nb, nloc, slot, p);
+                     });
+                   });
              });
     }
     Value limit = c.circular ? c.maxSeq : c.lastStart;
@@ -123,43 +122,47 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
         hb, hloc, elementType, canVector,
         [&](OpBuilder &vb, Location vloc, int64_t vl) {
           RowLayout layout = rowLayout(vb, vloc, rows, c.inner, vl);
-          launchRows(vb, vloc, layout, [&](OpBuilder &kb, Location kloc,
-                                           const KernelIds &ids) {
-            auto body = [&](OpBuilder &fb, Location floc) {
-              forEachRowUnit(
-                  fb, floc, ids, layout,
-                  [&](OpBuilder &rb, Location rloc, Value row) {
-                    // Row (o, s) of the update: o before the axis, s along it.
-                    Value o = divIndex(rb, rloc, row, c.seqLen);
-                    Value s = subIndex(rb, rloc, row,
-                                       mulIndex(rb, rloc, o, c.seqLen));
-                    Value w = constIndex(rb, rloc, 0);
-                    Value dropped = constBool(rb, rloc, false);
-                    if (writes) {
-                      Value batch = divIndex(rb, rloc, o, c.perBatch);
-                      w = loadIndexValue(rb, rloc, flatWrites.flat, batch);
-                      Value zero = constIndex(rb, rloc, 0);
-                      if (c.oob == OobMode::Clamp) {
-                        w = rb.createOrFold<arith::MaxSIOp>(rloc, w, zero);
-                        if (!c.circular)
-                          w = rb.createOrFold<arith::MinSIOp>(rloc, w,
-                                                              c.lastStart);
-                      } else if (c.oob == OobMode::Skip) {
-                        dropped = isBadWrite(rb, rloc, c, w);
-                      }
-                    }
-                    Value position = addIndex(rb, rloc, w, s);
-                    if (c.circular)
-                      position = remIndex(rb, rloc, position, c.maxSeq);
-                    Value target = addIndex(
-                        rb, rloc, mulIndex(rb, rloc, o, c.maxSeq), position);
-                    Value dst = mulIndex(rb, rloc, target, c.inner);
-                    Value src = mulIndex(rb, rloc, row, c.inner);
-                    return SmallVector<Value>{src, dst, dropped};
-                  },
-                  [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
-                      Value u) {
-                    buildIf(ub, uloc, notBool(ub, uloc, values[2]),
+          launchRows(
+              vb, vloc, layout,
+              [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+                auto body = [&](OpBuilder &fb, Location floc) {
+                  forEachRowUnit(
+                      fb, floc, ids, layout,
+                      [&](OpBuilder &rb, Location rloc, Value row) {
+                        // Row (o, s) of the update: o before the axis, s along
+                        // it.
+                        Value o = divIndex(rb, rloc, row, c.seqLen);
+                        Value s = subIndex(rb, rloc, row,
+                                           mulIndex(rb, rloc, o, c.seqLen));
+                        Value w = constIndex(rb, rloc, 0);
+                        Value dropped = constBool(rb, rloc, false);
+                        if (writes) {
+                          Value batch = divIndex(rb, rloc, o, c.perBatch);
+                          w = loadIndexValue(rb, rloc, flatWrites.flat, batch);
+                          Value zero = constIndex(rb, rloc, 0);
+                          if (c.oob == OobMode::Clamp) {
+                            w = rb.createOrFold<arith::MaxSIOp>(rloc, w, zero);
+                            if (!c.circular)
+                              w = rb.createOrFold<arith::MinSIOp>(rloc, w,
+                                                                  c.lastStart);
+                          } else if (c.oob == OobMode::Skip) {
+                            dropped = isBadWrite(rb, rloc, c, w);
+                          }
+                        }
+                        Value position = addIndex(rb, rloc, w, s);
+                        if (c.circular)
+                          position = remIndex(rb, rloc, position, c.maxSeq);
+                        Value target =
+                            addIndex(rb, rloc, mulIndex(rb, rloc, o, c.maxSeq),
+                                     position);
+                        Value dst = mulIndex(rb, rloc, target, c.inner);
+                        Value src = mulIndex(rb, rloc, row, c.inner);
+                        return SmallVector<Value>{src, dst, dropped};
+                      },
+                      [&](OpBuilder &ub, Location uloc, Value,
+                          ValueRange values, Value u) {
+                        buildIf(
+                            ub, uloc, notBool(ub, uloc, values[2]),
                             [&](OpBuilder &wb, Location wloc) {
                               Value vlValue = constIndex(wb, wloc, vl);
                               Value at = mulIndex(wb, wloc, u, vlValue);
@@ -169,23 +172,23 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
                                   loadUnit(wb, wloc, flatUpdate.flat, src, vl);
                               storeUnit(wb, wloc, v, flatCache.flat, dst, vl);
                             });
-                  });
-            };
-            if (!record) {
-              body(kb, kloc);
-              return;
-            }
-            // The first thread records a bad write index.
-            Value failed;
-            if (checking) {
-              Value first = isFirstThread(kb, kloc, ids);
-              failed = record->failedOrFinalize(kb, kloc, first, slot,
-                                                describe);
-            } else {
-              failed = record->failed(kb, kloc);
-            }
-            buildIf(kb, kloc, notBool(kb, kloc, failed), body);
-          });
+                      });
+                };
+                if (!record) {
+                  body(kb, kloc);
+                  return;
+                }
+                // The first thread records a bad write index.
+                Value failed;
+                if (checking) {
+                  Value first = isFirstThread(kb, kloc, ids);
+                  failed =
+                      record->failedOrFinalize(kb, kloc, first, slot, describe);
+                } else {
+                  failed = record->failed(kb, kloc);
+                }
+                buildIf(kb, kloc, notBool(kb, kloc, failed), body);
+              });
         });
     writeBack(hb, hloc, flatCache);
     release(hb, hloc, flatUpdate);

@@ -132,15 +132,15 @@ void loadDriver(Driver &driver) {
 #undef ND_CU_LOAD
 #define ND_CU_CHECK_LOADED(name)                                               \
   if (!driver.p_##name) {                                                      \
-    driver.error = "the CUDA driver lacks " ND_CU_SYMBOL(name);               \
+    driver.error = "the CUDA driver lacks " ND_CU_SYMBOL(name);                \
     return;                                                                    \
   }
   ND_CU_REQUIRED(ND_CU_CHECK_LOADED)
 #undef ND_CU_CHECK_LOADED
   CUresult result = driver.p_cuInit(0);
   if (result != CUDA_SUCCESS) {
-    driver.error = "the CUDA driver cannot be initialized: " +
-                   describe(driver, result);
+    driver.error =
+        "the CUDA driver cannot be initialized: " + describe(driver, result);
     return;
   }
   int count = 0;
@@ -163,22 +163,23 @@ void loadDriver(Driver &driver) {
   if (result == CUDA_SUCCESS)
     result = driver.p_cuDevicePrimaryCtxRetain(&driver.context, driver.device);
   if (result != CUDA_SUCCESS) {
-    driver.error = "the CUDA device's context cannot be made: " +
-                   describe(driver, result);
+    driver.error =
+        "the CUDA device's context cannot be made: " + describe(driver, result);
     return;
   }
   driver.p_cuCtxSetCurrent(driver.context);
   int pools = 0;
   driver.p_cuDeviceGetAttribute(
       &pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, driver.device);
-  if (pools && driver.p_cuDeviceGetDefaultMemPool && driver.p_cuMemPoolSetAttribute &&
-      driver.p_cuMemAllocAsync && driver.p_cuMemFreeAsync) {
+  if (pools && driver.p_cuDeviceGetDefaultMemPool &&
+      driver.p_cuMemPoolSetAttribute && driver.p_cuMemAllocAsync &&
+      driver.p_cuMemFreeAsync) {
     CUmemoryPool pool;
     if (driver.p_cuDeviceGetDefaultMemPool(&pool, driver.device) ==
         CUDA_SUCCESS) {
       cuuint64_t keep = ~cuuint64_t(0);
       driver.p_cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                                   &keep);
+                                     &keep);
       driver.pools = true;
     }
   }
@@ -280,8 +281,8 @@ void *allocate(Driver &d, size_t bytes, CUstream stream, bool managed) {
   }
   if (result == CUDA_ERROR_OUT_OF_MEMORY) {
     fail(ND_CUDA_ERROR_OUT_OF_MEMORY,
-         "cannot allocate " + std::to_string(bytes) +
-             " bytes on the GPU (" + call + ": out of memory)");
+         "cannot allocate " + std::to_string(bytes) + " bytes on the GPU (" +
+             call + ": out of memory)");
     return nullptr;
   }
   if (!check(result, call))
@@ -400,7 +401,7 @@ ND_EXPORT int32_t nd_cuda_copy(void *dst, const void *src, size_t bytes) {
   }
   d.p_cuCtxSetCurrent(d.context);
   CUresult result = d.p_cuMemcpy(reinterpret_cast<CUdeviceptr>(dst),
-                               reinterpret_cast<CUdeviceptr>(src), bytes);
+                                 reinterpret_cast<CUdeviceptr>(src), bytes);
   if (result == CUDA_SUCCESS)
     return ND_CUDA_OK;
   state.last = "CUDA driver call cuMemcpy failed: " + describe(d, result);
@@ -475,8 +476,8 @@ ND_EXPORT void mgpuModuleUnload(CUmodule module) {
     return;
   {
     std::lock_guard<std::mutex> lock(shared().mutex);
-    std::string prefix = std::to_string(reinterpret_cast<uintptr_t>(module)) +
-                         ":";
+    std::string prefix =
+        std::to_string(reinterpret_cast<uintptr_t>(module)) + ":";
     for (auto it = shared().kernels.begin(); it != shared().kernels.end();) {
       if (it->first.compare(0, prefix.size(), prefix) == 0)
         it = shared().kernels.erase(it);
@@ -493,8 +494,8 @@ ND_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
     return nullptr;
   if (!module) {
     std::lock_guard<std::mutex> lock(shared().mutex);
-    fail(ND_CUDA_ERROR_DRIVER, "the GPU code of the library was not loaded: " +
-                                   shared().loadError);
+    fail(ND_CUDA_ERROR_DRIVER,
+         "the GPU code of the library was not loaded: " + shared().loadError);
     return nullptr;
   }
   std::string key =
@@ -518,15 +519,15 @@ ND_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
 }
 
 ND_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
-                                intptr_t gridY, intptr_t gridZ,
-                                intptr_t blockX, intptr_t blockY,
-                                intptr_t blockZ, int32_t sharedMemory,
-                                CUstream stream, void **params, void **extra,
+                                intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+                                intptr_t blockY, intptr_t blockZ,
+                                int32_t sharedMemory, CUstream stream,
+                                void **params, void **extra,
                                 size_t /*paramsCount*/) {
   if (failed() || !function)
     return;
   check(driver().p_cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                                blockZ, sharedMemory, stream, params, extra),
+                                  blockZ, sharedMemory, stream, params, extra),
         "cuLaunchKernel");
 }
 
@@ -599,13 +600,12 @@ ND_EXPORT void mgpuMemFree(void *buffer, CUstream stream) {
   release(driver(), buffer, stream);
 }
 
-ND_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes,
-                          CUstream stream) {
+ND_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream stream) {
   if (failed() || bytes == 0)
     return;
   check(driver().p_cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                               reinterpret_cast<CUdeviceptr>(src), bytes,
-                               stream),
+                                 reinterpret_cast<CUdeviceptr>(src), bytes,
+                                 stream),
         "cuMemcpyAsync");
 }
 
@@ -614,7 +614,7 @@ ND_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
   if (failed() || count == 0)
     return;
   check(driver().p_cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                                  count, stream),
+                                    count, stream),
         "cuMemsetD32Async");
 }
 
@@ -623,6 +623,6 @@ ND_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
   if (failed() || count == 0)
     return;
   check(driver().p_cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                                  count, stream),
+                                    count, stream),
         "cuMemsetD16Async");
 }

@@ -300,16 +300,14 @@ static OobMode oobOf(Operation *op) {
 }
 
 static ReductionKind reductionOf(Operation *op) {
-  auto attr =
-      dyn_cast_or_null<ReductionKindAttr>(attributeOf(op, "reduction"));
+  auto attr = dyn_cast_or_null<ReductionKindAttr>(attributeOf(op, "reduction"));
   return attr ? attr.getValue() : ReductionKind::None;
 }
 
 /// The coordinates of value `v` (map order) at a point: iterated loops take
 /// the point's `ivs`, others `fixed` (per loop; null where undefined).
-static SmallVector<Value> coordinatesOf(const IterationSpace &space,
-                                        unsigned v, ValueRange ivs,
-                                        ArrayRef<Value> fixed) {
+static SmallVector<Value> coordinatesOf(const IterationSpace &space, unsigned v,
+                                        ValueRange ivs, ArrayRef<Value> fixed) {
   SmallVector<Value> coords;
   for (int64_t d = 0, e = space.maps[v].getNumResults(); d < e; ++d) {
     unsigned loop = space.loopOf(v, d);
@@ -353,8 +351,8 @@ resolvedAt(OpBuilder &b, Location loc, Operation *op,
 static void gatherPoint(OpBuilder &b, Location loc, Operation *op,
                         const IterationSpace &space, ValueRange ivs) {
   auto [fixed, bad] = resolvedAt(b, loc, op, space, ivs);
-  SmallVector<Value> into = coordinatesOf(space, space.maps.size() - 1, ivs,
-                                          fixed);
+  SmallVector<Value> into =
+      coordinatesOf(space, space.maps.size() - 1, ivs, fixed);
   Value data = op->getOperand(0);
   Value destination = op->getOperand(op->getNumOperands() - 1);
   Type elementType = cast<MemRefType>(data.getType()).getElementType();
@@ -610,8 +608,7 @@ struct NdTilingModel
       return success();
     }
     ReductionKind reduction = reductionOf(op);
-    auto useInit =
-        dyn_cast_or_null<BoolAttr>(attributeOf(op, "use_init_val"));
+    auto useInit = dyn_cast_or_null<BoolAttr>(attributeOf(op, "use_init_val"));
     if (reduction == ReductionKind::Mean ||
         (useInit && !useInit.getValue() && reduction != ReductionKind::None))
       return op->emitOpError("has no scalar implementation under 'mean' or "
