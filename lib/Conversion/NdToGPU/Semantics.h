@@ -1,7 +1,7 @@
 //===- Semantics.h - nd's element semantics inside GPU kernels --*- C++ -*-===//
 //
 // Internal to the NdToGPU library: what kernels need beyond nd's element
-// semantics (nd/Dialect/Nd/Transforms/ElementSemantics.h: index values,
+// semantics (nd/Dialect/Nd/Utils/ElementSemantics.h: index values,
 // reductions, means): vector widths, and the messages of failed checks as the
 // CPU lowering words them (lib/Conversion/NdToLinalg), so that a failure on
 // the GPU reads as it does on the CPU.
@@ -13,7 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
-#include "nd/Dialect/Nd/Transforms/ElementSemantics.h"
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
 
 #include <string>
 

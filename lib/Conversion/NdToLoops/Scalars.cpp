@@ -7,7 +7,6 @@
 #include "Scalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -20,59 +19,12 @@ using namespace mlir::nd::lowering;
 // Constants
 //===----------------------------------------------------------------------===//
 
-/// The entry block of the function a SharedConstantScope is open for, where
-/// constants go (null outside of every scope).
-static thread_local Block *constantBlock = nullptr;
-
-SharedConstantScope::SharedConstantScope(Block *entry) : outer(constantBlock) {
-  constantBlock = entry;
-}
-
-SharedConstantScope::~SharedConstantScope() { constantBlock = outer; }
-
-/// A constant of `attr`, shared within the function being built (see
-/// SharedConstantScope). The insertion block cannot tell which function that
-/// is: inside a region builder it is not attached yet.
-static Value sharedConstant(OpBuilder &b, Location loc, TypedAttr attr) {
-  if (!constantBlock)
-    return arith::ConstantOp::create(b, loc, attr);
-  for (Operation &op : *constantBlock) {
-    auto constant = dyn_cast<arith::ConstantOp>(op);
-    if (!constant)
-      break;
-    if (constant.getValue() == attr)
-      return constant;
-  }
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(constantBlock);
-  return arith::ConstantOp::create(b, loc, attr);
-}
-
 Value lowering::constIndex(OpBuilder &b, Location loc, int64_t value) {
   return sharedConstant(b, loc, b.getIndexAttr(value));
 }
 
 Value lowering::constBool(OpBuilder &b, Location loc, bool value) {
   return sharedConstant(b, loc, b.getBoolAttr(value));
-}
-
-Value lowering::zeroValue(OpBuilder &b, Location loc, Type elementType) {
-  if (auto complex = dyn_cast<ComplexType>(elementType)) {
-    auto part = cast<FloatType>(complex.getElementType());
-    Attribute zero = b.getFloatAttr(part, 0.0);
-    auto parts = b.getArrayAttr({zero, zero});
-    return complex::ConstantOp::create(b, loc, complex, parts);
-  }
-  // Unsigned integers are stored as signless ones of the same width.
-  Type storage = elementType;
-  if (auto integer = dyn_cast<IntegerType>(elementType);
-      integer && !integer.isSignless())
-    storage = b.getIntegerType(integer.getWidth());
-  Value zero = sharedConstant(b, loc, cast<TypedAttr>(b.getZeroAttr(storage)));
-  if (storage == elementType)
-    return zero;
-  return UnrealizedConversionCastOp::create(b, loc, elementType, zero)
-      .getResult(0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -129,50 +81,10 @@ Value lowering::maxIndex(OpBuilder &b, Location loc, Value a, Value c) {
 // Index values under an oob mode
 //===----------------------------------------------------------------------===//
 
-Value lowering::loadIndex(OpBuilder &b, Location loc, Value flat,
-                          Value position) {
-  Value raw = memref::LoadOp::create(b, loc, flat, ValueRange{position});
-  if (raw.getType().isIndex())
-    return raw;
-  return b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), raw);
-}
-
-Value lowering::normalizeIndex(OpBuilder &b, Location loc, Value index,
-                               Value size) {
-  Value zero = constIndex(b, loc, 0);
-  Value isNegative = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::slt, index, zero);
-  Value wrapped = b.createOrFold<arith::AddIOp>(loc, index, size);
-  return b.createOrFold<arith::SelectOp>(loc, isNegative, wrapped, index);
-}
-
-Value lowering::isOutOfRange(OpBuilder &b, Location loc, Value normalized,
-                             Value size) {
-  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                       normalized, size);
-}
-
 Value lowering::clampIfBad(OpBuilder &b, Location loc, Value bad,
                            Value normalized) {
   Value zero = constIndex(b, loc, 0);
   return b.createOrFold<arith::SelectOp>(loc, bad, zero, normalized);
-}
-
-ResolvedIndex lowering::resolveIndex(OpBuilder &b, Location loc, OobMode oob,
-                                     Value raw, Value size) {
-  Value normalized = normalizeIndex(b, loc, raw, size);
-  if (oob != OobMode::Clamp)
-    return {normalized, isOutOfRange(b, loc, normalized, size)};
-  // Below -size, the normalized value is still negative: 0.
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  Value last = b.createOrFold<arith::SubIOp>(loc, size, one);
-  Value below = b.createOrFold<arith::MinSIOp>(loc, normalized, last);
-  Value clamped = b.createOrFold<arith::MaxSIOp>(loc, below, zero);
-  // A test loops can hoist.
-  Value empty =
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, zero);
-  return {clamped, empty};
 }
 
 std::pair<Value, Value> lowering::resolveOrSkip(OpBuilder &b, Location loc,

@@ -186,7 +186,7 @@ private:
     auto loop = scf::ForOp::create(
         b, loc, zero, count, one, ValueRange{yes},
         [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
-          Value w = loadIndex(lb, lloc, flat, e);
+          Value w = loadIndexValue(lb, lloc, flat, e);
           Value bad = isBadWrite(lb, lloc, c, w);
           LoweringState::CheckChain chain(*state, lb, lloc, op, acc[0]);
           chain.check(bad, message, w, limit);
@@ -296,7 +296,7 @@ private:
     if (writesFlat) {
       // Rows exist, so perBatch is not 0 here.
       Value batch = b.createOrFold<arith::DivUIOp>(loc, row, c.perBatch);
-      w = loadIndex(b, loc, writesFlat, batch);
+      w = loadIndexValue(b, loc, writesFlat, batch);
     }
     auto write = [&](OpBuilder &wb, Location wloc, Value start) {
       writeRow(wb, wloc, c, rows, at, block.seqRange, start, updates,
