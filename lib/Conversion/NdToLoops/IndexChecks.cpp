@@ -70,8 +70,7 @@ void lowering::reportFirstBadIndex(LoweringState &state, OpBuilder &b,
           {
             OpBuilder::InsertionGuard guard(nb);
             nb.setInsertionPointToStart(ifOp.thenBlock());
-            state.report(nb, nloc, op,
-                         LoweringState::indexMessage(component.dataDim),
+            state.report(nb, nloc, op, indexMessage(component.dataDim),
                          component.raw, component.size);
           }
           done = orBool(nb, nloc, done, bad);

@@ -100,18 +100,6 @@ static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
   return orBool(b, loc, bad, past);
 }
 
-/// The message of a write index out of range (two `%lld`: the value, and the
-/// last start in linear mode or the sequence dim's size in circular mode).
-static std::string writeIndexMessage(int64_t axis, bool circular) {
-  std::string where =
-      "dim " + std::to_string(axis) + " of operand 'past_cache'";
-  if (circular)
-    return "write index %lld in operand 'write_indices' is negative (" + where +
-           ", size %lld, circular mode)";
-  return "write index %lld in operand 'write_indices' is out of range for " +
-         where + ": the update fits from positions 0 to %lld (linear mode)";
-}
-
 namespace {
 struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
   using NdLoweringPattern::NdLoweringPattern;
