@@ -20,44 +20,11 @@ using namespace mlir::nd::gpu_lowering;
 // Scalars
 //===----------------------------------------------------------------------===//
 
-Value gpu_lowering::constIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 Value gpu_lowering::constInt(OpBuilder &b, Location loc, Type type,
                              int64_t value) {
   if (type.isIndex())
     return constIndex(b, loc, value);
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
-}
-
-Value gpu_lowering::constBool(OpBuilder &b, Location loc, bool value) {
-  return arith::ConstantOp::create(b, loc, b.getBoolAttr(value));
-}
-
-Value gpu_lowering::dimValue(OpBuilder &b, Location loc, Value memref,
-                             int64_t d) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (!type.isDynamicDim(d))
-    return constIndex(b, loc, type.getDimSize(d));
-  return memref::DimOp::create(b, loc, memref, d);
-}
-
-SmallVector<Value> gpu_lowering::dimValues(OpBuilder &b, Location loc,
-                                           Value memref, int64_t from,
-                                           int64_t to) {
-  SmallVector<Value> dims;
-  for (int64_t d = from; d < to; ++d)
-    dims.push_back(dimValue(b, loc, memref, d));
-  return dims;
-}
-
-Value gpu_lowering::product(OpBuilder &b, Location loc,
-                            ArrayRef<Value> values) {
-  Value result = constIndex(b, loc, 1);
-  for (Value value : values)
-    result = mulIndex(b, loc, result, value);
-  return result;
 }
 
 Value gpu_lowering::addIndex(OpBuilder &b, Location loc, Value x, Value y) {
@@ -80,18 +47,6 @@ Value gpu_lowering::remIndex(OpBuilder &b, Location loc, Value x, Value y) {
   return b.createOrFold<arith::RemUIOp>(loc, x, y);
 }
 
-Value gpu_lowering::ceilDivIndex(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
-}
-
-Value gpu_lowering::minIndex(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::MinUIOp>(loc, x, y);
-}
-
-Value gpu_lowering::maxIndex(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::MaxUIOp>(loc, x, y);
-}
-
 Value gpu_lowering::cmpIndex(OpBuilder &b, Location loc,
                              arith::CmpIPredicate predicate, Value x, Value y) {
   return b.createOrFold<arith::CmpIOp>(loc, predicate, x, y);
@@ -99,15 +54,6 @@ Value gpu_lowering::cmpIndex(OpBuilder &b, Location loc,
 
 Value gpu_lowering::andBool(OpBuilder &b, Location loc, Value x, Value y) {
   return b.createOrFold<arith::AndIOp>(loc, x, y);
-}
-
-Value gpu_lowering::orBool(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::OrIOp>(loc, x, y);
-}
-
-Value gpu_lowering::notBool(OpBuilder &b, Location loc, Value x) {
-  Value yes = constBool(b, loc, true);
-  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
 }
 
 Value gpu_lowering::select(OpBuilder &b, Location loc, Value cond, Value x,
@@ -403,7 +349,7 @@ Value gpu_lowering::gridFor(OpBuilder &b, Location loc, Value work,
                             Value perBlock, int64_t limit) {
   Value one = constIndex(b, loc, 1);
   Value cap = constIndex(b, loc, limit);
-  Value blocks = ceilDivIndex(b, loc, work, perBlock);
+  Value blocks = ceilDiv(b, loc, work, perBlock);
   blocks = maxIndex(b, loc, blocks, one);
   return minIndex(b, loc, blocks, cap);
 }

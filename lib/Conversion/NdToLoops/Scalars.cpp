@@ -19,40 +19,9 @@ using namespace mlir::nd::lowering;
 // Constants
 //===----------------------------------------------------------------------===//
 
-Value lowering::constIndex(OpBuilder &b, Location loc, int64_t value) {
-  return sharedConstant(b, loc, b.getIndexAttr(value));
-}
-
-Value lowering::constBool(OpBuilder &b, Location loc, bool value) {
-  return sharedConstant(b, loc, b.getBoolAttr(value));
-}
-
 //===----------------------------------------------------------------------===//
 // Dims and index arithmetic
 //===----------------------------------------------------------------------===//
-
-Value lowering::dimValue(OpBuilder &b, Location loc, Value shaped, int64_t d) {
-  auto type = cast<MemRefType>(shaped.getType());
-  if (!type.isDynamicDim(d))
-    return constIndex(b, loc, type.getDimSize(d));
-  return memref::DimOp::create(b, loc, shaped, d);
-}
-
-SmallVector<Value> lowering::dimValues(OpBuilder &b, Location loc, Value shaped,
-                                       int64_t from, int64_t to) {
-  SmallVector<Value> dims;
-  for (int64_t d = from; d < to; ++d)
-    dims.push_back(dimValue(b, loc, shaped, d));
-  return dims;
-}
-
-Value lowering::product(OpBuilder &b, Location loc, ArrayRef<Value> values) {
-  // Folded as built, so that static shapes give constants.
-  Value result = constIndex(b, loc, 1);
-  for (Value value : values)
-    result = b.createOrFold<arith::MulIOp>(loc, result, value);
-  return result;
-}
 
 SmallVector<Value> lowering::rowMajorStrides(OpBuilder &b, Location loc,
                                              ArrayRef<Value> dims) {
@@ -63,18 +32,6 @@ SmallVector<Value> lowering::rowMajorStrides(OpBuilder &b, Location loc,
     stride = b.createOrFold<arith::MulIOp>(loc, stride, dims[j]);
   }
   return strides;
-}
-
-Value lowering::ceilDiv(OpBuilder &b, Location loc, Value a, Value d) {
-  return b.createOrFold<arith::CeilDivUIOp>(loc, a, d);
-}
-
-Value lowering::minIndex(OpBuilder &b, Location loc, Value a, Value c) {
-  return b.createOrFold<arith::MinUIOp>(loc, a, c);
-}
-
-Value lowering::maxIndex(OpBuilder &b, Location loc, Value a, Value c) {
-  return b.createOrFold<arith::MaxUIOp>(loc, a, c);
 }
 
 //===----------------------------------------------------------------------===//
@@ -99,15 +56,6 @@ std::pair<Value, Value> lowering::resolveOrSkip(OpBuilder &b, Location loc,
 //===----------------------------------------------------------------------===//
 // Booleans and conditionals
 //===----------------------------------------------------------------------===//
-
-Value lowering::orBool(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::OrIOp>(loc, x, y);
-}
-
-Value lowering::notBool(OpBuilder &b, Location loc, Value x) {
-  Value yes = constBool(b, loc, true);
-  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
-}
 
 Value lowering::buildIf(OpBuilder &b, Location loc, Value cond, Type type,
                         function_ref<Value(OpBuilder &, Location)> then,

@@ -21,38 +21,16 @@
 namespace mlir::nd::lowering {
 
 //===----------------------------------------------------------------------===//
-// Constants
-//===----------------------------------------------------------------------===//
-
-// Shared within the function being built while a SharedConstantScope
-// (nd/Dialect/Nd/Utils/ElementSemantics.h) is open: the lowering opens
-// one for each function it builds.
-Value constIndex(OpBuilder &b, Location loc, int64_t value);
-Value constBool(OpBuilder &b, Location loc, bool value);
-
-//===----------------------------------------------------------------------===//
 // Dims and index arithmetic
 //===----------------------------------------------------------------------===//
 
-/// The size of dim `d` of a tensor or memref as an index value.
-Value dimValue(OpBuilder &b, Location loc, Value shaped, int64_t d);
-
-/// The dims `[from, to)` of `shaped` as index values.
-SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value shaped,
-                             int64_t from, int64_t to);
-
-/// The product of `values` (1 when empty).
-Value product(OpBuilder &b, Location loc, ArrayRef<Value> values);
+// Constants (shared within the function being built: the lowering opens a
+// SharedConstantScope for each function it builds), dims, products of dims,
+// unsigned min/max/ceildiv and booleans: nd/Dialect/Nd/Utils/IndexArithmetic.h.
 
 /// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
 SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
                                    ArrayRef<Value> dims);
-
-/// `(a + b - 1) / b` for non-negative `a` and positive `b`.
-Value ceilDiv(OpBuilder &b, Location loc, Value a, Value d);
-
-Value minIndex(OpBuilder &b, Location loc, Value a, Value c);
-Value maxIndex(OpBuilder &b, Location loc, Value a, Value c);
 
 //===----------------------------------------------------------------------===//
 // Index values under an oob mode
@@ -73,10 +51,6 @@ std::pair<Value, Value> resolveOrSkip(OpBuilder &b, Location loc, OobMode oob,
 //===----------------------------------------------------------------------===//
 // Booleans and conditionals
 //===----------------------------------------------------------------------===//
-
-/// `x | y` and `!x` on i1.
-Value orBool(OpBuilder &b, Location loc, Value x, Value y);
-Value notBool(OpBuilder &b, Location loc, Value x);
 
 /// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
 /// when `cond` is the constant true.

@@ -16,41 +16,6 @@ using namespace mlir;
 using namespace mlir::nd;
 
 //===----------------------------------------------------------------------===//
-// Constants
-//===----------------------------------------------------------------------===//
-
-/// The entry block of the function a SharedConstantScope is open for, where
-/// constants go (null outside of every scope).
-static thread_local Block *constantBlock = nullptr;
-
-SharedConstantScope::SharedConstantScope(Block *entry) : outer(constantBlock) {
-  constantBlock = entry;
-}
-
-SharedConstantScope::~SharedConstantScope() { constantBlock = outer; }
-
-// The insertion block cannot tell which function is being built: inside a
-// region builder it is not attached yet.
-Value mlir::nd::sharedConstant(OpBuilder &b, Location loc, TypedAttr attr) {
-  if (!constantBlock)
-    return arith::ConstantOp::create(b, loc, attr);
-  for (Operation &op : *constantBlock) {
-    auto constant = dyn_cast<arith::ConstantOp>(op);
-    if (!constant)
-      break;
-    if (constant.getValue() == attr)
-      return constant;
-  }
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(constantBlock);
-  return arith::ConstantOp::create(b, loc, attr);
-}
-
-static Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
-  return sharedConstant(b, loc, b.getIndexAttr(value));
-}
-
-//===----------------------------------------------------------------------===//
 // Index values
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +38,7 @@ static Value normalizeWithZero(OpBuilder &b, Location loc, Value index,
 
 Value mlir::nd::normalizeIndex(OpBuilder &b, Location loc, Value index,
                                Value size) {
-  Value zero = constantIndex(b, loc, 0);
+  Value zero = constIndex(b, loc, 0);
   return normalizeWithZero(b, loc, index, size, zero);
 }
 
@@ -85,12 +50,12 @@ Value mlir::nd::isOutOfRange(OpBuilder &b, Location loc, Value normalized,
 
 ResolvedIndex mlir::nd::resolveIndex(OpBuilder &b, Location loc, OobMode oob,
                                      Value raw, Value size) {
-  Value zero = constantIndex(b, loc, 0);
+  Value zero = constIndex(b, loc, 0);
   Value normalized = normalizeWithZero(b, loc, raw, size, zero);
   if (oob != OobMode::Clamp)
     return {normalized, isOutOfRange(b, loc, normalized, size)};
   // Below -size the normalized value is still negative: 0.
-  Value one = constantIndex(b, loc, 1);
+  Value one = constIndex(b, loc, 1);
   Value last = b.createOrFold<arith::SubIOp>(loc, size, one);
   Value below = b.createOrFold<arith::MinSIOp>(loc, normalized, last);
   Value clamped = b.createOrFold<arith::MaxSIOp>(loc, below, zero);

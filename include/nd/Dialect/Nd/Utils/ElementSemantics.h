@@ -16,33 +16,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/Nd/Utils/IndexArithmetic.h"
 
 namespace mlir::nd {
-
-//===----------------------------------------------------------------------===//
-// Constants
-//===----------------------------------------------------------------------===//
-
-/// While alive, the constants built here (and by `sharedConstant`) are shared
-/// within the function whose entry block is `entry`: reused from the
-/// constants at the start of that block, or created there. The CPU lowering
-/// asks for the same few constants many times; sharing them keeps its output,
-/// and the time later passes spend on it, small. Outside of every scope, each
-/// constant is created where it is asked for.
-class SharedConstantScope {
-public:
-  explicit SharedConstantScope(Block *entry);
-  ~SharedConstantScope();
-  SharedConstantScope(const SharedConstantScope &) = delete;
-  SharedConstantScope &operator=(const SharedConstantScope &) = delete;
-
-private:
-  Block *outer;
-};
-
-/// A constant of `attr`, shared within the function of the innermost
-/// SharedConstantScope, if any.
-Value sharedConstant(OpBuilder &b, Location loc, TypedAttr attr);
 
 //===----------------------------------------------------------------------===//
 // Index values
