@@ -222,9 +222,8 @@ void gpu_lowering::fill32(OpBuilder &b, Location loc, Value buffer,
                         fillValue);
 }
 
-/// The coordinates of the row-major position `flat` in `dims`.
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
-                                      ArrayRef<Value> dims) {
+SmallVector<Value> gpu_lowering::delinearize(OpBuilder &b, Location loc,
+                                             Value flat, ArrayRef<Value> dims) {
   SmallVector<Value> coords(dims.size());
   Value rest = flat;
   for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {

@@ -48,6 +48,10 @@ Value cmpIndex(OpBuilder &b, Location loc, arith::CmpIPredicate predicate,
 Value andBool(OpBuilder &b, Location loc, Value x, Value y);
 Value select(OpBuilder &b, Location loc, Value cond, Value x, Value y);
 
+/// The coordinates of the row-major position `flat` in `dims`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<Value> dims);
+
 /// `index` <-> integer casts (signed).
 Value toIndex(OpBuilder &b, Location loc, Value value);
 Value fromIndex(OpBuilder &b, Location loc, Type type, Value value);

@@ -278,22 +278,6 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
 // gather_elements
 //===----------------------------------------------------------------------===//
 
-/// The coordinates of the row-major position `flat` in `dims`.
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
-                                      ArrayRef<Value> dims) {
-  SmallVector<Value> coords(dims.size());
-  Value rest = flat;
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    if (d == 0) {
-      coords[d] = rest;
-      break;
-    }
-    coords[d] = remIndex(b, loc, rest, dims[d]);
-    rest = divIndex(b, loc, rest, dims[d]);
-  }
-  return coords;
-}
-
 namespace {
 /// The operands of a gather_elements as the kernels see them.
 struct ElementsGather {

@@ -145,22 +145,6 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   return success();
 }
 
-/// The coordinates of the row-major position `flat` in `dims`.
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
-                                      ArrayRef<Value> dims) {
-  SmallVector<Value> coords(dims.size());
-  Value rest = flat;
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    if (d == 0) {
-      coords[d] = rest;
-      break;
-    }
-    coords[d] = remIndex(b, loc, rest, dims[d]);
-    rest = divIndex(b, loc, rest, dims[d]);
-  }
-  return coords;
-}
-
 /// Whether, `even` holding, each of the `rows` rows of `rowLen` index values
 /// of `indices` (1-D) holds one value: a kernel sets a flag on the first
 /// mismatch it sees, the host waits for it. An i1 on the host.
