@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nd-c/CudaRuntime.h"
+#include "nd-c/RuntimeABI.h"
 
 #include <cuda.h>
 
@@ -414,9 +415,11 @@ ND_EXPORT const char *nd_cuda_last_message(void) { return state.last.c_str(); }
 // nd's error report
 //===----------------------------------------------------------------------===//
 
-/// A failed run-time check of the generated code: the first message of the
-/// call is kept (nd_cuda_end returns it).
-ND_EXPORT void nd_report_error(const char *format, int64_t a, int64_t b) {
+/// A failed run-time check of the generated code (nd-c/RuntimeABI.h): the
+/// first message of the call is kept (nd_cuda_end returns it). This library
+/// keeps its call state per thread: it needs no state pointer.
+ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *, const char *format,
+                                   int64_t a, int64_t b) {
   char buffer[1024];
   std::snprintf(buffer, sizeof buffer, format, static_cast<long long>(a),
                 static_cast<long long>(b));
