@@ -61,6 +61,17 @@ Value gpu_lowering::select(OpBuilder &b, Location loc, Value cond, Value x,
   return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
 }
 
+Value gpu_lowering::selectByIndex(OpBuilder &b, Location loc, Value c,
+                                  ArrayRef<Value> values) {
+  Value result = values.front();
+  for (int64_t i = 1, e = values.size(); i < e; ++i) {
+    Value is =
+        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
+    result = select(b, loc, is, values[i], result);
+  }
+  return result;
+}
+
 Value gpu_lowering::toIndex(OpBuilder &b, Location loc, Value value) {
   if (value.getType().isIndex())
     return value;

@@ -47,6 +47,10 @@ Value cmpIndex(OpBuilder &b, Location loc, arith::CmpIPredicate predicate,
                Value x, Value y);
 Value andBool(OpBuilder &b, Location loc, Value x, Value y);
 Value select(OpBuilder &b, Location loc, Value cond, Value x, Value y);
+/// In a kernel: `values[c]` for an index value `c` in `[0, n)`, as a chain of
+/// selects.
+Value selectByIndex(OpBuilder &b, Location loc, Value c,
+                    ArrayRef<Value> values);
 
 /// The coordinates of the row-major position `flat` in `dims`.
 SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,

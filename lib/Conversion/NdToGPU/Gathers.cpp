@@ -87,18 +87,6 @@ static void emitRowGather(OpBuilder &b, Location loc, const RowGather &g) {
       });
 }
 
-/// In a kernel: `values[c]` where `c` is an index value in `[0, n)`.
-static Value selectByIndex(OpBuilder &b, Location loc, Value c,
-                           ArrayRef<Value> values) {
-  Value result = values.front();
-  for (int64_t i = 1, e = values.size(); i < e; ++i) {
-    Value is =
-        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
-    result = select(b, loc, is, values[i], result);
-  }
-  return result;
-}
-
 LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
   OpBuilder &b = l.b;
   Location loc = l.loc;
