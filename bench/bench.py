@@ -6,6 +6,10 @@ by nd (nd-run), numpy, PyTorch and ONNX Runtime side by side.
     python3 bench/bench.py --tiny          # small shapes, seconds (check-nd)
     python3 bench/bench.py --only a,e,g    # some workloads
     python3 bench/bench.py --nd jit,aot    # nd-run and nd's Python package
+    python3 bench/bench.py --target cuda --gpu-dir DIR
+                                           # nd on an NVIDIA GPU beside torch
+                                           # CUDA (DIR from
+                                           # scripts/gpu-prepare.sh)
 
 Every workload is built as a one-node ONNX model that nd-run and ONNX Runtime
 both load, with .npy inputs. With --nd aot, nd.compile (python/nd) compiles
@@ -422,6 +426,40 @@ def make_unsort(rng, tiny):
     return {"data": data, "indices": indices, "updates": updates}
 
 
+def make_moe_combine(rng, tiny):
+    # A mixture-of-experts layer's combine: each of the tokens gets the
+    # outputs of its top-8 experts, rows grouped by expert (a permutation of
+    # the tokens, each 8 times), added into the tokens' hidden states. f32
+    # here (numpy has no bf16); scripts/bench_gpu.py runs bf16 too.
+    tokens, hidden = (16, 8) if tiny else (4096, 7168)
+    rows = rng.permutation(np.repeat(np.arange(tokens), 8))
+    return {"data": np.zeros((tokens, hidden), np.float32),
+            "indices": rows.astype(np.int64)[:, None],
+            "updates": rng.standard_normal((8 * tokens, hidden)).astype(
+                np.float32)}
+
+
+def make_moe_dispatch(rng, tiny):
+    # ... and its dispatch: the tokens' rows gathered in expert order.
+    tokens, hidden = (16, 8) if tiny else (4096, 7168)
+    rows = rng.permutation(np.repeat(np.arange(tokens), 8))
+    return {"data": rng.standard_normal((tokens, hidden)).astype(np.float32),
+            "indices": rows.astype(np.int64)[:, None]}
+
+
+def make_paged_kv(rng, tiny):
+    # vLLM's reshape_and_cache: each new token's keys (8 heads x 128) written
+    # into its slot of a paged cache, in place. f32 here (bf16 on the GPU
+    # bench).
+    slots, heads, dim, count = (64, 2, 8, 16) if tiny else (524288, 8, 128,
+                                                            4096)
+    chosen = rng.choice(slots, size=count, replace=False)
+    return {"data": np.zeros((slots, heads, dim), np.float32),
+            "indices": chosen.astype(np.int64)[:, None],
+            "updates": rng.standard_normal((count, heads, dim)).astype(
+                np.float32)}
+
+
 # References: independent numpy code, in nd's order.
 
 def ref_scatter_nd_set(d):
@@ -643,6 +681,32 @@ def make_workloads():
                  [("copyto+put_along_axis", np_copy_then(np_put_along))],
                  [("copy_+scatter_", torch_copy_then(torch_scatter_axis1))],
                  runs=20),
+        Workload("h", "MoE combine ScatterND add",
+                 "f32 data [4096,7168], indices [32768,1] (each token 8 "
+                 "times, grouped by expert), updates [32768,7168]",
+                 scatter_nd, {"reduction": "add"}, make_moe_combine,
+                 ref_scatter_nd_add, moved_scatter,
+                 "read data, indices, updates; write the result",
+                 [np_copyto_add_at], [torch_index_add_, torch_put_acc],
+                 runs=5, reduction=True),
+        Workload("i", "MoE dispatch GatherND",
+                 "f32 data [4096,7168], indices [32768,1] (each token 8 "
+                 "times, grouped by expert)",
+                 "GatherND", {}, make_moe_dispatch, ref_gather_nd,
+                 moved_embedding,
+                 "read indices and each distinct row once; write the result",
+                 [("take(out=)", np_into(embedding_shape, np_embedding_take))],
+                 [("index_select(out=)",
+                   torch_into(embedding_shape, torch_embedding_index_select))],
+                 runs=5, streaming=True),
+        Workload("j", "paged KV-cache write, donated",
+                 "f32 cache [524288,8,128] (2 GiB) updated in place at 4096 "
+                 "distinct slots, updates [4096,8,128]",
+                 scatter_nd, {}, make_paged_kv, ref_scatter_nd_set,
+                 moved_donated,
+                 "read indices, updates; write the updated rows",
+                 [np_in_place], [torch_in_place],
+                 runs=20, donate=True),
     ]
     # a' again with a cache 8 times as long: the donated time must not grow.
     donated = workloads[1]
@@ -1354,7 +1418,7 @@ def parse_args():
                              "default)")
     parser.add_argument("--only", default=None,
                         help="comma-separated workload keys (a,a',a'256,b,b2,"
-                             "c1,c2,d,e,f,g,g')")
+                             "c1,c2,d,e,f,g,g',h,i,j)")
     parser.add_argument("--threads", default=None,
                         help="comma-separated thread counts "
                              "(default: 1, 2 and all cores)")
@@ -1378,6 +1442,14 @@ def parse_args():
     parser.add_argument("--no-install", action="store_true",
                         help="do not run scripts/setup.sh for what is "
                              "missing")
+    parser.add_argument("--target", choices=("cpu", "cuda"), default="cpu",
+                        help="cuda: nd's GPU code beside torch CUDA, with "
+                             "and without deterministic algorithms "
+                             "(scripts/bench_gpu.py, on the libraries "
+                             "scripts/gpu-prepare.sh built into --gpu-dir)")
+    parser.add_argument("--gpu-dir", default=None,
+                        help="the folder of scripts/gpu-prepare.sh (default: "
+                             "$ND_BUILD_DIR or build/, gpu-check)")
     args = parser.parse_args()
     if args.tiny:
         args.budget = 1.0
@@ -1466,8 +1538,22 @@ def report(args, workloads, results, thread_counts, bandwidth, copy_size,
             print(f"- {e.splitlines()[0]}")
 
 
+def run_cuda(args):
+    """The GPU benchmark: scripts/bench_gpu.py on the prepared libraries."""
+    build = os.environ.get("ND_BUILD_DIR", os.path.join(ROOT, "build"))
+    directory = args.gpu_dir or os.path.join(build, "gpu-check")
+    if not os.path.exists(os.path.join(directory, "libbench_cuda.so")):
+        die(f"no GPU libraries in {directory}: run scripts/gpu-prepare.sh "
+            f"{directory} (on a machine with MLIR and the CUDA toolkit)")
+    sys.path.insert(0, directory)
+    import bench_gpu  # noqa: E402
+    return bench_gpu.main(directory, args.only, args.tiny)
+
+
 def main():
     args = parse_args()
+    if args.target == "cuda":
+        return run_cuda(args)
     have_torch, ort_dir = find_peers(args)
 
     build = os.environ.get("ND_BUILD_DIR", os.path.join(ROOT, "build"))

@@ -113,3 +113,33 @@ config.substitutions.append(
          os.path.join(config.nd_lib_dir, "libnd_runner_utils" + config.shlibext),
          libmpich,
      ])))
+
+# GPU code (test/Conversion/NdToGPU, test/Integration/GPU): the CUDA
+# toolkit's ptxas and fatbinary assemble the kernels (tests that need them
+# are skipped where they are absent), nd's CUDA runtime library runs them,
+# and a machine with a CUDA driver runs them on its GPU (the tests of a
+# missing driver are skipped there).
+cuda_toolkit = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
+if os.path.exists(os.path.join(cuda_toolkit, "bin", "ptxas")) and \
+        os.path.exists(os.path.join(cuda_toolkit, "bin", "fatbinary")):
+    config.available_features.add("ptxas")
+else:
+    lit_config.note("no ptxas and fatbinary in %s/bin: the tests that "
+                    "assemble GPU kernels are skipped (set CUDA_HOME)"
+                    % cuda_toolkit)
+nd_cuda_runtime = os.path.join(config.nd_lib_dir,
+                               "libnd_cuda_runtime" + config.shlibext)
+if os.path.exists(nd_cuda_runtime):
+    config.available_features.add("nd-cuda-runtime")
+config.substitutions.append(("%nd_cuda_runtime", nd_cuda_runtime))
+config.substitutions.append(("%nd_lib_dir", config.nd_lib_dir))
+config.substitutions.append(("%nd_src_root", config.nd_src_root))
+config.substitutions.append(
+    ("%nd_include_dir", os.path.join(config.nd_src_root, "include")))
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

@@ -3,8 +3,9 @@
 // `nd-to-llvm`: from tensor functions using nd ops (or upstream gathers and
 // scatters, which it converts first) to the LLVM dialect, and the
 // registration of every nd pipeline (`nd-sharded-to-llvm` is built in
-// ShardPipeline.cpp). Each conversion's own header is included rather than
-// mlir/Conversion/Passes.h, which costs ~30 s and 2 GB per translation unit.
+// ShardPipeline.cpp, `nd-to-gpu` in GPUPipeline.cpp). Each conversion's own
+// header is included rather than mlir/Conversion/Passes.h, which costs ~30 s
+// and 2 GB per translation unit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,6 +144,13 @@ void mlir::nd::registerNdPipelines() {
       "(upstream gathers, scatters and TOSA ops converted first, donation, "
       "lower-scatter, one-shot bufferization, deallocation, OpenMP, LLVM)",
       buildNdToLLVMPipeline);
+  PassPipelineRegistration<NdToGPUPipelineOptions>(
+      "nd-to-gpu",
+      "Lower a module of tensor functions using nd ops to the LLVM dialect "
+      "for NVIDIA GPUs (donation, one-shot bufferization, GPU kernels, fat "
+      "binaries of sm_90 and sm_80 cubins and PTX, host code calling nd's "
+      "CUDA runtime)",
+      buildNdToGPUPipeline);
   PassPipelineRegistration<>(
       "nd-sharded-to-llvm",
       "Lower a module with sharded functions to the LLVM dialect for MPI "

@@ -12,6 +12,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Registration/Registration.h"
@@ -33,6 +34,9 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   nd::registerNdDialects(registry);
+  // gpu-module-to-binary (the nd-to-gpu pipeline) translates kernels to LLVM
+  // IR in process.
+  registerAllToLLVMIRTranslations(registry);
 
   // --help shows the passes and mlir-opt's options, which register next,
   // not libLLVM's code generation flags (--help-hidden does).
@@ -42,7 +46,7 @@ int main(int argc, char **argv) {
       "nd optimizer driver: mlir-opt with nd's dialect, its passes "
       "(--lower-scatter, --convert-tensor-to-nd, --convert-tosa-to-nd, "
       "--convert-nd-runtime-to-llvm, the --nd-* passes) and its pipelines "
-      "(--nd-to-llvm, --nd-sharded-to-llvm) among upstream's\n",
+      "(--nd-to-llvm, --nd-to-gpu, --nd-sharded-to-llvm) among upstream's\n",
       registry);
   // The nd dialect's printer names large LLVM structs (the results of a
   // function with many of them), in LLVM IR that nd-opt reads as well as in

@@ -3,6 +3,7 @@
 #ifndef ND_CONVERSION_PASSES_H
 #define ND_CONVERSION_PASSES_H
 
+#include "nd/Conversion/NdToGPU/NdToGPU.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Conversion/NdToLoops/NdToLoops.h"
 #include "nd/Conversion/TensorToNd/TensorToNd.h"

@@ -625,4 +625,171 @@ def ConvertTosaToNd : Pass<"convert-tosa-to-nd"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// NVIDIA GPUs
+//===----------------------------------------------------------------------===//
+
+def ConvertNdToGPU : Pass<"convert-nd-to-gpu", "ModuleOp"> {
+  let summary = "Lower the nd ops on buffers to GPU kernels and their host "
+                "code";
+  let description = [{
+    Rewrites each nd op on buffers (the form one-shot bufferization gives
+    them; their buffers are device memory) of every host function into the
+    host code that checks its dynamic shapes and launches its kernels
+    (`gpu.launch`, with scratch buffers from `gpu.alloc`):
+
+    - gathers (`nd.gather_nd`, `nd.gather`): each index tuple's row of
+      `data` is copied by a group of threads in 16-byte vectors where the
+      element type, the row length and the buffers' alignment allow (tested
+      at run time), one element at a time otherwise; `nd.gather_elements`
+      reads one element per index value;
+    - scatters (`nd.scatter_nd`, `nd.scatter_elements`): deterministic, as
+      on the CPU: a pass computes each entry's destination row and checks
+      its indices; under reduction `none` the last entry of each row wins
+      (an integer atomic max of the entry number); under any other reduction
+      the entries are sorted by destination with a stable radix sort and the
+      first entry of each run applies the run's updates in order (`mean` and
+      `use_init_val(false)` counted per element). No float atomics;
+    - `nd.tensor_scatter`: each update row is copied to its place (writes
+      never collide).
+
+    Run-time checks (`check-bounds`, oob<error>): every index value and
+    every dynamic shape the verifier could not compare is checked; the first
+    failure of a call (in program order, then row-major order of the
+    indices) is kept in a device error record, later kernels write nothing,
+    and at each return the host reports it through `__nd_report_error` with
+    the CPU lowering's message, which `--convert-nd-runtime-to-llvm` turns
+    into nd's error report. See docs/Rationale.md, "GPU".
+
+    Operands of other layouts than contiguous row-major are copied into
+    contiguous buffers first (and a destination copied back).
+
+    Before:
+
+    ```mlir
+    nd.gather_nd %data[%ids] into %out
+        : memref<50257x768xf32>, memref<65536x1xi64> into memref<65536x768xf32>
+    ```
+
+    After (abridged): `gpu.launch` kernels reading `%ids` and moving
+    `vector<4xf32>` units of each row, the error record's check and report.
+  }];
+  let options = [
+    Option<"checkBounds", "check-bounds", "bool", /*default=*/"true",
+           "Check index values and dynamic shapes at run time">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::complex::ComplexDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def NdGPUHostMemory : Pass<"nd-gpu-host-memory", "ModuleOp"> {
+  let summary = "Make the buffers of host functions device buffers";
+  let description = [{
+    In host functions (outside GPU kernels), whose buffers live on the GPU:
+    `memref.alloc` and `memref.dealloc` become `gpu.alloc` and
+    `gpu.dealloc`; `memref.copy` becomes `gpu.memcpy` between contiguous
+    buffers and a copy kernel otherwise; a `memref.get_global` (a constant
+    tensor) is copied to a fresh device buffer where it is used. What is left
+    must not touch device memory from the host: an op that reads or writes a
+    buffer on the host (other than `memref.alloca` buffers) is reported and
+    the pass fails.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def NdGPUCallStream : Pass<"nd-gpu-call-stream", "ModuleOp"> {
+  let summary = "Order the GPU work of each host function on one stream";
+  let description = [{
+    Makes every GPU operation of a host function (`gpu.launch_func`,
+    `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset`) asynchronous on
+    one stream, created once at the function's start (`gpu.wait async`):
+    everything runs in program order without the host waiting, also inside
+    `scf.if` and `scf.for`. The host waits (`gpu.wait`) only after a copy
+    into host memory (before it reads it) and before each return. With nd's
+    CUDA runtime the stream is the one the caller gave the call.
+
+    Upstream's `gpu-async-region` waits before every host operation with
+    side effects and at region boundaries, which costs a synchronisation per
+    kernel in nd's host code.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def NdGPUModuleToFatbin : Pass<"nd-gpu-module-to-fatbin", "ModuleOp"> {
+  let summary = "Assemble the PTX of each GPU binary for several chips into "
+                "one fat binary";
+  let description = [{
+    Replaces the PTX object (`assembly`, from `gpu-module-to-binary
+    {format=isa}`) of each `gpu.binary` with a fat binary holding a cubin for
+    each of `chips` (assembled with the CUDA toolkit's `ptxas`) and the PTX
+    itself, which the driver compiles for newer GPUs: one library runs on
+    every GPU from the oldest chip listed on. The tools are looked for in
+    `toolkit`/bin. A missing tool or a failed assembly is an error naming
+    it.
+  }];
+  let options = [
+    ListOption<"chips", "chips", "std::string",
+               "The chips to assemble cubins for (default: sm_90, sm_80)">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"/usr/local/cuda\"",
+           "The CUDA toolkit's directory">,
+    Option<"ptxasOptions", "ptxas-options", "std::string", /*default=*/"\"\"",
+           "More options for ptxas (space separated)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def NdGPURunOnHost : Pass<"nd-gpu-run-on-host", "ModuleOp"> {
+  let summary = "Run GPU kernels and the GPU operations of host functions on "
+                "the host CPU";
+  let description = [{
+    Lets a machine without a GPU execute GPU code, to test it: each
+    `gpu.launch` becomes loops over its blocks and, inside, over its threads,
+    one thread after the other; `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`
+    and `gpu.memset` become host allocations, copies and fills; `gpu.wait`
+    goes. A `gpu.barrier` at the top of a kernel's body splits the body into
+    phases, each run by every thread of the block before the next starts;
+    the values a thread carries from one phase to a later one are kept in
+    per-thread buffers, and workgroup memory is a buffer per block. Any
+    schedule of threads between barriers is one the GPU may run, so results
+    that do not depend on the schedule (nd's kernels) are the GPU's; what
+    the host cannot tell apart is how fast the code is.
+
+    Barriers inside nested regions, private attributions and values of
+    other than scalar or vector types carried across a barrier are reported
+    and the pass fails.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def NdGPUMergeModules : Pass<"nd-gpu-merge-modules", "ModuleOp"> {
+  let summary = "Merge the kernel modules of a module into one";
+  let description = [{
+    `gpu-kernel-outlining` makes a `gpu.module` per kernel, and each becomes
+    a binary that is assembled and loaded on its own (a fat binary per
+    kernel, one `cuModuleLoadData` each when the library loads). This pass
+    moves every kernel into the first `gpu.module` (kernel names are unique:
+    outlining names each after its host function and numbers the others) and
+    points the launches at it: one assembly and one load per library.
+    Modules that carry targets or attributes of their own stay apart.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // ND_CONVERSION_PASSES_TD

@@ -67,6 +67,51 @@ struct NdToLLVMPipelineOptions
 void buildNdToLLVMPipeline(OpPassManager &pm,
                            const NdToLLVMPipelineOptions &options);
 
+/// Options of the `nd-to-gpu` pipeline.
+struct NdToGPUPipelineOptions
+    : public PassPipelineOptions<NdToGPUPipelineOptions> {
+  PassOptions::Option<bool> checkBounds{
+      *this, "check-bounds",
+      llvm::cl::desc("Check index values and dynamic shapes of nd ops at run "
+                     "time (see --convert-nd-to-gpu)"),
+      llvm::cl::init(true)};
+  PassOptions::ListOption<std::string> chips{
+      *this, "chips",
+      llvm::cl::desc("The chips to assemble cubins for (default: sm_90, "
+                     "sm_80)")};
+  PassOptions::Option<std::string> ptxChip{
+      *this, "ptx-chip",
+      llvm::cl::desc("The chip the PTX is generated for: the oldest GPU it "
+                     "runs on, newer ones compile it at load time"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> ptxFeatures{
+      *this, "ptx-features",
+      llvm::cl::desc("The PTX version of the PTX (MLIR 22's default, +ptx60, "
+                     "cannot target sm_80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("The CUDA toolkit's directory (ptxas, fatbinary)"),
+      llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<bool> runOnHost{
+      *this, "run-on-host",
+      llvm::cl::desc("Run the kernels on the host CPU, one thread after the "
+                     "other, instead of building GPU binaries: the GPU "
+                     "lowering then runs with mlir-runner on machines "
+                     "without a GPU (tests)"),
+      llvm::cl::init(false)};
+};
+
+/// Builds the pipeline that takes a module of tensor functions using nd ops
+/// to the LLVM dialect for NVIDIA GPUs: donation and bufferization as in
+/// nd-to-llvm, the nd ops (and elementwise linalg ops) as GPU kernels, the
+/// host's buffers on the device, one stream per call, NVVM, a fat binary of
+/// sm_90 and sm_80 cubins and PTX per kernel module, the host code in LLVM.
+/// The generated code calls the `mgpu*` functions of nd's CUDA runtime
+/// (libnd_cuda_runtime.so) and, with `check-bounds`, `nd_report_error`.
+void buildNdToGPUPipeline(OpPassManager &pm,
+                          const NdToGPUPipelineOptions &options);
+
 /// Builds the pipeline from a module with sharded functions to the LLVM
 /// dialect, ready for `mpiexec mlir-runner`: `nd-partition`,
 /// `nd-lower-shard-collectives`, `convert-shard-to-mpi`, `nd-to-llvm`,
@@ -74,8 +119,8 @@ void buildNdToLLVMPipeline(OpPassManager &pm,
 /// that needs others names the passes itself).
 void buildNdShardedToLLVMPipeline(OpPassManager &pm);
 
-/// Registers nd's pipelines, `nd-to-llvm` and `nd-sharded-to-llvm`, with the
-/// pass registry.
+/// Registers nd's pipelines, `nd-to-llvm`, `nd-to-gpu` and
+/// `nd-sharded-to-llvm`, with the pass registry.
 void registerNdPipelines();
 
 } // namespace nd

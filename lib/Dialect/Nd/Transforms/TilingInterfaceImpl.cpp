@@ -40,6 +40,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/Nd/Transforms/ElementSemantics.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -284,6 +285,148 @@ static bool cutsOnlyIteratedLoops(Operation *op, const IterationSpace &space,
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// One point of the iteration domain (generateScalarImplementation)
+//===----------------------------------------------------------------------===//
+
+/// An inherent attribute of an op by name (null where absent).
+static Attribute attributeOf(Operation *op, StringRef name) {
+  return op->getInherentAttr(name).value_or(Attribute());
+}
+
+static OobMode oobOf(Operation *op) {
+  auto attr = dyn_cast_or_null<OobModeAttr>(attributeOf(op, "oob"));
+  return attr ? attr.getValue() : OobMode::Error;
+}
+
+static ReductionKind reductionOf(Operation *op) {
+  auto attr = dyn_cast_or_null<ReductionKindAttr>(attributeOf(op, "reduction"));
+  return attr ? attr.getValue() : ReductionKind::None;
+}
+
+/// The coordinates of value `v` (map order) at a point: iterated loops take
+/// the point's `ivs`, others `fixed` (per loop; null where undefined).
+static SmallVector<Value> coordinatesOf(const IterationSpace &space, unsigned v,
+                                        ValueRange ivs, ArrayRef<Value> fixed) {
+  SmallVector<Value> coords;
+  for (int64_t d = 0, e = space.maps[v].getNumResults(); d < e; ++d) {
+    unsigned loop = space.loopOf(v, d);
+    coords.push_back(loop < ivs.size() ? ivs[loop] : fixed[loop]);
+  }
+  return coords;
+}
+
+/// The positions the index values address at a point: for each Indexed loop,
+/// the index value read at the point (component `c` of the tuple for the ND
+/// ops) resolved under `oob`, and whether any addresses nothing.
+static std::pair<SmallVector<Value>, Value>
+resolvedAt(OpBuilder &b, Location loc, Operation *op,
+           const IterationSpace &space, ValueRange ivs) {
+  SmallVector<Value> fixed(space.numLoops());
+  Value bad = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  OobMode oob = oobOf(op);
+  for (int64_t l = 0, e = space.numLoops(); l < e; ++l) {
+    const NdLoop &loop = space.loops[l];
+    if (loop.kind != LoopKind::Indexed)
+      continue;
+    // The component dim of the ND ops' indices reads this loop's component.
+    SmallVector<Value> componentFixed(space.numLoops());
+    for (int64_t c = 0; c < e; ++c)
+      if (space.loops[c].kind == LoopKind::Component)
+        componentFixed[c] =
+            arith::ConstantIndexOp::create(b, loc, loop.component);
+    SmallVector<Value> at = coordinatesOf(space, 1, ivs, componentFixed);
+    Value raw = memref::LoadOp::create(b, loc, op->getOperand(1), at);
+    if (!raw.getType().isIndex())
+      raw = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+    Value size = memref::DimOp::create(b, loc, op->getOperand(0), loop.dataDim);
+    ResolvedIndex index = resolveIndex(b, loc, oob, raw, size);
+    fixed[l] = index.position;
+    bad = arith::OrIOp::create(b, loc, bad, index.bad);
+  }
+  return {fixed, bad};
+}
+
+/// A gather at a point: the element the index values address, or zeros.
+static void gatherPoint(OpBuilder &b, Location loc, Operation *op,
+                        const IterationSpace &space, ValueRange ivs) {
+  auto [fixed, bad] = resolvedAt(b, loc, op, space, ivs);
+  SmallVector<Value> into =
+      coordinatesOf(space, space.maps.size() - 1, ivs, fixed);
+  Value data = op->getOperand(0);
+  Value destination = op->getOperand(op->getNumOperands() - 1);
+  Type elementType = cast<MemRefType>(data.getType()).getElementType();
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{elementType}, bad,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, zeroValue(b, loc, elementType));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    SmallVector<Value> at = coordinatesOf(space, 0, ivs, fixed);
+    Value value = memref::LoadOp::create(b, loc, data, at);
+    scf::YieldOp::create(b, loc, value);
+  }
+  memref::StoreOp::create(b, loc, ifOp.getResult(0), destination, into);
+}
+
+/// Combines `update` into `data` at `at` unless `bad`.
+static void combineInto(OpBuilder &b, Location loc, ReductionKind reduction,
+                        Value data, ArrayRef<Value> at, Value update,
+                        Value bad) {
+  Value good = arith::XOrIOp::create(
+      b, loc, bad, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  auto ifOp = scf::IfOp::create(b, loc, good, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value value = update;
+  if (reduction != ReductionKind::None) {
+    Value current = memref::LoadOp::create(b, loc, data, at);
+    value = combine(b, loc, reduction, current, update);
+  }
+  memref::StoreOp::create(b, loc, value, data, at);
+}
+
+/// A tensor_scatter at a point of its update: the element goes to its
+/// position along the axis, from the batch entry's write index.
+static void tensorScatterPoint(OpBuilder &b, Location loc, TensorScatterOp op,
+                               ValueRange ivs) {
+  int64_t axis = op.getNormalizedAxis();
+  Value cache = op.getPastCache(), update = op.getUpdate();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value w = zero;
+  Value bad = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  Value maxSeq = memref::DimOp::create(b, loc, cache, axis);
+  Value seqLen = memref::DimOp::create(b, loc, update, axis);
+  Value lastStart = arith::SubIOp::create(b, loc, maxSeq, seqLen);
+  bool circular = op.getMode() == TensorScatterMode::Circular;
+  if (Value writes = op.getWriteIndices()) {
+    Value raw = memref::LoadOp::create(b, loc, writes, ValueRange{ivs[0]});
+    w = raw.getType().isIndex()
+            ? raw
+            : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw));
+    bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, w, zero);
+    if (!circular) {
+      Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, w,
+                                         lastStart);
+      bad = arith::OrIOp::create(b, loc, bad, past);
+    }
+    if (op.getOob() == OobMode::Clamp) {
+      w = arith::MaxSIOp::create(b, loc, w, zero);
+      if (!circular)
+        w = arith::MinSIOp::create(b, loc, w, lastStart);
+      bad = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+    }
+  }
+  Value position = arith::AddIOp::create(b, loc, w, ivs[axis]);
+  if (circular)
+    position = arith::RemUIOp::create(b, loc, position, maxSeq);
+  SmallVector<Value> at(ivs.begin(), ivs.end());
+  at[axis] = position;
+  Value value = memref::LoadOp::create(b, loc, update, ivs);
+  combineInto(b, loc, ReductionKind::None, cache, at, value, bad);
+}
+
 namespace {
 template <typename OpTy>
 struct NdTilingModel
@@ -437,6 +580,46 @@ struct NdTilingModel
             domainSizes)))
       return failure();
     return getTiledImplementation(op, b, domainOffsets, domainSizes);
+  }
+
+  /// The op at one point of its iteration domain, on buffers: a gather
+  /// reads the index value(s) at the point, resolves them under the op's oob
+  /// mode and stores the element they address (zeros where it addresses
+  /// nothing) into `into`; a scatter combines the update at the point into
+  /// `data` where its index value(s) address an element. Points of a scatter
+  /// must run in row-major order of the entries (the Entries loops are
+  /// ordered) for nd's result. Run-time checks are the caller's: an index
+  /// value out of range under oob<error> writes nothing here (a gather reads
+  /// zeros for it). Under `mean` or `use_init_val(false)` an element needs
+  /// every update at once: those scatters have no point-wise form.
+  LogicalResult generateScalarImplementation(Operation *op, OpBuilder &b,
+                                             Location loc,
+                                             ValueRange ivs) const {
+    if (!isOnBuffers(op))
+      return op->emitOpError(
+          "has a scalar implementation only on buffers (bufferize first)");
+    IterationSpace space = spaceOf(op);
+    if (auto cacheOp = dyn_cast<TensorScatterOp>(op)) {
+      tensorScatterPoint(b, loc, cacheOp, ivs);
+      return success();
+    }
+    if (space.gather) {
+      gatherPoint(b, loc, op, space, ivs);
+      return success();
+    }
+    ReductionKind reduction = reductionOf(op);
+    auto useInit = dyn_cast_or_null<BoolAttr>(attributeOf(op, "use_init_val"));
+    if (reduction == ReductionKind::Mean ||
+        (useInit && !useInit.getValue() && reduction != ReductionKind::None))
+      return op->emitOpError("has no scalar implementation under 'mean' or "
+                             "'use_init_val(false)': an element needs every "
+                             "update at once");
+    auto [fixed, bad] = resolvedAt(b, loc, op, space, ivs);
+    SmallVector<Value> at = coordinatesOf(space, 0, ivs, fixed);
+    SmallVector<Value> from = coordinatesOf(space, 2, ivs, fixed);
+    Value update = memref::LoadOp::create(b, loc, op->getOperand(2), from);
+    combineInto(b, loc, reduction, op->getOperand(0), at, update, bad);
+    return success();
   }
 
   /// Every tile of the result can be produced (see generateResultTileValue).

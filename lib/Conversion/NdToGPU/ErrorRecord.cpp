@@ -1,0 +1,220 @@
+//===- ErrorRecord.cpp - run-time checks of nd's GPU kernels ----*- C++ -*-===//
+//
+// See ErrorRecord.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ErrorRecord.h"
+
+#include "GPUSupport.h"
+#include "Semantics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::gpu_lowering;
+
+ErrorRecord::ErrorRecord(OpBuilder &b, func::FuncOp func, int64_t numSlots)
+    : numWords(kRecordHeader + numSlots) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  Location loc = func.getLoc();
+  // One allocation seen as 32-bit words (to clear it with a memset) and as
+  // 64-bit ones.
+  bytes = allocFlat(b, loc, b.getI8Type(), numWords * 8);
+  Value zero = constIndex(b, loc, 0);
+  auto halves = MemRefType::get({2 * numWords}, b.getI32Type());
+  Value words32 =
+      memref::ViewOp::create(b, loc, halves, bytes, zero, ValueRange{});
+  fill32(b, loc, words32, 0);
+  auto wordsType = MemRefType::get({numWords}, b.getI64Type());
+  buffer = memref::ViewOp::create(b, loc, wordsType, bytes, zero, ValueRange{});
+}
+
+int64_t ErrorRecord::addMessage(Operation *op, StringRef text) {
+  std::string message = describeLocation(op) + ": " +
+                        op->getName().getStringRef().str() + ": " + text.str();
+  messages.push_back(message);
+  return static_cast<int64_t>(messages.size());
+}
+
+int64_t ErrorRecord::takeSlot() {
+  assert(kRecordHeader + nextSlot < numWords && "too few slots");
+  return nextSlot++;
+}
+
+Value ErrorRecord::failed(OpBuilder &b, Location loc) const {
+  Value zero = constIndex(b, loc, 0);
+  Value code = memref::LoadOp::create(b, loc, buffer, zero);
+  Value none = constInt(b, loc, b.getI64Type(), 0);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, code, none);
+}
+
+void ErrorRecord::noteBad(OpBuilder &b, Location loc, int64_t slot,
+                          Value position) const {
+  Value word = constIndex(b, loc, kRecordHeader + slot);
+  Value position64 = fromIndex(b, loc, b.getI64Type(), position);
+  Value ones = constInt(b, loc, b.getI64Type(), -1);
+  Value complement = arith::XOrIOp::create(b, loc, position64, ones);
+  memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::maxu, complement,
+                              buffer, ValueRange{word});
+}
+
+/// In one thread: stores (code, a, b) into the record unless it holds one.
+static void storeUnlessSet(OpBuilder &b, Location loc, Value buffer, Value code,
+                           Value a, Value b2) {
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value two = constIndex(b, loc, 2);
+  Value current = memref::LoadOp::create(b, loc, buffer, zero);
+  Value none = constInt(b, loc, b.getI64Type(), 0);
+  Value unset =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, current, none);
+  buildIf(b, loc, unset, [&](OpBuilder &nb, Location nloc) {
+    memref::StoreOp::create(nb, nloc, a, buffer, one);
+    memref::StoreOp::create(nb, nloc, b2, buffer, two);
+    memref::StoreOp::create(nb, nloc, code, buffer, zero);
+  });
+}
+
+void ErrorRecord::finalize(OpBuilder &b, Location loc, int64_t slot,
+                           Describe describe) const {
+  Value one = constIndex(b, loc, 1);
+  Value record = buffer;
+  launch(b, loc, one, Value(), 1,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &) {
+           Value word = constIndex(kb, kloc, kRecordHeader + slot);
+           Value noted = memref::LoadOp::create(kb, kloc, record, word);
+           Value none = constInt(kb, kloc, kb.getI64Type(), 0);
+           Value bad = arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::ne,
+                                             noted, none);
+           buildIf(kb, kloc, bad, [&](OpBuilder &nb, Location nloc) {
+             Value ones = constInt(nb, nloc, nb.getI64Type(), -1);
+             Value position64 = arith::XOrIOp::create(nb, nloc, noted, ones);
+             Value position = toIndex(nb, nloc, position64);
+             auto [code, a, b2] = describe(nb, nloc, position);
+             storeUnlessSet(nb, nloc, record, code, a, b2);
+           });
+         });
+}
+
+void ErrorRecord::finalizeHere(OpBuilder &b, Location loc, int64_t slot,
+                               Describe describe) const {
+  Value word = constIndex(b, loc, kRecordHeader + slot);
+  Value none = constInt(b, loc, b.getI64Type(), 0);
+  Value noted = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::maxu,
+                                            none, buffer, ValueRange{word});
+  Value bad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, noted, none);
+  Value record = buffer;
+  buildIf(b, loc, bad, [&](OpBuilder &nb, Location nloc) {
+    Value ones = constInt(nb, nloc, nb.getI64Type(), -1);
+    Value position64 = arith::XOrIOp::create(nb, nloc, noted, ones);
+    Value position = toIndex(nb, nloc, position64);
+    auto [c, a, b2] = describe(nb, nloc, position);
+    storeUnlessSet(nb, nloc, record, c, a, b2);
+  });
+}
+
+Value ErrorRecord::failedOrFinalize(OpBuilder &b, Location loc,
+                                    Value isFirstThread, int64_t slot,
+                                    Describe describe) const {
+  Value zero = constIndex(b, loc, 0);
+  Value none = constInt(b, loc, b.getI64Type(), 0);
+  Value code = memref::LoadOp::create(b, loc, buffer, zero);
+  Value word = constIndex(b, loc, kRecordHeader + slot);
+  Value noted = memref::LoadOp::create(b, loc, buffer, word);
+  Value earlier =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, code, none);
+  Value bad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, noted, none);
+  Value record = buffer;
+  Value mine = andBool(b, loc, andBool(b, loc, bad, notBool(b, loc, earlier)),
+                       isFirstThread);
+  buildIf(b, loc, mine, [&](OpBuilder &nb, Location nloc) {
+    Value ones = constInt(nb, nloc, nb.getI64Type(), -1);
+    Value position64 = arith::XOrIOp::create(nb, nloc, noted, ones);
+    Value position = toIndex(nb, nloc, position64);
+    auto [c, a, b2] = describe(nb, nloc, position);
+    Value one = constIndex(nb, nloc, 1);
+    Value two = constIndex(nb, nloc, 2);
+    memref::StoreOp::create(nb, nloc, a, record, one);
+    memref::StoreOp::create(nb, nloc, b2, record, two);
+    memref::StoreOp::create(nb, nloc, c, record, zero);
+  });
+  return orBool(b, loc, earlier, bad);
+}
+
+void ErrorRecord::recordFromHost(OpBuilder &b, Location loc, Value bad,
+                                 int64_t code, Value a, Value b2) const {
+  Type i64 = b.getI64Type();
+  Value a64 = fromIndex(b, loc, i64, a);
+  Value b64 = fromIndex(b, loc, i64, b2);
+  Value record = buffer;
+  buildIf(b, loc, bad, [&](OpBuilder &hb, Location hloc) {
+    Value one = constIndex(hb, hloc, 1);
+    launch(hb, hloc, one, Value(), 1,
+           [&](OpBuilder &kb, Location kloc, const KernelIds &) {
+             Value codeValue = constInt(kb, kloc, kb.getI64Type(), code);
+             storeUnlessSet(kb, kloc, record, codeValue, a64, b64);
+           });
+  });
+}
+
+/// Declares `__nd_report_error(i64, i64)` in `module` unless it is.
+static void declareReport(OpBuilder &b, ModuleOp module) {
+  if (module.lookupSymbol(kReportErrorFn))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  Type i64 = b.getI64Type();
+  auto fn = func::FuncOp::create(b, module.getLoc(), kReportErrorFn,
+                                 b.getFunctionType({i64, i64}, {}));
+  fn.setPrivate();
+}
+
+void ErrorRecord::emitReports(OpBuilder &b, func::FuncOp func) const {
+  auto module = func->getParentOfType<ModuleOp>();
+  declareReport(b, module);
+  SmallVector<func::ReturnOp> returns;
+  func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
+  for (func::ReturnOp ret : returns) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ret);
+    Location loc = ret.getLoc();
+    auto hostType = MemRefType::get({numWords}, b.getI64Type());
+    Value host = memref::AllocaOp::create(b, loc, hostType);
+    gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
+                          buffer);
+    Value zero = constIndex(b, loc, 0);
+    Value one = constIndex(b, loc, 1);
+    Value two = constIndex(b, loc, 2);
+    Value code = memref::LoadOp::create(b, loc, host, zero);
+    Value a = memref::LoadOp::create(b, loc, host, one);
+    Value b2 = memref::LoadOp::create(b, loc, host, two);
+    Value which = toIndex(b, loc, code);
+    SmallVector<int64_t> cases;
+    for (int64_t i = 1, e = messages.size(); i <= e; ++i)
+      cases.push_back(i);
+    auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{}, which,
+                                               cases, cases.size());
+    for (auto [i, message] : llvm::enumerate(messages)) {
+      Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
+      OpBuilder cb = OpBuilder::atBlockBegin(&block);
+      auto call = func::CallOp::create(cb, loc, kReportErrorFn, TypeRange{},
+                                       ValueRange{a, b2});
+      call->setAttr(kMessageAttr, cb.getStringAttr(message));
+      scf::YieldOp::create(cb, loc);
+    }
+    Block &otherwise = switchOp.getDefaultRegion().emplaceBlock();
+    OpBuilder db = OpBuilder::atBlockBegin(&otherwise);
+    scf::YieldOp::create(db, loc);
+    dealloc(b, loc, bytes);
+  }
+}

@@ -1,0 +1,112 @@
+//===- ErrorRecord.h - run-time checks of nd's GPU kernels ------*- C++ -*-===//
+//
+// Internal to the NdToGPU library. A function whose nd ops check indices or
+// dynamic shapes at run time keeps one *error record* in device memory for
+// each call, a buffer of i64 words:
+//
+//   [0] the code of the first failed check of the call (0: none), [1] and
+//   [2] the two values its message prints, [3] unused, [4 + s] slot s: the
+//   first bad position found by op s's check, stored as its complement so
+//   that an unsigned atomic max keeps the smallest position and 0 means none.
+//
+// A check kernel notes each bad index value with an atomic max into its op's
+// slot (integer atomics: the outcome does not depend on their order), then one
+// thread turns the slot into the record (code, value, size) unless an earlier
+// check has set it. The kernels that write read word 0 first and do nothing
+// once it is set, so no op writes after a failed check, without a round trip
+// to the host. A dynamic shape the host finds wrong is recorded the same way,
+// by a one-thread kernel, so that the first failure in program order is the
+// one reported. At each return the host copies the record back (after the
+// stream has run everything) and, if a code is set, reports its message
+// through `__nd_report_error(a, b) {nd.message = "<location>: <op>: <text>"}`,
+// the call the CPU lowering makes: the LLVM stage of the pipeline turns it
+// into nd's error report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_LIB_CONVERSION_NDTOGPU_ERRORRECORD_H
+#define ND_LIB_CONVERSION_NDTOGPU_ERRORRECORD_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace mlir::nd::gpu_lowering {
+
+/// The name of the function a failed check reports through (see
+/// `--convert-nd-runtime-to-llvm`) and the attribute of its message.
+inline constexpr llvm::StringLiteral kReportErrorFn = "__nd_report_error";
+inline constexpr llvm::StringLiteral kMessageAttr = "nd.message";
+
+/// Words of the record before the slots.
+inline constexpr int64_t kRecordHeader = 4;
+
+class ErrorRecord {
+public:
+  /// Allocates and clears the record of `func` at its start, with
+  /// `numSlots` slots.
+  ErrorRecord(OpBuilder &b, func::FuncOp func, int64_t numSlots);
+
+  /// The record as a device buffer of i64 words.
+  Value words() const { return buffer; }
+
+  /// Registers the message "<where>: <op name>: <text>" of a check of `op`
+  /// and returns its code (codes of one op's messages are consecutive when
+  /// registered one after the other).
+  int64_t addMessage(Operation *op, StringRef text);
+
+  /// A fresh slot (an op's first bad position).
+  int64_t takeSlot();
+
+  /// In a kernel: whether a check of the call has failed (an i1).
+  Value failed(OpBuilder &b, Location loc) const;
+
+  /// In a kernel: notes that the index value at `position` (row-major in
+  /// its operand) is bad, in `slot`.
+  void noteBad(OpBuilder &b, Location loc, int64_t slot, Value position) const;
+
+  /// On the host: after the kernels that noted bad positions in `slot`,
+  /// launches one thread that records the first one, unless a check has
+  /// failed before: `describe(b, loc, position)` builds, in that thread, the
+  /// code (i64) and the message's two values (i64) for the position.
+  using Describe = function_ref<std::tuple<Value, Value, Value>(
+      OpBuilder &, Location, Value)>;
+  void finalize(OpBuilder &b, Location loc, int64_t slot,
+                Describe describe) const;
+
+  /// In the first kernel that writes after the kernels that noted bad
+  /// positions in `slot`: whether the op's check (or an earlier one) has
+  /// failed, an i1 every thread gets; the first thread of the grid also
+  /// records the first bad position, as `finalize` does, without a kernel
+  /// of its own.
+  Value failedOrFinalize(OpBuilder &b, Location loc, Value isFirstThread,
+                         int64_t slot, Describe describe) const;
+
+  /// In one thread of a kernel, after the bad positions of `slot` were
+  /// noted by its own block: records the first one unless a check has failed
+  /// before (the slot read with an atomic, past the caches).
+  void finalizeHere(OpBuilder &b, Location loc, int64_t slot,
+                    Describe describe) const;
+
+  /// On the host: where `bad` (an i1 computed on the host) holds, records
+  /// message `code` with values `a` and `b2`, unless a check has failed
+  /// before (one thread of a kernel, in stream order).
+  void recordFromHost(OpBuilder &b, Location loc, Value bad, int64_t code,
+                      Value a, Value b2) const;
+
+  /// Before each return of the function: copies the record back, reports a
+  /// failed check and frees the record.
+  void emitReports(OpBuilder &b, func::FuncOp func) const;
+
+private:
+  Value bytes;
+  Value buffer;
+  int64_t numWords;
+  int64_t nextSlot = 0;
+  SmallVector<std::string> messages;
+};
+
+} // namespace mlir::nd::gpu_lowering
+
+#endif // ND_LIB_CONVERSION_NDTOGPU_ERRORRECORD_H

@@ -1,0 +1,462 @@
+//===- GPUSupport.cpp - building blocks of nd's GPU kernels -----*- C++ -*-===//
+//
+// See GPUSupport.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUSupport.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::gpu_lowering;
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+Value gpu_lowering::constIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value gpu_lowering::constInt(OpBuilder &b, Location loc, Type type,
+                             int64_t value) {
+  if (type.isIndex())
+    return constIndex(b, loc, value);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+Value gpu_lowering::constBool(OpBuilder &b, Location loc, bool value) {
+  return arith::ConstantOp::create(b, loc, b.getBoolAttr(value));
+}
+
+Value gpu_lowering::dimValue(OpBuilder &b, Location loc, Value memref,
+                             int64_t d) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (!type.isDynamicDim(d))
+    return constIndex(b, loc, type.getDimSize(d));
+  return memref::DimOp::create(b, loc, memref, d);
+}
+
+SmallVector<Value> gpu_lowering::dimValues(OpBuilder &b, Location loc,
+                                           Value memref, int64_t from,
+                                           int64_t to) {
+  SmallVector<Value> dims;
+  for (int64_t d = from; d < to; ++d)
+    dims.push_back(dimValue(b, loc, memref, d));
+  return dims;
+}
+
+Value gpu_lowering::product(OpBuilder &b, Location loc,
+                            ArrayRef<Value> values) {
+  Value result = constIndex(b, loc, 1);
+  for (Value value : values)
+    result = mulIndex(b, loc, result, value);
+  return result;
+}
+
+Value gpu_lowering::addIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
+}
+
+Value gpu_lowering::subIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::SubIOp>(loc, x, y);
+}
+
+Value gpu_lowering::mulIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::MulIOp>(loc, x, y);
+}
+
+Value gpu_lowering::divIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::DivUIOp>(loc, x, y);
+}
+
+Value gpu_lowering::remIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::RemUIOp>(loc, x, y);
+}
+
+Value gpu_lowering::ceilDivIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
+}
+
+Value gpu_lowering::minIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::MinUIOp>(loc, x, y);
+}
+
+Value gpu_lowering::maxIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::MaxUIOp>(loc, x, y);
+}
+
+Value gpu_lowering::cmpIndex(OpBuilder &b, Location loc,
+                             arith::CmpIPredicate predicate, Value x, Value y) {
+  return b.createOrFold<arith::CmpIOp>(loc, predicate, x, y);
+}
+
+Value gpu_lowering::andBool(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::AndIOp>(loc, x, y);
+}
+
+Value gpu_lowering::orBool(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::OrIOp>(loc, x, y);
+}
+
+Value gpu_lowering::notBool(OpBuilder &b, Location loc, Value x) {
+  Value yes = constBool(b, loc, true);
+  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
+}
+
+Value gpu_lowering::select(OpBuilder &b, Location loc, Value cond, Value x,
+                           Value y) {
+  return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
+}
+
+Value gpu_lowering::toIndex(OpBuilder &b, Location loc, Value value) {
+  if (value.getType().isIndex())
+    return value;
+  return b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), value);
+}
+
+Value gpu_lowering::fromIndex(OpBuilder &b, Location loc, Type type,
+                              Value value) {
+  if (type == value.getType())
+    return value;
+  return b.createOrFold<arith::IndexCastOp>(loc, type, value);
+}
+
+void gpu_lowering::buildIf(OpBuilder &b, Location loc, Value cond,
+                           function_ref<void(OpBuilder &, Location)> then) {
+  std::optional<int64_t> known = getConstantIntValue(cond);
+  if (known) {
+    if (*known)
+      then(b, loc);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  then(b, loc);
+}
+
+void gpu_lowering::buildIfElse(
+    OpBuilder &b, Location loc, Value cond,
+    function_ref<void(OpBuilder &, Location)> then,
+    function_ref<void(OpBuilder &, Location)> otherwise) {
+  std::optional<int64_t> known = getConstantIntValue(cond);
+  if (known) {
+    if (*known)
+      then(b, loc);
+    else
+      otherwise(b, loc);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  then(b, loc);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  otherwise(b, loc);
+}
+
+void gpu_lowering::buildFor(
+    OpBuilder &b, Location loc, Value lo, Value hi, Value step,
+    function_ref<void(OpBuilder &, Location, Value)> body) {
+  scf::ForOp::create(b, loc, lo, hi, step, ValueRange{},
+                     [&](OpBuilder &nb, Location nloc, Value iv, ValueRange) {
+                       body(nb, nloc, iv);
+                       scf::YieldOp::create(nb, nloc);
+                     });
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers on the host side
+//===----------------------------------------------------------------------===//
+
+bool gpu_lowering::isContiguous(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t running = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (shape[d] == 1)
+      continue;
+    if (ShapedType::isDynamic(strides[d]) || strides[d] != running)
+      return false;
+    if (ShapedType::isDynamic(shape[d])) {
+      // Only the outermost dim that is not 1 may be dynamic.
+      for (int64_t e = d - 1; e >= 0; --e)
+        if (shape[e] != 1)
+          return false;
+      return true;
+    }
+    running *= shape[d];
+  }
+  return true;
+}
+
+Value gpu_lowering::flatView(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == 1 && isContiguous(type))
+    return memref;
+  // A collapse_shape of a static 0 dim does not survive canonicalization
+  // in MLIR 22; nothing is read or written through such a buffer.
+  if (llvm::is_contained(type.getShape(), 0)) {
+    auto layout = StridedLayoutAttr::get(b.getContext(), 0, {1});
+    auto emptyType = MemRefType::get({0}, type.getElementType(), layout,
+                                     type.getMemorySpace());
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> strides = {b.getIndexAttr(1)};
+    return memref::ReinterpretCastOp::create(b, loc, emptyType, memref,
+                                             b.getIndexAttr(0), sizes, strides);
+  }
+  if (type.getRank() == 0) {
+    MemRefLayoutAttrInterface layout;
+    if (!type.getLayout().isIdentity()) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      (void)type.getStridesAndOffset(strides, offset);
+      layout = StridedLayoutAttr::get(b.getContext(), offset, {1});
+    }
+    auto flatType = MemRefType::get({1}, type.getElementType(), layout,
+                                    type.getMemorySpace());
+    return memref::ExpandShapeOp::create(b, loc, flatType, memref,
+                                         ArrayRef<ReassociationIndices>{});
+  }
+  ReassociationIndices all;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.push_back(d);
+  SmallVector<ReassociationIndices> groups = {all};
+  return memref::CollapseShapeOp::create(b, loc, memref, groups);
+}
+
+Value gpu_lowering::allocLike(OpBuilder &b, Location loc, Value like) {
+  auto type = cast<MemRefType>(like.getType());
+  auto allocType = MemRefType::get(type.getShape(), type.getElementType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(dimValue(b, loc, like, d));
+  return gpu::AllocOp::create(b, loc, allocType, /*asyncToken=*/Type(),
+                              ValueRange{}, sizes, ValueRange{})
+      .getMemref();
+}
+
+Value gpu_lowering::allocFlat(OpBuilder &b, Location loc, Type elementType,
+                              Value size) {
+  auto type = MemRefType::get({ShapedType::kDynamic}, elementType);
+  return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(), ValueRange{},
+                              ValueRange{size}, ValueRange{})
+      .getMemref();
+}
+
+Value gpu_lowering::allocFlat(OpBuilder &b, Location loc, Type elementType,
+                              int64_t size) {
+  auto type = MemRefType::get({size}, elementType);
+  return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(), ValueRange{},
+                              ValueRange{}, ValueRange{})
+      .getMemref();
+}
+
+void gpu_lowering::dealloc(OpBuilder &b, Location loc, Value buffer) {
+  gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, buffer);
+}
+
+void gpu_lowering::fill32(OpBuilder &b, Location loc, Value buffer,
+                          int32_t value) {
+  Value fillValue = constInt(b, loc, b.getI32Type(), value);
+  gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, buffer,
+                        fillValue);
+}
+
+/// The coordinates of the row-major position `flat` in `dims`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                                      ArrayRef<Value> dims) {
+  SmallVector<Value> coords(dims.size());
+  Value rest = flat;
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+    if (d == 0) {
+      coords[d] = rest;
+      break;
+    }
+    coords[d] = remIndex(b, loc, rest, dims[d]);
+    rest = divIndex(b, loc, rest, dims[d]);
+  }
+  return coords;
+}
+
+void gpu_lowering::copyStrided(OpBuilder &b, Location loc, Value src,
+                               Value dst) {
+  auto type = cast<MemRefType>(src.getType());
+  int64_t rank = type.getRank();
+  SmallVector<Value> dims = dimValues(b, loc, src, 0, rank);
+  Value total = product(b, loc, dims);
+  Value grid = gridFor(b, loc, total, kBlockSize);
+  launch(b, loc, grid, Value(), kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           gridStrideLoop(kb, kloc, ids, total,
+                          [&](OpBuilder &lb, Location lloc, Value i) {
+                            SmallVector<Value> at =
+                                delinearize(lb, lloc, i, dims);
+                            Value v = memref::LoadOp::create(lb, lloc, src, at);
+                            memref::StoreOp::create(lb, lloc, v, dst, at);
+                          });
+         });
+}
+
+FlatBuffer gpu_lowering::flatOperand(OpBuilder &b, Location loc, Value memref,
+                                     bool readContents) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (isContiguous(type))
+    return {memref, flatView(b, loc, memref), Value()};
+  Value copy = allocLike(b, loc, memref);
+  if (readContents)
+    copyStrided(b, loc, memref, copy);
+  return {memref, flatView(b, loc, copy), copy};
+}
+
+void gpu_lowering::writeBack(OpBuilder &b, Location loc,
+                             const FlatBuffer &buffer) {
+  if (!buffer.copy)
+    return;
+  copyStrided(b, loc, buffer.copy, buffer.original);
+  dealloc(b, loc, buffer.copy);
+}
+
+void gpu_lowering::release(OpBuilder &b, Location loc,
+                           const FlatBuffer &buffer) {
+  if (buffer.copy)
+    dealloc(b, loc, buffer.copy);
+}
+
+Value gpu_lowering::addressOf(OpBuilder &b, Location loc, Value flat,
+                              Value offset) {
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, flat);
+  Value start = addIndex(b, loc, metadata.getOffset(), offset);
+  auto type = cast<MemRefType>(flat.getType());
+  unsigned bits = type.getElementTypeBitWidth();
+  Value bytes = constIndex(b, loc, std::max<unsigned>(bits / 8, 1));
+  return addIndex(b, loc, base, mulIndex(b, loc, start, bytes));
+}
+
+Value gpu_lowering::isAligned(OpBuilder &b, Location loc, Value address,
+                              int64_t alignment) {
+  Value mask = constIndex(b, loc, alignment - 1);
+  Value low = b.createOrFold<arith::AndIOp>(loc, address, mask);
+  Value zero = constIndex(b, loc, 0);
+  return cmpIndex(b, loc, arith::CmpIPredicate::eq, low, zero);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+MemRefType gpu_lowering::sharedType(MLIRContext *ctx, Type elementType,
+                                    int64_t size) {
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return MemRefType::get({size}, elementType, MemRefLayoutAttrInterface(),
+                         space);
+}
+
+void gpu_lowering::launch(OpBuilder &b, Location loc, Value gridX, Value gridY,
+                          int64_t blockSize, KernelBody body,
+                          ArrayRef<MemRefType> sharedTypes) {
+  Value one = constIndex(b, loc, 1);
+  Value block = constIndex(b, loc, blockSize);
+  if (!gridY)
+    gridY = one;
+  SmallVector<Type> workgroup(sharedTypes.begin(), sharedTypes.end());
+  auto launchOp = gpu::LaunchOp::create(
+      b, loc, gridX, gridY, one, block, one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/ValueRange{}, workgroup);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launchOp.getBody().front());
+  KernelIds ids;
+  ids.blockX = launchOp.getBlockIds().x;
+  ids.blockY = launchOp.getBlockIds().y;
+  ids.threadX = launchOp.getThreadIds().x;
+  ids.gridX = launchOp.getGridSize().x;
+  ids.gridY = launchOp.getGridSize().y;
+  ids.blockSize = launchOp.getBlockSize().x;
+  for (BlockArgument arg : launchOp.getWorkgroupAttributions())
+    ids.shared.push_back(arg);
+  body(b, loc, ids);
+  gpu::TerminatorOp::create(b, loc);
+}
+
+Value gpu_lowering::gridFor(OpBuilder &b, Location loc, Value work,
+                            int64_t perBlock) {
+  Value per = constIndex(b, loc, perBlock);
+  return gridFor(b, loc, work, per, kMaxBlocks);
+}
+
+Value gpu_lowering::gridFor(OpBuilder &b, Location loc, Value work,
+                            Value perBlock, int64_t limit) {
+  Value one = constIndex(b, loc, 1);
+  Value cap = constIndex(b, loc, limit);
+  Value blocks = ceilDivIndex(b, loc, work, perBlock);
+  blocks = maxIndex(b, loc, blocks, one);
+  return minIndex(b, loc, blocks, cap);
+}
+
+void gpu_lowering::gridStrideLoop(
+    OpBuilder &b, Location loc, const KernelIds &ids, Value n,
+    function_ref<void(OpBuilder &, Location, Value)> body) {
+  Value first = addIndex(b, loc, mulIndex(b, loc, ids.blockX, ids.blockSize),
+                         ids.threadX);
+  Value step = mulIndex(b, loc, ids.gridX, ids.blockSize);
+  buildFor(b, loc, first, n, step, body);
+}
+
+Value gpu_lowering::isFirstThread(OpBuilder &b, Location loc,
+                                  const KernelIds &ids) {
+  Value zero = constIndex(b, loc, 0);
+  Value blockX = cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockX, zero);
+  Value blockY = cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.blockY, zero);
+  Value thread = cmpIndex(b, loc, arith::CmpIPredicate::eq, ids.threadX, zero);
+  Value block = andBool(b, loc, blockX, blockY);
+  return andBool(b, loc, block, thread);
+}
+
+void gpu_lowering::barrier(OpBuilder &b, Location loc) {
+  gpu::BarrierOp::create(b, loc);
+}
+
+Value gpu_lowering::blockExclusiveScan(OpBuilder &b, Location loc,
+                                       const KernelIds &ids, Value scratch,
+                                       int64_t blockSize, Value value,
+                                       Value &total) {
+  // Hillis-Steele: log2(blockSize) rounds of reading the partner's sum,
+  // a barrier, and adding it; the inclusive sums end up in `scratch`.
+  Value t = ids.threadX;
+  memref::StoreOp::create(b, loc, value, scratch, t);
+  barrier(b, loc);
+  Value sum = value;
+  for (int64_t offset = 1; offset < blockSize; offset *= 2) {
+    Value off = constIndex(b, loc, offset);
+    Value hasPartner = cmpIndex(b, loc, arith::CmpIPredicate::uge, t, off);
+    Value partner = select(b, loc, hasPartner, subIndex(b, loc, t, off), t);
+    Value partnerSum = memref::LoadOp::create(b, loc, scratch, partner);
+    Value zero = constInt(b, loc, value.getType(), 0);
+    Value add = select(b, loc, hasPartner, partnerSum, zero);
+    barrier(b, loc);
+    sum = arith::AddIOp::create(b, loc, sum, add);
+    memref::StoreOp::create(b, loc, sum, scratch, t);
+    barrier(b, loc);
+  }
+  Value last = constIndex(b, loc, blockSize - 1);
+  total = memref::LoadOp::create(b, loc, scratch, last);
+  // Every thread has read the total before any thread writes `scratch`
+  // again (the caller's next use of it must follow a barrier).
+  barrier(b, loc);
+  return arith::SubIOp::create(b, loc, sum, value);
+}

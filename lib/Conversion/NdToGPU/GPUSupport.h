@@ -1,0 +1,196 @@
+//===- GPUSupport.h - building blocks of nd's GPU kernels -------*- C++ -*-===//
+//
+// Internal to the NdToGPU library: what every GPU lowering of an nd op builds
+// its kernels and their host side from.
+//
+// - Host side: sizes as `index` values, grid sizes, 1-D contiguous views of
+//   buffers (a buffer of another layout is copied into a contiguous one), run
+//   time alignment tests, scratch buffers (`gpu.alloc` / `gpu.dealloc`, which
+//   the async lowering orders on the call's stream).
+// - Kernels: `gpu.launch` with a dynamic grid and a static block, the ids,
+//   grid-stride loops, shared memory (workgroup attributions), barriers and
+//   block-wide scans.
+//
+// Kernels index 1-D buffers with `index` values (64 bits on the device). A
+// kernel never assumes its grid covers its work: loops stride by the grid, so
+// a grid is capped (kMaxBlocks) and any size is covered.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_LIB_CONVERSION_NDTOGPU_GPUSUPPORT_H
+#define ND_LIB_CONVERSION_NDTOGPU_GPUSUPPORT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::nd::gpu_lowering {
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+Value constIndex(OpBuilder &b, Location loc, int64_t value);
+Value constInt(OpBuilder &b, Location loc, Type type, int64_t value);
+Value constBool(OpBuilder &b, Location loc, bool value);
+
+/// The size of dim `d` of a memref as an index value.
+Value dimValue(OpBuilder &b, Location loc, Value memref, int64_t d);
+
+/// The dims `[from, to)` of `memref`.
+SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value memref,
+                             int64_t from, int64_t to);
+
+/// The product of `values` (1 when empty).
+Value product(OpBuilder &b, Location loc, ArrayRef<Value> values);
+
+Value addIndex(OpBuilder &b, Location loc, Value x, Value y);
+Value subIndex(OpBuilder &b, Location loc, Value x, Value y);
+Value mulIndex(OpBuilder &b, Location loc, Value x, Value y);
+/// Unsigned division and remainder of `index` values.
+Value divIndex(OpBuilder &b, Location loc, Value x, Value y);
+Value remIndex(OpBuilder &b, Location loc, Value x, Value y);
+Value ceilDivIndex(OpBuilder &b, Location loc, Value x, Value y);
+Value minIndex(OpBuilder &b, Location loc, Value x, Value y);
+Value maxIndex(OpBuilder &b, Location loc, Value x, Value y);
+Value cmpIndex(OpBuilder &b, Location loc, arith::CmpIPredicate predicate,
+               Value x, Value y);
+Value andBool(OpBuilder &b, Location loc, Value x, Value y);
+Value orBool(OpBuilder &b, Location loc, Value x, Value y);
+Value notBool(OpBuilder &b, Location loc, Value x);
+Value select(OpBuilder &b, Location loc, Value cond, Value x, Value y);
+
+/// `index` <-> integer casts (signed).
+Value toIndex(OpBuilder &b, Location loc, Value value);
+Value fromIndex(OpBuilder &b, Location loc, Type type, Value value);
+
+/// `scf.if cond { then() }`.
+void buildIf(OpBuilder &b, Location loc, Value cond,
+             function_ref<void(OpBuilder &, Location)> then);
+/// `scf.if cond { then() } else { otherwise() }`.
+void buildIfElse(OpBuilder &b, Location loc, Value cond,
+                 function_ref<void(OpBuilder &, Location)> then,
+                 function_ref<void(OpBuilder &, Location)> otherwise);
+/// `scf.for i = lo to hi step step { body(i) }`.
+void buildFor(OpBuilder &b, Location loc, Value lo, Value hi, Value step,
+              function_ref<void(OpBuilder &, Location, Value)> body);
+
+//===----------------------------------------------------------------------===//
+// Buffers on the host side
+//===----------------------------------------------------------------------===//
+
+/// Whether `type`'s layout is contiguous and row-major (identity, or strides
+/// that are the row-major strides of its static shape).
+bool isContiguous(MemRefType type);
+
+/// A 1-D view of a contiguous buffer (rank 0 gives one element), without a
+/// copy. Call only where isContiguous holds.
+Value flatView(OpBuilder &b, Location loc, Value memref);
+
+/// A fresh device buffer of `type` (identity layout) with dims from
+/// `like` where dynamic.
+Value allocLike(OpBuilder &b, Location loc, Value like);
+
+/// A fresh 1-D device buffer of `size` elements of `elementType`.
+Value allocFlat(OpBuilder &b, Location loc, Type elementType, Value size);
+
+/// A fresh 1-D device buffer of a static size.
+Value allocFlat(OpBuilder &b, Location loc, Type elementType, int64_t size);
+
+/// Frees a device buffer (`gpu.dealloc`).
+void dealloc(OpBuilder &b, Location loc, Value buffer);
+
+/// Fills a 1-D buffer of 32-bit integers with `value` (`gpu.memset`).
+void fill32(OpBuilder &b, Location loc, Value buffer, int32_t value);
+
+/// Copies `src` into `dst` element by element (any layouts, same shape) with
+/// a kernel.
+void copyStrided(OpBuilder &b, Location loc, Value src, Value dst);
+
+/// An operand of an nd op as a 1-D contiguous buffer: a view where the layout
+/// is contiguous, otherwise a copy (`copied` is set; a destination is then
+/// copied back by `writeBack`).
+struct FlatBuffer {
+  Value original;
+  Value flat;
+  /// The contiguous buffer the view is of, when the original is not.
+  Value copy;
+};
+FlatBuffer flatOperand(OpBuilder &b, Location loc, Value memref,
+                       bool readContents = true);
+/// Copies a destination's contiguous copy back and frees it.
+void writeBack(OpBuilder &b, Location loc, const FlatBuffer &buffer);
+/// Frees a read operand's contiguous copy.
+void release(OpBuilder &b, Location loc, const FlatBuffer &buffer);
+
+/// The address of element `offset` of a 1-D buffer, as an index value.
+Value addressOf(OpBuilder &b, Location loc, Value flat, Value offset);
+
+/// Whether `address` is a multiple of `alignment` (an i1).
+Value isAligned(OpBuilder &b, Location loc, Value address, int64_t alignment);
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+/// Threads per block of nd's kernels.
+inline constexpr int64_t kBlockSize = 256;
+/// The largest grid nd launches (grid-stride loops cover the rest).
+inline constexpr int64_t kMaxBlocks = int64_t(1) << 20;
+/// The largest grid.y of a launch.
+inline constexpr int64_t kMaxBlocksY = 65535;
+
+/// The ids of a kernel's thread (all `index` values).
+struct KernelIds {
+  Value blockX, blockY;
+  Value threadX;
+  Value gridX, gridY;
+  Value blockSize;
+  /// The shared-memory buffers asked for (workgroup attributions).
+  SmallVector<Value> shared;
+};
+
+using KernelBody = function_ref<void(OpBuilder &, Location, const KernelIds &)>;
+
+/// Launches a kernel of `gridX` x `gridY` blocks of `blockSize` threads
+/// (`gridY` may be null: 1), with shared memory buffers of `sharedTypes`
+/// (1-D memrefs of static sizes, made workgroup memrefs); `body` builds its
+/// body (the terminator is added).
+void launch(OpBuilder &b, Location loc, Value gridX, Value gridY,
+            int64_t blockSize, KernelBody body,
+            ArrayRef<MemRefType> sharedTypes = {});
+
+/// A grid of at least one and at most kMaxBlocks blocks for `work` items of
+/// `perBlock` each.
+Value gridFor(OpBuilder &b, Location loc, Value work, int64_t perBlock);
+/// The same, at most `limit` blocks.
+Value gridFor(OpBuilder &b, Location loc, Value work, Value perBlock,
+              int64_t limit);
+
+/// `for (i = block * blockSize + thread; i < n; i += grid * blockSize)`
+/// over the x dimension.
+void gridStrideLoop(OpBuilder &b, Location loc, const KernelIds &ids, Value n,
+                    function_ref<void(OpBuilder &, Location, Value)> body);
+
+/// Whether this is the first thread of the grid (block (0, 0), thread 0): an
+/// i1.
+Value isFirstThread(OpBuilder &b, Location loc, const KernelIds &ids);
+
+/// `gpu.barrier`.
+void barrier(OpBuilder &b, Location loc);
+
+/// An exclusive prefix sum over the block of one `i32` per thread: returns
+/// the sum of the values of the threads before this one, and sets `total` to
+/// the block's sum. `scratch` is a shared buffer of at least `blockSize`
+/// `i32`s. Every thread of the block must call it (it has barriers).
+Value blockExclusiveScan(OpBuilder &b, Location loc, const KernelIds &ids,
+                         Value scratch, int64_t blockSize, Value value,
+                         Value &total);
+
+/// The element type of the shared memory attribution `type` of `size`.
+MemRefType sharedType(MLIRContext *ctx, Type elementType, int64_t size);
+
+} // namespace mlir::nd::gpu_lowering
+
+#endif // ND_LIB_CONVERSION_NDTOGPU_GPUSUPPORT_H

@@ -1,0 +1,475 @@
+//===- Gathers.cpp - nd's gathers as GPU kernels ----------------*- C++ -*-===//
+//
+// `nd.gather_nd`, `nd.gather` and `nd.gather_elements` on buffers.
+//
+// The iteration domain of a gather (its result's dims, NdIterationSpace.h) is
+// cut into rows: the trailing dims that no index value addresses form a
+// contiguous row of `data` per entry (an index tuple of gather_nd, an index
+// value of gather), and the row engine (RowEngine.h) moves each row with a
+// group of threads, in 16-byte vectors where it can. gather_elements reads
+// one element per index value; where its operands have the same dims off the
+// axis, the planes before the axis are the blocks of y and no division is
+// needed to find a position.
+//
+// Checks (oob<error> with run-time checks): each index value is checked as
+// it is read; a bad one reads as zeros (nothing out of range is touched) and
+// notes its position in the op's slot of the error record; one thread then
+// records the first one in row-major order (ErrorRecord.h). The result
+// buffer is not the caller's until the call succeeds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "GPUSupport.h"
+#include "RowEngine.h"
+#include "Semantics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::nd;
+using namespace mlir::nd::gpu_lowering;
+
+//===----------------------------------------------------------------------===//
+// Row gathers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A gather of rows: `entries` rows of `rowLen` elements, row `e` of the
+/// result taken from the row `rowOf(e)` of data (or zeros where bad).
+struct RowGather {
+  FlatBuffer data, indices, into;
+  Value entries, rowLen;
+  /// In a kernel: the source row of entry `e` and whether it reads zeros.
+  std::function<std::pair<Value, Value>(OpBuilder &, Location, Value)> rowOf;
+};
+} // namespace
+
+static void emitRowGather(OpBuilder &b, Location loc, const RowGather &g) {
+  Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
+  Value canVector =
+      canMoveVectors(b, loc, elementType, g.rowLen, {g.data.flat, g.into.flat});
+  withVectorChoice(
+      b, loc, elementType, canVector,
+      [&](OpBuilder &vb, Location vloc, int64_t vl) {
+        RowLayout layout = rowLayout(vb, vloc, g.entries, g.rowLen, vl);
+        launchRows(
+            vb, vloc, layout,
+            [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+              forEachRowUnit(
+                  kb, kloc, ids, layout,
+                  [&](OpBuilder &rb, Location rloc, Value e) {
+                    auto [row, bad] = g.rowOf(rb, rloc, e);
+                    Value src = mulIndex(rb, rloc, row, g.rowLen);
+                    Value dst = mulIndex(rb, rloc, e, g.rowLen);
+                    return SmallVector<Value>{src, dst, bad};
+                  },
+                  [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
+                      Value u) {
+                    Value vlValue = constIndex(ub, uloc, vl);
+                    Value at = mulIndex(ub, uloc, u, vlValue);
+                    Value dst = addIndex(ub, uloc, values[1], at);
+                    buildIfElse(
+                        ub, uloc, values[2],
+                        [&](OpBuilder &zb, Location zloc) {
+                          Value zero = zeroUnit(zb, zloc, elementType, vl);
+                          storeUnit(zb, zloc, zero, g.into.flat, dst, vl);
+                        },
+                        [&](OpBuilder &cb, Location cloc) {
+                          Value src = addIndex(cb, cloc, values[0], at);
+                          Value v = loadUnit(cb, cloc, g.data.flat, src, vl);
+                          storeUnit(cb, cloc, v, g.into.flat, dst, vl);
+                        });
+                  });
+            });
+      });
+}
+
+/// In a kernel: `values[c]` where `c` is an index value in `[0, n)`.
+static Value selectByIndex(OpBuilder &b, Location loc, Value c,
+                           ArrayRef<Value> values) {
+  Value result = values.front();
+  for (int64_t i = 1, e = values.size(); i < e; ++i) {
+    Value is =
+        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
+    result = select(b, loc, is, values[i], result);
+  }
+  return result;
+}
+
+LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  Value data = op.getData(), indices = op.getIndices(), into = op.getInto();
+  int64_t r = op.getData().getType().getRank();
+  int64_t q = cast<ShapedType>(indices.getType()).getRank();
+  int64_t bDims = op.getBatchDims();
+  int64_t k = op.getIndexDepth();
+  int64_t resultRank = cast<ShapedType>(into.getType()).getRank();
+  OobMode oob = op.getOob();
+
+  l.checkIndexDepth(indices, k);
+  for (int64_t d = 0; d < bDims; ++d)
+    l.checkDims(indices, "indices", d, data, "data", d);
+  for (int64_t d = 0; d < q - 1; ++d)
+    l.checkResultDim(indices, "indices", d, into, d);
+  for (int64_t d = q - 1; d < resultRank; ++d)
+    l.checkResultDim(data, "data", bDims + k + d - (q - 1), into, d);
+
+  bool checking = l.checksIndices(oob);
+  int64_t slot = checking ? l.record->takeSlot() : -1;
+  int64_t baseCode = 0;
+  if (checking)
+    for (int64_t c = 0; c < k; ++c) {
+      int64_t code = l.record->addMessage(op, indexMessage(bDims + c));
+      if (c == 0)
+        baseCode = code;
+    }
+
+  SmallVector<Value> sizes = dimValues(b, loc, data, bDims, bDims + k);
+  SmallVector<Value> strides(k);
+  Value running = constIndex(b, loc, 1);
+  for (int64_t c = k - 1; c >= 0; --c) {
+    strides[c] = running;
+    running = mulIndex(b, loc, running, sizes[c]);
+  }
+  Value perBatch = running;
+  SmallVector<Value> entryDims = dimValues(b, loc, indices, 0, q - 1);
+  Value entries = product(b, loc, entryDims);
+  Value perEntryBatch = product(b, loc, ArrayRef(entryDims).drop_front(bDims));
+  Value rowLen = product(b, loc, dimValues(b, loc, data, bDims + k, r));
+  Value kValue = constIndex(b, loc, k);
+  ErrorRecord *record = l.record;
+
+  buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
+    RowGather g;
+    g.data = flatOperand(hb, hloc, data);
+    g.indices = flatOperand(hb, hloc, indices);
+    g.into = flatOperand(hb, hloc, into, /*readContents=*/false);
+    g.entries = entries;
+    g.rowLen = rowLen;
+    Value flatIndices = g.indices.flat;
+    g.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
+      Value base = mulIndex(kb, kloc, e, kValue);
+      Value row = constIndex(kb, kloc, 0);
+      if (bDims > 0) {
+        Value batch = divIndex(kb, kloc, e, perEntryBatch);
+        row = mulIndex(kb, kloc, batch, perBatch);
+      }
+      Value bad = constBool(kb, kloc, false);
+      for (int64_t c = 0; c < k; ++c) {
+        Value at = addIndex(kb, kloc, base, constIndex(kb, kloc, c));
+        Value raw = loadIndexValue(kb, kloc, flatIndices, at);
+        ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, sizes[c]);
+        if (checking)
+          buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
+            record->noteBad(nb, nloc, slot, at);
+          });
+        Value term = mulIndex(kb, kloc, index.position, strides[c]);
+        row = addIndex(kb, kloc, row, term);
+        bad = orBool(kb, kloc, bad, index.bad);
+      }
+      return std::make_pair(row, bad);
+    };
+    emitRowGather(hb, hloc, g);
+    if (checking)
+      record->finalize(
+          hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
+            Value c = remIndex(fb, floc, position, kValue);
+            Value raw = loadIndexValue(fb, floc, flatIndices, position);
+            Value size = selectByIndex(fb, floc, c, sizes);
+            Type i64 = fb.getI64Type();
+            Value base = constIndex(fb, floc, baseCode);
+            Value code = addIndex(fb, floc, base, c);
+            Value code64 = fromIndex(fb, floc, i64, code);
+            Value raw64 = fromIndex(fb, floc, i64, raw);
+            Value size64 = fromIndex(fb, floc, i64, size);
+            return std::make_tuple(code64, raw64, size64);
+          });
+    writeBack(hb, hloc, g.into);
+    release(hb, hloc, g.data);
+    release(hb, hloc, g.indices);
+  });
+  return success();
+}
+
+LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  Value data = op.getData(), indices = op.getIndices(), into = op.getInto();
+  int64_t r = op.getData().getType().getRank();
+  int64_t q = cast<ShapedType>(indices.getType()).getRank();
+  int64_t axis = op.getNormalizedAxis();
+  int64_t bDims = op.getBatchDims();
+  int64_t resultRank = cast<ShapedType>(into.getType()).getRank();
+  int64_t indexEnd = axis + q - bDims;
+  OobMode oob = op.getOob();
+
+  for (int64_t d = 0; d < bDims; ++d)
+    l.checkDims(indices, "indices", d, data, "data", d);
+  for (int64_t d = 0; d < resultRank; ++d) {
+    if (d < axis)
+      l.checkResultDim(data, "data", d, into, d);
+    else if (d < indexEnd)
+      l.checkResultDim(indices, "indices", d - axis + bDims, into, d);
+    else
+      l.checkResultDim(data, "data", d - indexEnd + axis + 1, into, d);
+  }
+
+  bool checking = l.checksIndices(oob);
+  int64_t slot = checking ? l.record->takeSlot() : -1;
+  int64_t code = checking ? l.record->addMessage(op, indexMessage(axis)) : 0;
+
+  Value outer = product(b, loc, dimValues(b, loc, data, 0, axis));
+  Value outerInner = product(b, loc, dimValues(b, loc, data, bDims, axis));
+  Value axisSize = dimValue(b, loc, data, axis);
+  Value rowLen = product(b, loc, dimValues(b, loc, data, axis + 1, r));
+  Value perBatch = product(b, loc, dimValues(b, loc, indices, bDims, q));
+  Value entries = mulIndex(b, loc, outer, perBatch);
+  ErrorRecord *record = l.record;
+
+  buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
+    RowGather g;
+    g.data = flatOperand(hb, hloc, data);
+    g.indices = flatOperand(hb, hloc, indices);
+    g.into = flatOperand(hb, hloc, into, /*readContents=*/false);
+    g.entries = entries;
+    g.rowLen = rowLen;
+    Value flatIndices = g.indices.flat;
+    g.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
+      Value p = divIndex(kb, kloc, e, perBatch);
+      Value n = subIndex(kb, kloc, e, mulIndex(kb, kloc, p, perBatch));
+      Value at = n;
+      if (bDims > 0) {
+        Value batch = divIndex(kb, kloc, p, outerInner);
+        at = addIndex(kb, kloc, mulIndex(kb, kloc, batch, perBatch), n);
+      }
+      Value raw = loadIndexValue(kb, kloc, flatIndices, at);
+      ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
+      if (checking)
+        buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
+          record->noteBad(nb, nloc, slot, at);
+        });
+      Value row =
+          addIndex(kb, kloc, mulIndex(kb, kloc, p, axisSize), index.position);
+      return std::make_pair(row, index.bad);
+    };
+    emitRowGather(hb, hloc, g);
+    if (checking)
+      record->finalize(
+          hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
+            Value raw = loadIndexValue(fb, floc, flatIndices, position);
+            Type i64 = fb.getI64Type();
+            Value codeValue = constInt(fb, floc, i64, code);
+            Value raw64 = fromIndex(fb, floc, i64, raw);
+            Value size64 = fromIndex(fb, floc, i64, axisSize);
+            return std::make_tuple(codeValue, raw64, size64);
+          });
+    writeBack(hb, hloc, g.into);
+    release(hb, hloc, g.data);
+    release(hb, hloc, g.indices);
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// gather_elements
+//===----------------------------------------------------------------------===//
+
+/// The coordinates of the row-major position `flat` in `dims`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                                      ArrayRef<Value> dims) {
+  SmallVector<Value> coords(dims.size());
+  Value rest = flat;
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+    if (d == 0) {
+      coords[d] = rest;
+      break;
+    }
+    coords[d] = remIndex(b, loc, rest, dims[d]);
+    rest = divIndex(b, loc, rest, dims[d]);
+  }
+  return coords;
+}
+
+namespace {
+/// The operands of a gather_elements as the kernels see them.
+struct ElementsGather {
+  OobMode oob;
+  int64_t axis;
+  FlatBuffer data, indices, into;
+  SmallVector<Value> dataDims, indexDims;
+  Value axisSize;
+  ErrorRecord *record = nullptr;
+  int64_t slot = -1;
+};
+} // namespace
+
+/// In a kernel: result element `f` from the data element at `planeBase +
+/// pos * stride + offset`, where `pos` is the index value at `f` resolved.
+static void gatherElement(OpBuilder &b, Location loc, const ElementsGather &g,
+                          Value f, Value planeBase, Value stride,
+                          Value offset) {
+  Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
+  Value raw = loadIndexValue(b, loc, g.indices.flat, f);
+  ResolvedIndex index = resolveIndex(b, loc, g.oob, raw, g.axisSize);
+  if (g.record && g.slot >= 0)
+    buildIf(b, loc, index.bad, [&](OpBuilder &nb, Location nloc) {
+      g.record->noteBad(nb, nloc, g.slot, f);
+    });
+  buildIfElse(
+      b, loc, index.bad,
+      [&](OpBuilder &zb, Location zloc) {
+        Value zero = zeroValue(zb, zloc, elementType);
+        memref::StoreOp::create(zb, zloc, zero, g.into.flat, f);
+      },
+      [&](OpBuilder &cb, Location cloc) {
+        Value at = addIndex(cb, cloc, planeBase,
+                            mulIndex(cb, cloc, index.position, stride));
+        at = addIndex(cb, cloc, at, offset);
+        Value v = memref::LoadOp::create(cb, cloc, g.data.flat, at);
+        memref::StoreOp::create(cb, cloc, v, g.into.flat, f);
+      });
+}
+
+/// Off the axis, data has the dims of indices: planes `o` (the dims before
+/// the axis) are the blocks of y, positions `t` in a plane those of x.
+static void emitEvenElementsGather(OpBuilder &b, Location loc,
+                                   const ElementsGather &g) {
+  int64_t rank = g.indexDims.size();
+  Value planes = product(b, loc, ArrayRef(g.indexDims).take_front(g.axis));
+  Value inner = product(b, loc, ArrayRef(g.indexDims).drop_front(g.axis + 1));
+  Value along = g.indexDims[g.axis];
+  Value plane = mulIndex(b, loc, along, inner);
+  Value dataPlane = mulIndex(b, loc, g.axisSize, inner);
+  bool innerIsOne = true;
+  for (int64_t d = g.axis + 1; d < rank; ++d)
+    innerIsOne &= getConstantIntValue(g.indexDims[d]) == 1;
+  Value gridX = gridFor(b, loc, plane, kBlockSize);
+  Value block = constIndex(b, loc, kBlockSize);
+  Value gridY = gridFor(b, loc, planes, constIndex(b, loc, 1), kMaxBlocksY);
+  launch(b, loc, gridX, gridY, kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           buildFor(
+               kb, kloc, ids.blockY, planes, ids.gridY,
+               [&](OpBuilder &ob, Location oloc, Value o) {
+                 Value fBase = mulIndex(ob, oloc, o, plane);
+                 Value dBase = mulIndex(ob, oloc, o, dataPlane);
+                 Value first =
+                     addIndex(ob, oloc, mulIndex(ob, oloc, ids.blockX, block),
+                              ids.threadX);
+                 Value step = mulIndex(ob, oloc, ids.gridX, block);
+                 buildFor(ob, oloc, first, plane, step,
+                          [&](OpBuilder &tb, Location tloc, Value t) {
+                            Value f = addIndex(tb, tloc, fBase, t);
+                            Value offset = constIndex(tb, tloc, 0);
+                            if (!innerIsOne)
+                              offset = remIndex(tb, tloc, t, inner);
+                            gatherElement(tb, tloc, g, f, dBase, inner, offset);
+                          });
+               });
+         });
+}
+
+/// Any dims: each position is delinearized.
+static void emitGeneralElementsGather(OpBuilder &b, Location loc,
+                                      const ElementsGather &g) {
+  int64_t rank = g.indexDims.size();
+  SmallVector<Value> dataStrides(rank);
+  Value running = constIndex(b, loc, 1);
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    dataStrides[d] = running;
+    running = mulIndex(b, loc, running, g.dataDims[d]);
+  }
+  Value total = product(b, loc, g.indexDims);
+  Value grid = gridFor(b, loc, total, kBlockSize);
+  launch(
+      b, loc, grid, Value(), kBlockSize,
+      [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+        gridStrideLoop(
+            kb, kloc, ids, total, [&](OpBuilder &lb, Location lloc, Value f) {
+              SmallVector<Value> coords = delinearize(lb, lloc, f, g.indexDims);
+              Value base = constIndex(lb, lloc, 0);
+              for (int64_t d = 0; d < rank; ++d) {
+                if (d == g.axis)
+                  continue;
+                Value term = mulIndex(lb, lloc, coords[d], dataStrides[d]);
+                base = addIndex(lb, lloc, base, term);
+              }
+              Value zero = constIndex(lb, lloc, 0);
+              gatherElement(lb, lloc, g, f, base, dataStrides[g.axis], zero);
+            });
+      });
+}
+
+LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
+                                                GatherElementsOp op) {
+  OpBuilder &b = l.b;
+  Location loc = l.loc;
+  Value data = op.getData(), indices = op.getIndices(), into = op.getInto();
+  int64_t rank = op.getData().getType().getRank();
+  int64_t axis = op.getNormalizedAxis();
+
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      l.checkDims(indices, "indices", d, data, "data", d, /*atMost=*/true);
+  for (int64_t d = 0; d < rank; ++d)
+    l.checkResultDim(indices, "indices", d, into, d);
+
+  ElementsGather g;
+  g.oob = op.getOob();
+  g.axis = axis;
+  bool checking = l.checksIndices(g.oob);
+  int64_t code = 0;
+  if (checking) {
+    g.record = l.record;
+    g.slot = l.record->takeSlot();
+    code = l.record->addMessage(op, indexMessage(axis));
+  }
+  g.dataDims = dimValues(b, loc, data, 0, rank);
+  g.indexDims = dimValues(b, loc, indices, 0, rank);
+  g.axisSize = g.dataDims[axis];
+
+  // Off the axis, equal dims (known, or found at run time).
+  Value even = constBool(b, loc, true);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == axis)
+      continue;
+    Value same = cmpIndex(b, loc, arith::CmpIPredicate::eq, g.dataDims[d],
+                          g.indexDims[d]);
+    even = andBool(b, loc, even, same);
+  }
+
+  buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
+    g.data = flatOperand(hb, hloc, data);
+    g.indices = flatOperand(hb, hloc, indices);
+    g.into = flatOperand(hb, hloc, into, /*readContents=*/false);
+    buildIfElse(
+        hb, hloc, even,
+        [&](OpBuilder &eb, Location eloc) {
+          emitEvenElementsGather(eb, eloc, g);
+        },
+        [&](OpBuilder &eb, Location eloc) {
+          emitGeneralElementsGather(eb, eloc, g);
+        });
+    if (checking) {
+      Value flatIndices = g.indices.flat;
+      Value axisSize = g.axisSize;
+      l.record->finalize(
+          hb, hloc, g.slot, [&](OpBuilder &fb, Location floc, Value position) {
+            Value raw = loadIndexValue(fb, floc, flatIndices, position);
+            Type i64 = fb.getI64Type();
+            Value codeValue = constInt(fb, floc, i64, code);
+            Value raw64 = fromIndex(fb, floc, i64, raw);
+            Value size64 = fromIndex(fb, floc, i64, axisSize);
+            return std::make_tuple(codeValue, raw64, size64);
+          });
+    }
+    writeBack(hb, hloc, g.into);
+    release(hb, hloc, g.data);
+    release(hb, hloc, g.indices);
+  });
+  return success();
+}

@@ -1,0 +1,74 @@
+//===- Lowering.h - the GPU lowering of one nd op ---------------*- C++ -*-===//
+//
+// Internal to the NdToGPU library: what the lowering of each op (one file per
+// op family: Gathers.cpp, Scatters.cpp, TensorScatter.cpp) gets, and the
+// entry point of each.
+//
+// Preconditions of every lowering: the op is on buffers (memrefs, no result;
+// a gather writes `into`), inside a host function; its buffers are device
+// memory. The lowering builds, before the op, the host code that checks
+// dynamic shapes and launches the op's kernels, then erases the op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ND_LIB_CONVERSION_NDTOGPU_LOWERING_H
+#define ND_LIB_CONVERSION_NDTOGPU_LOWERING_H
+
+#include "ErrorRecord.h"
+
+#include "mlir/IR/Builders.h"
+#include "nd/Dialect/Nd/IR/NdOps.h"
+
+namespace mlir::nd::gpu_lowering {
+
+/// The lowering of one op: its builder (before the op), the function's error
+/// record (null without run-time checks) and the op's shape checks.
+class OpLowering {
+public:
+  OpLowering(OpBuilder &b, Operation *op, ErrorRecord *record)
+      : b(b), loc(op->getLoc()), op(op), record(record) {}
+
+  OpBuilder &b;
+  Location loc;
+  Operation *op;
+  ErrorRecord *record;
+
+  /// Whether index values under `oob` are checked (oob<error> with checks).
+  bool checksIndices(OobMode oob) const {
+    return record && oob == OobMode::Error;
+  }
+
+  /// Checks dim `lhsDim` of `lhs` against dim `rhsDim` of `rhs` (equal, or
+  /// at most with `atMost`) where one of them is dynamic (the verifier has
+  /// checked static pairs): a mismatch is recorded with the CPU lowering's
+  /// message and clears `ok()`.
+  void checkDims(Value lhs, StringRef lhsName, int64_t lhsDim, Value rhs,
+                 StringRef rhsName, int64_t rhsDim, bool atMost = false);
+
+  /// Checks that a dynamic index depth `indices.shape[-1]` is `depth`.
+  void checkIndexDepth(Value indices, int64_t depth);
+
+  /// Checks a gather's `into` dim `intoDim` against the dim it takes from
+  /// an operand.
+  void checkResultDim(Value operand, StringRef operandName, int64_t operandDim,
+                      Value into, int64_t intoDim);
+
+  /// Whether every shape check so far holds (an i1 on the host).
+  Value ok();
+
+private:
+  void compare(Value lhs, StringRef lhsName, int64_t lhsDim, Value rhs,
+               StringRef rhsText, bool atMost);
+  Value allOk;
+};
+
+LogicalResult lowerGatherND(OpLowering &lowering, GatherNDOp op);
+LogicalResult lowerGather(OpLowering &lowering, GatherOp op);
+LogicalResult lowerGatherElements(OpLowering &lowering, GatherElementsOp op);
+LogicalResult lowerScatterND(OpLowering &lowering, ScatterNDOp op);
+LogicalResult lowerScatterElements(OpLowering &lowering, ScatterElementsOp op);
+LogicalResult lowerTensorScatter(OpLowering &lowering, TensorScatterOp op);
+
+} // namespace mlir::nd::gpu_lowering
+
+#endif // ND_LIB_CONVERSION_NDTOGPU_LOWERING_H

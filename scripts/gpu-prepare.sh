@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Prepares nd's GPU check on a build machine (MLIR, LLVM and the CUDA toolkit
+# installed; no GPU needed) into one folder that scripts/gpu-check.sh runs on
+# a GPU machine (python3, numpy, torch; no MLIR or LLVM):
+#
+#   scripts/gpu-prepare.sh [OUT]        (default: build/gpu-check)
+#
+# ND_BUILD_DIR names nd's build (default: build), CUDA_HOME the toolkit;
+# ND_GPU_QUICK=1 draws half the random cases; ND_GPU_HOST_ONLY=1 builds and
+# checks only what runs here (the CPU and host libraries: check-nd's
+# differential test of the GPU lowering).
+#
+# OUT then holds:
+#   libcases_cuda.so    the test cases compiled by nd-to-gpu (sm_90 and sm_80
+#                       cubins and PTX), libcases_host.so the same with the
+#                       kernels run on the host CPU, libcases_cpu.so the same
+#                       module compiled by nd's CPU pipeline;
+#   libbench_cuda.so, libbench_cpu.so
+#                       the benchmark workloads (GPU, and CPU for the
+#                       reference results);
+#   libnd_cuda_runtime.so, libomp.so.5
+#                       the run-time libraries (RPATH $ORIGIN);
+#   cases.json, *.npy   the cases' inputs and the CPU library's results;
+#   gpu-check.sh, gpu_check.py, bench_gpu.py
+#                       what runs there.
+# It then dry-runs everything that needs no GPU: the cases with the kernels
+# run on the host (bit for bit against the CPU results), and the GPU
+# library's load without a driver (an error status, not a crash).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${ND_BUILD_DIR:-$ROOT/build}"
+OUT="${1:-$BUILD/gpu-check}"
+LLVM_BIN="${LLVM_BIN:-/usr/lib/llvm-22/bin}"
+LLVM_LIB="${LLVM_LIB:-/usr/lib/llvm-22/lib}"
+CUDA="${CUDA_HOME:-/usr/local/cuda}"
+PYTHON="${PYTHON:-/usr/bin/python3}"
+ND_OPT="$BUILD/bin/nd-opt"
+
+HOST_ONLY="${ND_GPU_HOST_ONLY:-}"
+TOOLS=("$ND_OPT" "$LLVM_BIN/mlir-translate" "$LLVM_BIN/opt" "$LLVM_BIN/llc"
+       "$BUILD/lib/libnd_cuda_runtime.so")
+[ -z "$HOST_ONLY" ] && TOOLS+=("$CUDA/bin/ptxas" "$CUDA/bin/fatbinary")
+for tool in "${TOOLS[@]}"; do
+  if [ ! -e "$tool" ]; then
+    echo "gpu-prepare: missing $tool (build nd with 'ninja -C $BUILD' and" \
+         "install the CUDA toolkit in $CUDA)" >&2
+    exit 1
+  fi
+done
+
+mkdir -p "$OUT"
+rm -f "$OUT"/*.npy "$OUT"/*.so "$OUT"/cases.*
+
+# Compiles MLIR file $1 with nd-opt pipeline $2 into shared library $3;
+# $4... are extra link arguments.
+compile() {
+  local input="$1" pipeline="$2" output="$3"
+  shift 3
+  local work="$OUT/.work"
+  mkdir -p "$work"
+  "$ND_OPT" "$input" --pass-pipeline="builtin.module($pipeline)" \
+    -o "$work/lowered.mlir"
+  "$LLVM_BIN/mlir-translate" --mlir-to-llvmir "$work/lowered.mlir" \
+    -o "$work/module.ll"
+  "$LLVM_BIN/opt" -O3 "$work/module.ll" -o "$work/module.bc"
+  "$LLVM_BIN/llc" -O3 -relocation-model=pic -filetype=obj \
+    -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 "$work/module.bc" \
+    -o "$work/module.o"
+  cc -shared -o "$output" "$work/module.o" -L"$OUT" "$@" \
+    -Wl,-rpath,'$ORIGIN' -Wl,--no-as-needed
+  rm -rf "$work"
+}
+
+cp "$BUILD/lib/libnd_cuda_runtime.so" "$OUT/"
+cp "$LLVM_LIB/libomp.so" "$OUT/libomp.so.5"
+cp "$ROOT/scripts/gpu-check.sh" "$ROOT/scripts/gpu_check.py" \
+   "$ROOT/scripts/bench_gpu.py" "$OUT/"
+chmod +x "$OUT/gpu-check.sh"
+
+echo "== the test cases"
+"$PYTHON" "$ROOT/scripts/gpu_cases.py" "$OUT" ${ND_GPU_QUICK:+--quick}
+start=$(date +%s)
+# The host libraries run here only: bf16 conversions from the support file,
+# strided copies from MLIR's C runner utilities.
+HOST_LIBS=("$ROOT/scripts/gpu_host_support.c" -L"$LLVM_LIB"
+           -lmlir_c_runner_utils -Wl,-rpath,"$LLVM_LIB")
+compile "$OUT/cases.mlir" "nd-to-llvm{parallel=false runtime-allocator=false}" \
+  "$OUT/libcases_cpu.so" "${HOST_LIBS[@]}"
+compile "$OUT/cases.mlir" "nd-to-gpu{run-on-host=true}" "$OUT/libcases_host.so" \
+  "${HOST_LIBS[@]}"
+[ -z "$HOST_ONLY" ] &&
+  compile "$OUT/cases.mlir" "nd-to-gpu{toolkit=$CUDA}" "$OUT/libcases_cuda.so" \
+    -lnd_cuda_runtime
+echo "compiled the cases in $(( $(date +%s) - start )) s"
+
+if [ -n "$HOST_ONLY" ]; then
+  "$PYTHON" "$OUT/gpu_check.py" expect "$OUT"
+  "$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target host
+  exit
+fi
+
+echo "== the benchmark workloads"
+"$PYTHON" "$ROOT/scripts/bench_gpu.py" --write-mlir "$OUT/bench.mlir"
+# Runs on the GPU machine too: only libc and the carried libomp.
+compile "$OUT/bench.mlir" "nd-to-llvm{runtime-allocator=false}" \
+  "$OUT/libbench_cpu.so" "$ROOT/scripts/gpu_host_support.c" -l:libomp.so.5
+compile "$OUT/bench.mlir" "nd-to-gpu{toolkit=$CUDA}" "$OUT/libbench_cuda.so" \
+  -lnd_cuda_runtime
+
+echo "== expected results (CPU library)"
+"$PYTHON" "$OUT/gpu_check.py" expect "$OUT"
+
+echo "== dry run: the kernels on the host CPU"
+"$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target host
+
+echo "== dry run: the GPU library here (no driver: an error status)"
+set +e
+"$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target cuda
+status=$?
+set -e
+if [ "$status" != 2 ] && [ "$status" != 0 ]; then
+  echo "gpu-prepare: the GPU check failed to start here (status $status)" >&2
+  exit 1
+fi
+set +e
+"$PYTHON" "$OUT/gpu_check.py" bench "$OUT" --quick
+status=$?
+set -e
+if [ "$status" != 2 ] && [ "$status" != 0 ]; then
+  echo "gpu-prepare: the GPU benchmark failed to start here (status $status)" >&2
+  exit 1
+fi
+echo "prepared $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine:" \
+     "bash $OUT/gpu-check.sh"

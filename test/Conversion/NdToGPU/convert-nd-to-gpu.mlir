@@ -1,0 +1,232 @@
+// RUN: nd-opt %s --split-input-file --convert-nd-to-gpu --canonicalize --cse | FileCheck %s
+// RUN: nd-opt %s --split-input-file --convert-nd-to-gpu=check-bounds=false --canonicalize --cse | FileCheck %s --check-prefix=UNCHECKED
+
+// The GPU IR of each nd op on buffers: host code that checks and launches
+// kernels (gpu.launch), and the function's error record.
+
+// A row gather: 16-byte vectors where both buffers are 16-byte aligned (a run
+// time test), elements otherwise; index values checked as they are read (an
+// atomic max of the complement of the position into the op's slot); one
+// thread records the first bad one; the host reports it at the return.
+// CHECK-LABEL: func.func @gather_nd_rows
+// CHECK: %[[RECORD:.*]] = gpu.alloc () : memref<40xi8>
+// CHECK: %[[WORDS32:.*]] = memref.view %[[RECORD]]
+// CHECK: gpu.memset %[[WORDS32]]
+// CHECK: %[[WORDS:.*]] = memref.view %[[RECORD]]{{.*}} to memref<5xi64>
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: scf.if
+// CHECK: gpu.launch
+// CHECK: memref.atomic_rmw maxu %{{.*}}, %[[WORDS]][%{{.*}}] : (i64, memref<5xi64>) -> i64
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<3200xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<6400xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: gpu.launch
+// CHECK: memref.load %{{.*}} : memref<3200xf32>
+// CHECK: gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK: %[[HOST:.*]] = memref.alloca() : memref<5xi64>
+// CHECK: gpu.memcpy %[[HOST]], %[[WORDS]]
+// CHECK: scf.index_switch
+// CHECK: case 1 {
+// CHECK: func.call @__nd_report_error(%{{.*}}, %{{.*}}) {nd.message = "{{.*}}: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"}
+// CHECK: gpu.dealloc %[[RECORD]]
+// CHECK: return
+// UNCHECKED-LABEL: func.func @gather_nd_rows
+// UNCHECKED-NOT: memref.atomic_rmw
+// UNCHECKED-NOT: __nd_report_error
+// UNCHECKED: return
+func.func @gather_nd_rows(%data: memref<50x64xf32>, %indices: memref<100x1xi64>, %out: memref<100x64xf32>) {
+  nd.gather_nd %data[%indices] into %out : memref<50x64xf32>, memref<100x1xi64> into memref<100x64xf32>
+  return
+}
+
+// -----
+
+// Elements that have no 16-byte vectors move one by one, and oob<skip> has no
+// check.
+// CHECK-LABEL: func.func @gather_complex_skip
+// CHECK-NOT: vector.load
+// CHECK: gpu.launch
+// CHECK: memref.load %{{.*}} : memref<15xcomplex<f32>>
+// CHECK-NOT: memref.atomic_rmw
+// CHECK: return
+func.func @gather_complex_skip(%data: memref<5x3xcomplex<f32>>, %indices: memref<4xi32>, %out: memref<4x3xcomplex<f32>>) {
+  nd.gather %data[%indices] into %out oob<skip> : memref<5x3xcomplex<f32>>, memref<4xi32> into memref<4x3xcomplex<f32>>
+  return
+}
+
+// -----
+
+// gather_elements: where data has the dims of indices off the axis (here
+// known only at run time), a kernel with the planes before the axis on y;
+// otherwise one that delinearizes each position.
+// CHECK-LABEL: func.func @gather_elements_dynamic
+// CHECK: scf.if %{{.*}} {
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %[[PLANES:.*]], %{{.*}} = %c1)
+// CHECK-NOT: arith.divui
+// CHECK: } else {
+// CHECK: gpu.launch
+// CHECK: arith.divui
+func.func @gather_elements_dynamic(%data: memref<?x?xf16>, %indices: memref<?x?xi64>, %out: memref<?x?xf16>) {
+  nd.gather_elements %data[%indices] into %out axis(1) : memref<?x?xf16>, memref<?x?xi64> into memref<?x?xf16>
+  return
+}
+
+// -----
+
+// A dynamic dim the verifier could not compare is checked on the host; a
+// mismatch is recorded (one thread, unless a check failed before) and the
+// op's kernels are not launched.
+// CHECK-LABEL: func.func @scatter_nd_dynamic_dims
+// CHECK: %[[BAD:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : index
+// CHECK: scf.if %[[BAD]] {
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %{{.*}}[%c0] : memref<5xi64>
+// CHECK: scf.if %{{.*}} {
+// CHECK: gpu.launch
+// CHECK: nd.message = "{{.*}}: nd.scatter_nd: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
+func.func @scatter_nd_dynamic_dims(%data: memref<8x4xf32>, %indices: memref<?x1xi64>, %updates: memref<?x4xf32>) {
+  nd.scatter_nd %data[%indices], %updates : memref<8x4xf32>, memref<?x1xi64>, memref<?x4xf32>
+  return
+}
+
+// -----
+
+// Reduction none: each entry's destination row is computed and checked, and
+// the last entry of each row wins (an integer atomic max of the entry number
+// per row, from -1); the winners write their rows, unless a check failed
+// (the first thread of that kernel records a bad index).
+// CHECK-LABEL: func.func @scatter_nd_none
+// CHECK: %[[WINNERS:.*]] = gpu.alloc (%{{.*}}) : memref<?xi32>
+// CHECK: gpu.memset %[[WINNERS]], %c-1_i32
+// CHECK: %[[KEYS:.*]] = gpu.alloc (%{{.*}}) : memref<?xi32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK: memref.atomic_rmw maxs %{{.*}}, %[[WINNERS]][%{{.*}}] : (i32, memref<?xi32>) -> i32
+// CHECK: gpu.launch
+// CHECK: memref.load %{{.*}}[%c4] : memref<5xi64>
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %{{.*}}[%c0] : memref<5xi64>
+// CHECK: memref.load %[[WINNERS]]
+// CHECK: gpu.dealloc %[[WINNERS]]
+// CHECK: gpu.dealloc %[[KEYS]]
+func.func @scatter_nd_none(%data: memref<64x8xi32>, %indices: memref<1000x1xi64>, %updates: memref<1000x8xi32>) {
+  nd.scatter_nd %data[%indices], %updates : memref<64x8xi32>, memref<1000x1xi64>, memref<1000x8xi32>
+  return
+}
+
+// -----
+
+// A few entries (a KV-cache update): one kernel, whose blocks each compute
+// and check every entry's row into workgroup memory, then write the entries
+// that no later one overwrites.
+// CHECK-LABEL: func.func @scatter_nd_few
+// CHECK-NOT: gpu.alloc (%{{.*}}) : memref<?xi32>
+// CHECK: gpu.launch {{.*}} workgroup(%[[KEYS:.*]] : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.load %[[KEYS]]
+// CHECK: vector.store
+// CHECK: } else {
+// CHECK: gpu.launch {{.*}} workgroup(
+// CHECK: memref.store %{{.*}} : memref<16777216xf16>
+func.func @scatter_nd_few(%cache: memref<1x32x4096x128xf16>, %indices: memref<1x32x1x3xi64>, %updates: memref<1x32x1x128xf16>) {
+  nd.scatter_nd %cache[%indices], %updates : memref<1x32x4096x128xf16>, memref<1x32x1x3xi64>, memref<1x32x1x128xf16>
+  return
+}
+
+// -----
+
+// Any other reduction: the entries sorted by row with the stable radix sort
+// (a pass per 4-bit digit of the largest row: counts per tile in workgroup
+// memory, one block's prefix sum, each thread's entries written in order),
+// then the first entry of each run applies the run's updates in order.
+// CHECK-LABEL: func.func @scatter_nd_add_dynamic
+// CHECK: math.ctlz
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>)
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.barrier
+// CHECK: memref.atomic_rmw addi
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<1024xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>)
+// CHECK: scf.yield
+// CHECK: gpu.launch
+// CHECK: scf.while
+// CHECK: scf.for
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf16>
+func.func @scatter_nd_add_dynamic(%data: memref<?x?xf16>, %indices: memref<?x1xi64>, %updates: memref<?x?xf16>) {
+  nd.scatter_nd %data[%indices], %updates reduction<add> : memref<?x?xf16>, memref<?x1xi64>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// scatter_elements under mean: an integer mean sums exactly in an integer
+// 64 bits wider and divides once, rounding down.
+// CHECK-LABEL: func.func @scatter_elements_mean
+// CHECK: arith.extsi %{{.*}} : i32 to i128
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i128
+// CHECK: arith.divsi %{{.*}}, %{{.*}} : i128
+// CHECK: arith.trunci %{{.*}} : i128 to i32
+func.func @scatter_elements_mean(%data: memref<6x4xi32>, %indices: memref<5x4xi64>, %updates: memref<5x4xi32>) {
+  nd.scatter_elements %data[%indices], %updates axis(0) reduction<mean> : memref<6x4xi32>, memref<5x4xi64>, memref<5x4xi32>
+  return
+}
+
+// -----
+
+// tensor_scatter: the write indices are checked by a kernel first, then each
+// update row is copied to its place (writes never collide), unless a check
+// failed; the copy's first thread records a bad write index.
+// CHECK-LABEL: func.func @tensor_scatter_circular
+// CHECK: gpu.launch
+// CHECK: memref.atomic_rmw maxu
+// CHECK: scf.if
+// CHECK: gpu.launch
+// CHECK: memref.store %c1_i64, %{{.*}}[%c0] : memref<5xi64>
+// CHECK: arith.remui
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<1024xbf16>, vector<8xbf16>
+// CHECK: nd.message = "{{.*}}: nd.tensor_scatter: write index %lld in operand 'write_indices' is negative (dim 2 of operand 'past_cache', size %lld, circular mode)"
+func.func @tensor_scatter_circular(%cache: memref<2x4x16x8xbf16>, %writes: memref<2xi64>, %update: memref<2x4x3x8xbf16>) {
+  nd.tensor_scatter %cache[%writes], %update axis(2) mode<circular> : memref<2x4x16x8xbf16>[memref<2xi64>], memref<2x4x3x8xbf16>
+  return
+}
+
+// -----
+
+// A strided operand is copied into a contiguous buffer first, and a strided
+// destination copied back after.
+// CHECK-LABEL: func.func @strided_destination
+// CHECK: %[[COPY:.*]] = gpu.alloc () : memref<4x4xf32>
+// CHECK: gpu.launch
+// CHECK: memref.load %{{.*}} : memref<4x4xf32, strided<[8, 1]>>
+// CHECK: memref.collapse_shape %[[COPY]]
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}} : memref<4x4xf32, strided<[8, 1]>>
+// CHECK: gpu.dealloc %[[COPY]]
+func.func @strided_destination(%data: memref<4x4xf32, strided<[8, 1]>>, %indices: memref<2x1xi64>, %updates: memref<2x4xf32>) {
+  nd.scatter_nd %data[%indices], %updates oob<clamp> : memref<4x4xf32, strided<[8, 1]>>, memref<2x1xi64>, memref<2x4xf32>
+  return
+}
+
+// -----
+
+// scatter_elements with dims after the axis: a pass over the indices tells
+// whether every row holds one value (the host waits for its answer); if so
+// the rows are scattered whole, otherwise element by element.
+// CHECK-LABEL: func.func @scatter_elements_rows
+// CHECK: %[[FLAG:.*]] = gpu.alloc () : memref<1xi32>
+// CHECK: gpu.memset %[[FLAG]]
+// CHECK: gpu.launch
+// CHECK: arith.cmpi ne, %{{.*}}, %{{.*}} : i64
+// CHECK: %[[HOST:.*]] = memref.alloca() : memref<1xi32>
+// CHECK: gpu.memcpy %[[HOST]], %[[FLAG]]
+// CHECK: %[[MISMATCH:.*]] = memref.load %[[HOST]]
+// CHECK: gpu.dealloc %[[FLAG]]
+// CHECK: %[[UNIFORM:.*]] = arith.cmpi eq, %[[MISMATCH]], %c0_i32
+// CHECK: scf.if %[[UNIFORM]] {
+// CHECK: } else {
+func.func @scatter_elements_rows(%data: memref<100x128xf32>, %indices: memref<500x128xi64>, %updates: memref<500x128xf32>) {
+  nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : memref<100x128xf32>, memref<500x128xi64>, memref<500x128xf32>
+  return
+}
