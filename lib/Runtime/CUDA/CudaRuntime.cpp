@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nd-c/CudaRuntime.h"
+#include "nd-c/RuntimeABI.h"
 
 #include <cuda.h>
 
@@ -415,8 +416,11 @@ ND_EXPORT const char *nd_cuda_last_message(void) { return state.last.c_str(); }
 //===----------------------------------------------------------------------===//
 
 /// A failed run-time check of the generated code: the first message of the
-/// call is kept (nd_cuda_end returns it).
-ND_EXPORT void nd_report_error(const char *format, int64_t a, int64_t b) {
+/// call is kept (nd_cuda_end returns it). The host code runs on the thread
+/// that began the call, whose state is thread-local: the generated code's
+/// call-state argument (null unless a host passes one) is not needed.
+ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *, const char *format,
+                                   int64_t a, int64_t b) {
   char buffer[1024];
   std::snprintf(buffer, sizeof buffer, format, static_cast<long long>(a),
                 static_cast<long long>(b));
