@@ -77,7 +77,9 @@ llvm::SmallVector<std::string> CompiledEntry::getExportedSymbols() const {
 // CUDA
 //===----------------------------------------------------------------------===//
 
-/// The number of chip `name` (sm_NN, sm_NNa, sm_NNf), or 0 if it is none.
+/// The number of chip `name` (sm_NN, sm_NNa, sm_NNf) if LLVM's NVPTX code
+/// generator knows it, or 0. (LLVM takes an unknown chip with a warning on
+/// stderr only.)
 static unsigned getChipNumber(llvm::StringRef name) {
   llvm::StringRef digits = name;
   if (!digits.consume_front("sm_"))
@@ -85,9 +87,19 @@ static unsigned getChipNumber(llvm::StringRef name) {
   if (digits.ends_with("a") || digits.ends_with("f"))
     digits = digits.drop_back();
   unsigned number = 0;
-  if (digits.getAsInteger(10, number) || number < 10)
+  if (digits.getAsInteger(10, number))
     return 0;
-  return number;
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return 0;
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple, "", ""));
+  return generic && generic->isCPUStringValid(name) ? number : 0;
 }
 
 /// Checks the CUDA options, which nd-to-gpu would otherwise reject deep in
@@ -116,10 +128,8 @@ static llvm::Error setCudaOptions(const CompileOptions &options,
     unsigned number = getChipNumber(chip);
     if (!number)
       return makeError("unknown CUDA chip '" + chip +
-                       "' (expected sm_NN, e.g. sm_90 or sm_80)");
-    if (number < 50)
-      return makeError("CUDA chip '" + chip +
-                       "' is older than sm_50, the oldest CUDA 13 supports");
+                       "' (LLVM's NVPTX names: sm_75, sm_80, sm_86, sm_89, " +
+                       "sm_90, sm_90a, sm_100, sm_120, ...)");
     if (number < oldest) {
       oldest = number;
       ptxChip = "sm_" + std::to_string(number);
@@ -143,12 +153,10 @@ static llvm::Error checkNotSharded(ModuleOp module) {
   });
   if (!sharded)
     return llvm::Error::success();
-  std::string location;
-  llvm::raw_string_ostream os(location);
-  sharded->getLoc().print(os);
-  return makeError("the module is sharded (" +
-                   sharded->getName().getStringRef() + " at " + location +
-                   "): --target=cuda compiles unsharded modules only");
+  sharded->emitError() << "'" << sharded->getName()
+                       << "': a sharded module runs on several processes";
+  return makeError("the module is sharded: --target=cuda compiles unsharded "
+                   "modules only");
 }
 
 /// A target machine for the host's triple and `cpu` ("native": the host's
