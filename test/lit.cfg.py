@@ -133,10 +133,7 @@ nd_cuda_runtime = os.path.join(config.nd_lib_dir,
 if os.path.exists(nd_cuda_runtime):
     config.available_features.add("nd-cuda-runtime")
 config.substitutions.append(("%nd_cuda_runtime", nd_cuda_runtime))
-config.substitutions.append(("%nd_lib_dir", config.nd_lib_dir))
 config.substitutions.append(("%nd_src_root", config.nd_src_root))
-config.substitutions.append(
-    ("%nd_include_dir", os.path.join(config.nd_src_root, "include")))
 try:
     import ctypes
     ctypes.CDLL("libcuda.so.1")
