@@ -345,8 +345,7 @@ void mlir::nd::emitHeader(const CompiledEntry &entry, llvm::StringRef source,
           "object\n"
        << "   and libnd_runtime). */\n\n";
   os << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include \"nd-c/" << (cuda ? "CudaRuntime.h" : "Runtime.h")
-     << "\"\n\n"
+     << "#include \"nd-c/" << (cuda ? "CudaRuntime.h" : "Runtime.h") << "\"\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
 
   os << "/* Inputs:\n";
@@ -373,9 +372,9 @@ void mlir::nd::emitHeader(const CompiledEntry &entry, llvm::StringRef source,
     os << "     none\n";
   os << "*/\n";
   if (cuda)
-    os << "int32_t " << entry.symbol
-       << "(nd_context *context, void *stream,\n"
-       << "    const nd_tensor *inputs, size_t num_inputs, nd_tensor *outputs,\n"
+    os << "int32_t " << entry.symbol << "(nd_context *context, void *stream,\n"
+       << "    const nd_tensor *inputs, size_t num_inputs, nd_tensor "
+          "*outputs,\n"
        << "    size_t num_outputs);\n"
        << "int32_t " << entry.symbol << ND_ABI_HOST_ENTRY_SUFFIX
        << "(nd_context *context, const nd_tensor *inputs,\n"
@@ -384,8 +383,7 @@ void mlir::nd::emitHeader(const CompiledEntry &entry, llvm::StringRef source,
     os << "int32_t " << entry.symbol
        << "(nd_context *context, const nd_tensor *inputs, size_t num_inputs,\n"
        << "    nd_tensor *outputs, size_t num_outputs);\n";
-  os
-     << "extern nd_signature " << entry.symbol << ND_ABI_SIGNATURE_SUFFIX
+  os << "extern nd_signature " << entry.symbol << ND_ABI_SIGNATURE_SUFFIX
      << ";\n\n";
 
   os << "enum {\n"

@@ -63,9 +63,9 @@ llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
 
   // RPATH: libnd_runtime.so and libomp (or libnd_cuda_runtime.so) beside
   // the library, or in the lib/ of the tree it is installed in.
-  llvm::SmallVector<std::string> args = {*driver, "-shared", "-o",
-                                         outputPath.str(), objectPath.str(),
-                                         "-L" + options.runtimeDir};
+  llvm::SmallVector<std::string> args = {
+      *driver,          "-shared",        "-o",
+      outputPath.str(), objectPath.str(), "-L" + options.runtimeDir};
   if (entry.target == CompileTarget::CUDA) {
     args.push_back("-lnd_cuda_runtime");
   } else {

@@ -130,7 +130,8 @@ int64_t nd::runtime::countElements(const int64_t *shape, int32_t rank) {
   return count;
 }
 
-void nd::runtime::rowMajorStrides(const int64_t *shape, int32_t rank, int64_t *strides) {
+void nd::runtime::rowMajorStrides(const int64_t *shape, int32_t rank,
+                                  int64_t *strides) {
   int64_t stride = 1;
   for (int32_t d = rank - 1; d >= 0; --d) {
     strides[d] = stride;
@@ -139,7 +140,8 @@ void nd::runtime::rowMajorStrides(const int64_t *shape, int32_t rank, int64_t *s
 }
 
 /// Dims of size 1 may have any stride.
-bool nd::runtime::isRowMajor(const int64_t *shape, const int64_t *strides, int32_t rank) {
+bool nd::runtime::isRowMajor(const int64_t *shape, const int64_t *strides,
+                             int32_t rank) {
   if (!strides)
     return true;
   int64_t expected = 1;
@@ -303,8 +305,7 @@ int32_t Call::checkOutput(size_t position, const nd_tensor &tensor) {
 }
 
 int32_t nd::runtime::checkOutputBuffer(const nd_signature &signature,
-                                       size_t position,
-                                       const nd_tensor &tensor,
+                                       size_t position, const nd_tensor &tensor,
                                        std::string &message) {
   auto fail = [&](int32_t status, std::string text) {
     message = std::move(text);
@@ -573,8 +574,8 @@ int32_t Call::finish() {
 }
 
 bool nd::runtime::ownTensor(nd_tensor &tensor, const Memory &memory,
-                           void *buffer, void *data, const int64_t *shape,
-                           int32_t dtype, int32_t rank) {
+                            void *buffer, void *data, const int64_t *shape,
+                            int32_t dtype, int32_t rank) {
   size_t dims = static_cast<size_t>(rank);
   auto *owner = static_cast<OwnedTensor *>(std::malloc(
       sizeof(OwnedTensor) + sizeof(int64_t) * (dims ? dims - 1 : 0)));

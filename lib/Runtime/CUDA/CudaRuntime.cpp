@@ -424,8 +424,8 @@ ND_EXPORT const char *nd_cuda_last_message(void) { return state.last.c_str(); }
 /// A failed run-time check of the generated code: the first message of the
 /// call is kept (nd_cuda_end returns it), and in the call's state where the
 /// code was given one (the entries of nd-compile's libraries).
-ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *callState,
-                                   const char *format, int64_t a, int64_t b) {
+ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *callState, const char *format,
+                                   int64_t a, int64_t b) {
   char buffer[1024];
   std::snprintf(buffer, sizeof buffer, format, static_cast<long long>(a),
                 static_cast<long long>(b));
@@ -798,11 +798,11 @@ void *stageInput(HostCall &host, const nd_tensor &tensor, int64_t bytes) {
     host.hostBuffers.push_back(contiguous);
     std::vector<int64_t> strides(static_cast<size_t>(tensor.rank));
     nd::runtime::rowMajorStrides(tensor.shape, tensor.rank, strides.data());
-    nd::runtime::copyStrided(
-        nd::runtime::getHostMemory(), static_cast<uint8_t *>(contiguous),
-        strides.data(), static_cast<const uint8_t *>(tensor.data),
-        tensor.strides, tensor.shape, tensor.rank,
-        nd::runtime::getElementSize(tensor.dtype));
+    nd::runtime::copyStrided(nd::runtime::getHostMemory(),
+                             static_cast<uint8_t *>(contiguous), strides.data(),
+                             static_cast<const uint8_t *>(tensor.data),
+                             tensor.strides, tensor.shape, tensor.rank,
+                             nd::runtime::getElementSize(tensor.dtype));
     source = contiguous;
   }
   void *buffer = allocateOnDevice(static_cast<size_t>(bytes));
@@ -852,11 +852,10 @@ int32_t takeOutput(const nd_signature &signature, size_t k,
     std::vector<int64_t> strides(static_cast<size_t>(type.rank));
     nd::runtime::rowMajorStrides(device.shape, type.rank, strides.data());
     if (!failed())
-      nd::runtime::copyStrided(hostMemory, static_cast<uint8_t *>(target),
-                               output.strides,
-                               static_cast<const uint8_t *>(contiguous),
-                               strides.data(), device.shape, type.rank,
-                               elementSize);
+      nd::runtime::copyStrided(
+          hostMemory, static_cast<uint8_t *>(target), output.strides,
+          static_cast<const uint8_t *>(contiguous), strides.data(),
+          device.shape, type.rank, elementSize);
     nd::runtime::release(contiguous);
   } else if (bytes > 0) {
     copyOnStream(target, device.data, bytes);
@@ -997,8 +996,8 @@ ND_EXPORT int32_t ND_ABI_CUDA_INVOKE_HOST(const nd_signature *signature,
     // failure after some were made releases them.
     std::vector<nd_tensor> taken(outputs, outputs + numOutputs);
     for (size_t k = 0; status == ND_OK && k < numOutputs; ++k)
-      status = takeOutput(*signature, k, inputs, host.outputs[k], taken[k],
-                          text);
+      status =
+          takeOutput(*signature, k, inputs, host.outputs[k], taken[k], text);
     if (!failed())
       check(driver().p_cuStreamSynchronize(state.stream),
             "cuStreamSynchronize");
