@@ -45,7 +45,7 @@
 |*   nd_cuda_tensor_free(&outputs[0]);                                        *|
 |*                                                                            *|
 |* Both take nd_tensor inputs and outputs and an nd_context, check them       *|
-|* against the signature and return an nd_status with nd's message (the op,  *|
+|* against the signature and return an nd_status with nd's message (the op,   *|
 |* its location, the operand, the value, the dim) as a CPU entry does         *|
 |* (nd-c/Runtime.h): outputs are the caller's buffers (`data` set; the result *|
 |* is copied into them after its shape is checked) or nd's (`data` NULL;      *|
@@ -59,16 +59,17 @@
 |*   runs on `stream` (a CUstream; NULL: nd's stream of the thread) and the   *|
 |*   call returns once the kernels have run (it reads their error record);    *|
 |*   the copies into the caller's output buffers are queued on `stream`       *|
-|*   behind them. Strided inputs and outputs are copied a row at a time.     *|
-|* - The host form takes host buffers: it copies the inputs to the device,   *|
-|*   runs the device form's work on nd's stream, and copies the results back *|
+|*   behind them. Strided inputs and outputs are copied a row at a time.      *|
+|* - The host form takes host buffers: it copies the inputs to the device,    *|
+|*   runs the device form's work on nd's stream, and copies the results back  *|
 |*   into the caller's buffers, into donated inputs (the output that is a     *|
 |*   donated input's buffer is that host buffer) or into host buffers nd      *|
 |*   allocates; it returns when they are there.                               *|
-|* - `nd_context.threads` and `nd_signature.threads` mean nothing.           *|
+|* - `nd_context.threads` and `nd_signature.threads` mean nothing.            *|
 |* - ND_ERROR_DRIVER: the driver is missing (the message starts "no CUDA      *|
-|*   driver"), has no device, or a driver call failed. A call without a      *|
-|*   driver checks nothing but the counts and returns it; later calls too.    *|
+|*   driver"), has no device, or a driver call failed. Without a driver a     *|
+|*   call returns it after the checks that need no device (the counts; for    *|
+|*   the host form, the caller's output buffers too), and so do later calls.  *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -943,7 +943,8 @@ ND_EXPORT int32_t ND_ABI_CUDA_INVOKE_HOST(const nd_signature *signature,
   if (status == ND_OK)
     status = checkHostOutputs(*signature, outputs, nullptr, text);
   for (size_t i = 0; status == ND_OK && i < numInputs; ++i) {
-    if (signature->inputs[i].donated &&
+    // (A NULL shape is the Call's to report.)
+    if (signature->inputs[i].donated && inputs[i].shape &&
         !nd::runtime::isRowMajor(inputs[i].shape, inputs[i].strides,
                                  inputs[i].rank)) {
       text = "input #" + std::to_string(i) +
