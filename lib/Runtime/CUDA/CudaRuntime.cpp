@@ -871,6 +871,13 @@ int32_t takeOutput(const nd_signature &signature, size_t k,
   return ND_OK;
 }
 
+std::string formatShape(const int64_t *shape, int32_t rank) {
+  std::string text = "[";
+  for (int32_t d = 0; d < rank; ++d)
+    text += (d ? ", " : "") + std::to_string(shape[d]);
+  return text + "]";
+}
+
 /// Checks the caller's host output buffers against the signature and, once
 /// the shapes are known, against the shapes the call computed.
 int32_t checkHostOutputs(const nd_signature &signature, nd_tensor *outputs,
@@ -888,8 +895,9 @@ int32_t checkHostOutputs(const nd_signature &signature, nd_tensor *outputs,
     }
     const nd_tensor &device = (*computed)[k];
     if (!std::equal(device.shape, device.shape + device.rank, output.shape)) {
-      text = "output #" + std::to_string(k) +
-             ": the buffer's shape is not the shape the call computed";
+      text = "output #" + std::to_string(k) + ": the call computed shape " +
+             formatShape(device.shape, device.rank) +
+             ", the buffer has shape " + formatShape(output.shape, device.rank);
       return ND_ERROR_INVALID_ARGUMENT;
     }
   }
