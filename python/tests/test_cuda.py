@@ -7,6 +7,8 @@ nd's CUDA runtime."""
 
 import ctypes
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -151,3 +153,56 @@ def test_device_form_on_a_gpu(build, rng):
     with pytest.raises(nd.Error, match="out of range"):
         module(torch.from_numpy(table).cuda(),
                torch.tensor([1, 50], dtype=torch.int32, device="cuda"))
+
+
+COPIES = """
+func.func @main(%cache: tensor<4x3xf32>, %x: tensor<?x3xf32>)
+    -> (tensor<4x3xf32>, tensor<?x3xf32>) {
+  return %cache, %x : tensor<4x3xf32>, tensor<?x3xf32>
+}
+"""
+
+# Runs in a process of its own, whose driver is the stand-in.
+_HOST_FORM_SCRIPT = """
+import sys
+import numpy as np
+import nd
+module = nd.load(sys.argv[1], entry="copies")
+cache = np.arange(12, dtype=np.float32).reshape(4, 3)
+x = np.arange(6, dtype=np.float32).reshape(3, 2).T
+same, copy = module(cache, x)
+print("same cache", same is cache, "copy", copy.tolist(),
+      "owns", copy.base is not None)
+out = np.zeros((2, 3), np.float32)
+print("out", module(cache, x, out=[None, out])[1] is out, out.tolist())
+try:
+    module(cache, x.astype(np.float64))
+except nd.Error as error:
+    print("error", error.status, error.message)
+"""
+
+
+@pytest.mark.skipif(DRIVER, reason="a CUDA driver is present")
+def test_host_form_on_a_stand_in_driver(build, tmp_path):
+    """The host form through Python (numpy in and out, nd's buffers owned by
+    the arrays and freed by nd_cuda_tensor_free) on the stand-in driver of
+    test/Integration/GPU/Inputs/fake_cuda_driver.c, whose device memory is
+    host memory: a module without kernels runs on it."""
+    from conftest import SOURCE_ROOT
+    driver = tmp_path / "driver"
+    driver.mkdir()
+    source = os.path.join(SOURCE_ROOT, "test", "Integration", "GPU",
+                          "Inputs", "fake_cuda_driver.c")
+    subprocess.run(["cc", "-shared", "-fPIC", "-I" + TOOLKIT + "/include",
+                    source, "-o", str(driver / "libcuda.so.1")], check=True)
+    module = build(COPIES, target="cuda", donate=0, entry="copies")
+    env = dict(os.environ, LD_LIBRARY_PATH=str(driver))
+    result = subprocess.run(
+        [sys.executable, "-c", _HOST_FORM_SCRIPT, module.path], env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.splitlines() == [
+        "same cache True copy [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]] owns True",
+        "out True [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]",
+        "error invalid argument input #1: expected element type f32, got "
+        "f64"]
