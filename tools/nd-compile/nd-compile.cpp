@@ -107,7 +107,8 @@ struct Options {
   cl::opt<bool> emitObject{
       "emit-object",
       cl::desc("Write the object file alone (to link statically, with "
-               "libnd_runtime and libomp)"),
+               "libnd_runtime and libomp, or for --target=cuda "
+               "libnd_cuda_runtime)"),
       cl::cat(category)};
   cl::opt<std::string> weights{
       "weights",
