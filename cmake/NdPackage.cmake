@@ -9,7 +9,8 @@
 #                          libnd_runtime.so and libnd_runner_utils.so
 #   bin/                   nd-opt, nd-translate, nd-run, nd-compile,
 #                          nd-tensor-tool
-#   share/doc/nd/          the op and pass reference generated from ODS
+#   share/doc/nd/          the op and pass reference generated from ODS and
+#                          LICENSE (Apache-2.0 WITH LLVM-exception)
 #   lib/cmake/nd/          NDConfig.cmake, NDConfigVersion.cmake and the
 #                          exported targets (NDTargets.cmake), for
 #                          find_package(ND)
@@ -45,6 +46,10 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/docs/
   COMPONENT nd-docs
   FILES_MATCHING
   PATTERN "*.md"
+  )
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE
+  DESTINATION share/doc/nd
+  COMPONENT nd-docs
   )
 
 set(ND_INSTALL_CMAKE_DIR lib/cmake/nd)

@@ -12,7 +12,9 @@
 #      must give the CPU's message and the next call must work;
 #   2. the benchmark workloads (a..j) beside PyTorch with and without
 #      deterministic algorithms, with the copy bandwidth measured there,
-#      nd's results checked against nd's CPU code and for repeatability.
+#      nd's results checked against nd's CPU code and for repeatability;
+#   3. a library of nd-compile --target=cuda through its host and device
+#      forms (gpu_compiled.py).
 # Exit status 0 when everything passed.
 set -u
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,6 +37,11 @@ timeout 170 "$PYTHON" "$DIR/gpu_check.py" bench "$DIR" $QUICK
 bench=$?
 [ "$bench" = 124 ] && echo "the benchmark ran out of its 170 s"
 
+echo "== 3. a library of nd-compile --target=cuda"
+timeout 30 "$PYTHON" "$DIR/gpu_compiled.py" "$DIR"
+compiled=$?
+
 verdict() { if [ "$1" = 0 ]; then echo passed; else echo "FAILED ($1)"; fi; }
-echo "== summary: test cases $(verdict "$cases"), benchmark $(verdict "$bench")"
-[ "$cases" = 0 ] && [ "$bench" = 0 ]
+echo "== summary: test cases $(verdict "$cases"), benchmark $(verdict "$bench")," \
+     "compiled library $(verdict "$compiled")"
+[ "$cases" = 0 ] && [ "$bench" = 0 ] && [ "$compiled" = 0 ]

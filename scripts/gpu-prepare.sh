@@ -18,10 +18,12 @@
 #   libbench_cuda.so, libbench_cpu.so
 #                       the benchmark workloads (GPU, and CPU for the
 #                       reference results);
+#   libkv_cuda.so       a library of nd-compile --target=cuda (a KV-cache
+#                       update and a gather), which gpu_compiled.py calls;
 #   libnd_cuda_runtime.so, libomp.so.5
 #                       the run-time libraries (RPATH $ORIGIN);
 #   cases.json, *.npy   the cases' inputs and the CPU library's results;
-#   gpu-check.sh, gpu_check.py, bench_gpu.py
+#   gpu-check.sh, gpu_check.py, bench_gpu.py, gpu_compiled.py
 #                       what runs there.
 # It then dry-runs everything that needs no GPU: the cases with the kernels
 # run on the host (bit for bit against the CPU results), and the GPU
@@ -75,7 +77,7 @@ compile() {
 cp "$BUILD/lib/libnd_cuda_runtime.so" "$OUT/"
 cp "$LLVM_LIB/libomp.so" "$OUT/libomp.so.5"
 cp "$ROOT/scripts/gpu-check.sh" "$ROOT/scripts/gpu_check.py" \
-   "$ROOT/scripts/bench_gpu.py" "$OUT/"
+   "$ROOT/scripts/bench_gpu.py" "$ROOT/scripts/gpu_compiled.py" "$OUT/"
 chmod +x "$OUT/gpu-check.sh"
 
 echo "== the test cases"
@@ -108,6 +110,11 @@ compile "$OUT/bench.mlir" "nd-to-llvm{runtime-allocator=false}" \
 compile "$OUT/bench.mlir" "nd-to-gpu{toolkit=$CUDA}" "$OUT/libbench_cuda.so" \
   -lnd_cuda_runtime
 
+echo "== a library of nd-compile --target=cuda"
+"$BUILD/bin/nd-compile" "$ROOT/test/nd-compile/Inputs/kv_update.mlir" \
+  --target=cuda --donate 0 --cuda-toolkit "$CUDA" --entry kv \
+  -o "$OUT/libkv_cuda.so"
+
 echo "== expected results (CPU library)"
 "$PYTHON" "$OUT/gpu_check.py" expect "$OUT"
 
@@ -121,6 +128,15 @@ status=$?
 set -e
 if [ "$status" != 2 ] && [ "$status" != 0 ]; then
   echo "gpu-prepare: the GPU check failed to start here (status $status)" >&2
+  exit 1
+fi
+set +e
+"$PYTHON" "$OUT/gpu_compiled.py" "$OUT"
+status=$?
+set -e
+if [ "$status" != 2 ] && [ "$status" != 0 ]; then
+  echo "gpu-prepare: the compiled library's check failed to start here" \
+       "(status $status)" >&2
   exit 1
 fi
 set +e

@@ -1,5 +1,5 @@
-/* Calls the KV-cache update that nd-compile built from kv_cache.mlir (see the
-   README, "Compiling ahead of time"): three tokens go in place into the
+/* Calls the KV-cache update that nd-compile built from kv_cache.mlir (see
+   docs/compiling.md, "Compiling ahead of time"): three tokens go in place into the
    caller's cache, then a position out of range comes back as an error, with
    the cache as it was. */
 

@@ -34,10 +34,49 @@
 |* lowering calls, and `nd_report_error`, the error report of nd's generated  *|
 |* code, which records the message of the call in progress.                   *|
 |*                                                                            *|
+|* Libraries that `nd-compile --target=cuda` builds                           *|
+|* ------------------------------------------------                           *|
+|* export the entry NAME in two forms and its description NAME_signature      *|
+|* (the nd_signature of nd-c/Runtime.h), and need this library alone:         *|
+|*                                                                            *|
+|*   NAME(&context, stream, inputs, 2, outputs, 1)       (nd_cuda_entry_fn)   *|
+|*   NAME_host(&context, inputs, 2, outputs, 1)          (nd_entry_fn)        *|
+|*   ...                                                                      *|
+|*   nd_cuda_tensor_free(&outputs[0]);                                        *|
+|*                                                                            *|
+|* Both take nd_tensor inputs and outputs and an nd_context, check them       *|
+|* against the signature and return an nd_status with nd's message (the op,   *|
+|* its location, the operand, the value, the dim) as a CPU entry does         *|
+|* (nd-c/Runtime.h): outputs are the caller's buffers (`data` set; the result *|
+|* is copied into them after its shape is checked) or nd's (`data` NULL;      *|
+|* `owner` set, released by one call of nd_cuda_tensor_free); a donated input *|
+|* may be updated in place and be an output's buffer; nothing exits. What     *|
+|* differs from a CPU entry:                                                  *|
+|*                                                                            *|
+|* - The device form's buffers, inputs and outputs, are device memory (a      *|
+|*   CUdeviceptr, or a pointer unified addressing accepts), and the fresh     *|
+|*   outputs it allocates are too (from the stream-ordered pool). Its work    *|
+|*   runs on `stream` (a CUstream; NULL: nd's stream of the thread) and the   *|
+|*   call returns once the kernels have run (it reads their error record);    *|
+|*   the copies into the caller's output buffers are queued on `stream`       *|
+|*   behind them. Strided inputs and outputs are copied a row at a time.      *|
+|* - The host form takes host buffers: it copies the inputs to the device,    *|
+|*   runs the device form's work on nd's stream, and copies the results back  *|
+|*   into the caller's buffers, into donated inputs (the output that is a     *|
+|*   donated input's buffer is that host buffer) or into host buffers nd      *|
+|*   allocates; it returns when they are there.                               *|
+|* - `nd_context.threads` and `nd_signature.threads` mean nothing.            *|
+|* - ND_ERROR_DRIVER: the driver is missing (the message starts "no CUDA      *|
+|*   driver"), has no device, or a driver call failed. Without a driver a     *|
+|*   call returns it after the checks that need no device (the counts; for    *|
+|*   the host form, the caller's output buffers too), and so do later calls.  *|
+|*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef ND_C_CUDARUNTIME_H
 #define ND_C_CUDARUNTIME_H
+
+#include "nd-c/Runtime.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -88,6 +127,19 @@ ND_CUDA_EXPORT int32_t nd_cuda_copy(void *dst, const void *src, size_t bytes);
 /* The message of the last failed runtime function of the calling thread
    (nd_cuda_alloc, nd_cuda_copy, nd_cuda_available). */
 ND_CUDA_EXPORT const char *nd_cuda_last_message(void);
+
+/* The device form of an entry of a library that nd-compile --target=cuda
+   built; its host form is an nd_entry_fn (nd-c/Runtime.h). */
+typedef int32_t (*nd_cuda_entry_fn)(nd_context *context, void *stream,
+                                    const nd_tensor *inputs, size_t num_inputs,
+                                    nd_tensor *outputs, size_t num_outputs);
+
+/* Releases an output that an entry of such a library allocated (a device
+   buffer for the device form, a host buffer for the host form, and its
+   shape) and clears its `data`, `shape` and `owner`. Does nothing to a
+   tensor whose `owner` is NULL. A device buffer is released after the work
+   queued on nd's stream of the thread. */
+ND_CUDA_EXPORT void nd_cuda_tensor_free(nd_tensor *tensor);
 
 #ifdef __cplusplus
 }

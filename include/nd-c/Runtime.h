@@ -99,7 +99,11 @@ typedef enum nd_status {
   /* A buffer could not be allocated. */
   ND_ERROR_OUT_OF_MEMORY = 3,
   /* The library was built for another ND_ABI_VERSION than the runtime's. */
-  ND_ERROR_ABI_MISMATCH = 4
+  ND_ERROR_ABI_MISMATCH = 4,
+  /* (Libraries built with `nd-compile --target=cuda`) The CUDA driver is
+     missing, has no device, or a driver call failed: the message names the
+     call and the driver's error. */
+  ND_ERROR_DRIVER = 5
 } nd_status;
 
 /* A tensor passed to or returned from a call. */
@@ -186,7 +190,7 @@ ND_RUNTIME_EXPORT void nd_set_threads(nd_signature *signature,
                                       int32_t threads);
 
 /* "ok", "invalid argument", "check failed", "out of memory",
-   "ABI mismatch", or "unknown status". */
+   "ABI mismatch", "driver error", or "unknown status". */
 ND_RUNTIME_EXPORT const char *nd_status_string(int32_t status);
 
 /* "bool", "i8", ..., "f32", "complex128", or NULL for an unknown dtype. */

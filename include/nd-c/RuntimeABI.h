@@ -168,6 +168,24 @@ ND_RUNTIME_EXPORT int32_t ND_ABI_INVOKE(const nd_signature *signature,
 /* The exported signature of entry NAME is NAME followed by this. */
 #define ND_ABI_SIGNATURE_SUFFIX "_signature"
 
+/* What the entries of a library that `nd-compile --target=cuda` built call
+   (libnd_cuda_runtime.so, see nd-c/CudaRuntime.h): the device form, NAME,
+   runs `packed` on the caller's device tensors and `stream` (a CUstream);
+   the host form, NAME followed by ND_ABI_HOST_ENTRY_SUFFIX, copies host
+   tensors to the device and the results back. Both check the tensors and
+   hand the results over as `nd_runtime_invoke` does. */
+#define ND_ABI_CUDA_INVOKE nd_cuda_invoke
+#define ND_ABI_CUDA_INVOKE_HOST nd_cuda_invoke_host
+#define ND_ABI_HOST_ENTRY_SUFFIX "_host"
+ND_RUNTIME_EXPORT int32_t ND_ABI_CUDA_INVOKE(
+    const nd_signature *signature, nd_packed_fn packed, nd_context *context,
+    void *stream, const nd_tensor *inputs, size_t num_inputs,
+    nd_tensor *outputs, size_t num_outputs);
+ND_RUNTIME_EXPORT int32_t ND_ABI_CUDA_INVOKE_HOST(
+    const nd_signature *signature, nd_packed_fn packed, nd_context *context,
+    const nd_tensor *inputs, size_t num_inputs, nd_tensor *outputs,
+    size_t num_outputs);
+
 #ifdef __cplusplus
 }
 #endif

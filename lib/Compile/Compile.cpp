@@ -6,7 +6,10 @@
 // --nd-export-entry. The LLVM steps: translation, internalization of all
 // but the exported entry and its description (two compiled models never
 // share or clash on a helper), LLVM's optimization pipeline and code
-// generation for the chosen CPU, position independent.
+// generation for the chosen CPU, position independent. For CUDA, the
+// nd-to-gpu pipeline replaces nd-to-llvm (after checks of the toolkit and
+// the chips, which would otherwise fail deep inside it) and the export has
+// the device and host forms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +21,9 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
@@ -30,7 +35,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -53,6 +60,103 @@ void mlir::nd::registerCompileDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+llvm::SmallVector<std::string> CompiledEntry::getExportedSymbols() const {
+  llvm::SmallVector<std::string> symbols = {symbol,
+                                            symbol + ND_ABI_SIGNATURE_SUFFIX};
+  if (target == CompileTarget::CUDA)
+    symbols.push_back(symbol + ND_ABI_HOST_ENTRY_SUFFIX);
+  return symbols;
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA
+//===----------------------------------------------------------------------===//
+
+/// The number of chip `name` (sm_NN, sm_NNa, sm_NNf) if LLVM's NVPTX code
+/// generator knows it, or 0. (LLVM takes an unknown chip with a warning on
+/// stderr only.)
+static unsigned getChipNumber(llvm::StringRef name) {
+  llvm::StringRef digits = name;
+  if (!digits.consume_front("sm_"))
+    return 0;
+  if (digits.ends_with("a") || digits.ends_with("f"))
+    digits = digits.drop_back();
+  unsigned number = 0;
+  if (digits.getAsInteger(10, number))
+    return 0;
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return 0;
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple, "", ""));
+  return generic && generic->isCPUStringValid(name) ? number : 0;
+}
+
+/// Checks the CUDA options, which nd-to-gpu would otherwise reject deep in
+/// the pipeline (or, for PTX versions, by aborting), and sets the
+/// pipeline's.
+static llvm::Error setCudaOptions(const CompileOptions &options,
+                                  NdToGPUPipelineOptions &gpuOptions) {
+  for (llvm::StringRef tool : {"ptxas", "fatbinary"}) {
+    llvm::SmallString<128> path(options.cudaToolkit);
+    llvm::sys::path::append(path, "bin", tool);
+    if (!llvm::sys::fs::can_execute(path))
+      return makeError("the CUDA toolkit '" + options.cudaToolkit +
+                       "' has no " + tool + " (" + path +
+                       "): name the toolkit's directory with --cuda-toolkit "
+                       "DIR");
+  }
+  gpuOptions.toolkit = options.cudaToolkit;
+  gpuOptions.checkBounds = options.checkBounds;
+  if (options.cudaChips.empty())
+    return llvm::Error::success();
+  // The PTX is for the oldest chip: newer GPUs compile it when they load
+  // it; PTX 8.0 (CUDA 12) covers every chip LLVM 22 generates code for.
+  unsigned oldest = ~0u;
+  std::string ptxChip;
+  for (const std::string &chip : options.cudaChips) {
+    unsigned number = getChipNumber(chip);
+    if (!number)
+      return makeError("unknown CUDA chip '" + chip +
+                       "' (LLVM's NVPTX names: sm_75, sm_80, sm_86, sm_89, " +
+                       "sm_90, sm_90a, sm_100, sm_120, ...)");
+    if (number < oldest) {
+      oldest = number;
+      ptxChip = "sm_" + std::to_string(number);
+    }
+  }
+  gpuOptions.chips = llvm::ArrayRef<std::string>(options.cudaChips);
+  gpuOptions.ptxChip = ptxChip;
+  return llvm::Error::success();
+}
+
+/// Sharded modules run on several processes (nd-sharded-to-llvm), which a
+/// GPU library does not.
+static llvm::Error checkNotSharded(ModuleOp module) {
+  Operation *sharded = nullptr;
+  module.walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "shard") {
+      sharded = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!sharded)
+    return llvm::Error::success();
+  sharded->emitError() << "'" << sharded->getName()
+                       << "': a sharded module runs on several processes";
+  return makeError("the module is sharded: --target=cuda compiles unsharded "
+                   "modules only");
 }
 
 /// A target machine for the host's triple and `cpu` ("native": the host's
@@ -117,12 +221,21 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
                      " with a body");
   if (llvm::Error error = markDonated(entry, options.donated))
     return std::move(error);
+  bool cuda = options.target == CompileTarget::CUDA;
+  NdToGPUPipelineOptions gpuOptions;
+  if (cuda) {
+    if (llvm::Error error = setCudaOptions(options, gpuOptions))
+      return std::move(error);
+    if (llvm::Error error = checkNotSharded(module))
+      return std::move(error);
+  }
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       createTargetMachine(options.cpu, options.optLevel);
   if (!machine)
     return machine.takeError();
   CompiledEntry compiled;
   compiled.symbol = options.symbol.empty() ? options.function : options.symbol;
+  compiled.target = options.target;
 
   // Everything that the exported signature needs from the tensor level is
   // recorded before the lowering forgets it.
@@ -134,9 +247,13 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
     return makeError("@" + options.function + " cannot be exported");
 
   PassManager pm(module.getContext());
-  NdToLLVMPipelineOptions pipelineOptions;
-  pipelineOptions.checkBounds = options.checkBounds;
-  buildNdToLLVMPipeline(pm, pipelineOptions);
+  if (cuda) {
+    buildNdToGPUPipeline(pm, gpuOptions);
+  } else {
+    NdToLLVMPipelineOptions pipelineOptions;
+    pipelineOptions.checkBounds = options.checkBounds;
+    buildNdToLLVMPipeline(pm, pipelineOptions);
+  }
   NdReturnThroughPointerOptions entryOptions;
   entryOptions.function = options.function;
   pm.addPass(createNdReturnThroughPointer(entryOptions));
@@ -150,6 +267,7 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
   PassManager exportPm(module.getContext());
   NdExportEntryOptions exportOptions;
   exportOptions.symbol = compiled.symbol;
+  exportOptions.cuda = cuda;
   exportPm.addPass(createNdExportEntry(exportOptions));
   if (failed(exportPm.run(module)))
     return makeError("exporting @" + options.function + " as '" +
@@ -163,10 +281,9 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   llvmModule->setDataLayout((*machine)->createDataLayout());
 
-  std::string signatureName = compiled.symbol + ND_ABI_SIGNATURE_SUFFIX;
+  llvm::SmallVector<std::string> exported = compiled.getExportedSymbols();
   llvm::internalizeModule(*llvmModule, [&](const llvm::GlobalValue &value) {
-    return value.getName() == compiled.symbol ||
-           value.getName() == signatureName;
+    return llvm::is_contained(exported, value.getName());
   });
   if (llvm::Error error =
           optimizeLLVMModule(*llvmModule, **machine, options.optLevel))
@@ -214,13 +331,21 @@ void mlir::nd::emitHeader(const CompiledEntry &entry, llvm::StringRef source,
   std::string upper = llvm::StringRef(entry.symbol).upper();
   std::string guard = "ND_COMPILED_" + upper + "_H";
   const ExportedSignature &signature = entry.signature;
+  bool cuda = entry.target == CompileTarget::CUDA;
   os << "/* " << entry.symbol << ": the entry that nd-compile built from "
-     << source << ".\n"
-     << "   Call it as nd-c/Runtime.h says; link with the library (or the "
-        "object\n"
-     << "   and libnd_runtime). */\n\n"
-     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include \"nd-c/Runtime.h\"\n\n"
+     << source << (cuda ? " for NVIDIA GPUs" : "") << ".\n";
+  if (cuda)
+    os << "   Call it as nd-c/CudaRuntime.h says: " << entry.symbol
+       << " on device buffers and a\n"
+       << "   CUstream, " << entry.symbol << ND_ABI_HOST_ENTRY_SUFFIX
+       << " on host buffers; link with the library (or\n"
+       << "   the object and libnd_cuda_runtime). */\n\n";
+  else
+    os << "   Call it as nd-c/Runtime.h says; link with the library (or the "
+          "object\n"
+       << "   and libnd_runtime). */\n\n";
+  os << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"nd-c/" << (cuda ? "CudaRuntime.h" : "Runtime.h") << "\"\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
 
   os << "/* Inputs:\n";
@@ -246,10 +371,19 @@ void mlir::nd::emitHeader(const CompiledEntry &entry, llvm::StringRef source,
   if (signature.outputs.empty())
     os << "     none\n";
   os << "*/\n";
-  os << "int32_t " << entry.symbol
-     << "(nd_context *context, const nd_tensor *inputs, size_t num_inputs,\n"
-     << "    nd_tensor *outputs, size_t num_outputs);\n"
-     << "extern nd_signature " << entry.symbol << ND_ABI_SIGNATURE_SUFFIX
+  if (cuda)
+    os << "int32_t " << entry.symbol << "(nd_context *context, void *stream,\n"
+       << "    const nd_tensor *inputs, size_t num_inputs, nd_tensor "
+          "*outputs,\n"
+       << "    size_t num_outputs);\n"
+       << "int32_t " << entry.symbol << ND_ABI_HOST_ENTRY_SUFFIX
+       << "(nd_context *context, const nd_tensor *inputs,\n"
+       << "    size_t num_inputs, nd_tensor *outputs, size_t num_outputs);\n";
+  else
+    os << "int32_t " << entry.symbol
+       << "(nd_context *context, const nd_tensor *inputs, size_t num_inputs,\n"
+       << "    nd_tensor *outputs, size_t num_outputs);\n";
+  os << "extern nd_signature " << entry.symbol << ND_ABI_SIGNATURE_SUFFIX
      << ";\n\n";
 
   os << "enum {\n"

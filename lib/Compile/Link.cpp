@@ -32,7 +32,7 @@ static llvm::Expected<std::string> createTemporary(llvm::StringRef suffix) {
 
 llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
                                         llvm::StringRef outputPath,
-                                        llvm::StringRef symbol,
+                                        const CompiledEntry &entry,
                                         const LinkOptions &options) {
   llvm::ErrorOr<std::string> driver =
       llvm::sys::findProgramByName(options.driver);
@@ -51,32 +51,30 @@ llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
     llvm::raw_fd_ostream os(*script, ec);
     if (ec)
       return makeError("cannot write " + *script + ": " + ec.message());
-    os << "{\n  global:\n    " << symbol << ";\n    " << symbol
-       << ND_ABI_SIGNATURE_SUFFIX << ";\n  local:\n    *;\n};\n";
+    os << "{\n  global:\n";
+    for (const std::string &symbol : entry.getExportedSymbols())
+      os << "    " << symbol << ";\n";
+    os << "  local:\n    *;\n};\n";
   }
   llvm::Expected<std::string> log = createTemporary("log");
   if (!log)
     return log.takeError();
   llvm::scope_exit removeLog([&] { llvm::sys::fs::remove(*log); });
 
-  // RPATH: libnd_runtime.so and libomp beside the library, or in the lib/
-  // of the tree it is installed in.
-  std::string args[] = {*driver,
-                        "-shared",
-                        "-o",
-                        outputPath.str(),
-                        objectPath.str(),
-                        "-L" + options.runtimeDir,
-                        "-lnd_runtime",
-                        "-L" + options.openmpDir,
-                        "-lomp",
-                        "-Wl,--as-needed",
-                        "-lm",
-                        "-Wl,--no-as-needed",
-                        "-Wl,--no-undefined",
-                        "-Wl,-rpath,$ORIGIN:$ORIGIN/../lib",
-                        "-Wl,--version-script=" + *script};
-  llvm::SmallVector<llvm::StringRef> argRefs(std::begin(args), std::end(args));
+  // RPATH: libnd_runtime.so and libomp (or libnd_cuda_runtime.so) beside
+  // the library, or in the lib/ of the tree it is installed in.
+  llvm::SmallVector<std::string> args = {
+      *driver,          "-shared",        "-o",
+      outputPath.str(), objectPath.str(), "-L" + options.runtimeDir};
+  if (entry.target == CompileTarget::CUDA) {
+    args.push_back("-lnd_cuda_runtime");
+  } else {
+    args.append({"-lnd_runtime", "-L" + options.openmpDir, "-lomp"});
+  }
+  args.append({"-Wl,--as-needed", "-lm", "-Wl,--no-as-needed",
+               "-Wl,--no-undefined", "-Wl,-rpath,$ORIGIN:$ORIGIN/../lib",
+               "-Wl,--version-script=" + *script});
+  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {
       std::nullopt, llvm::StringRef(*log), llvm::StringRef(*log)};
   std::string error;

@@ -46,8 +46,10 @@ bool isFresh(const nd_tensor_type &type, intptr_t allocated) {
 }
 
 /// An output nd allocated: `owner` of its nd_tensor. `buffer` is what to
-/// release (null for a donated input's buffer); the shape follows.
+/// release into `memory` (null for a donated input's buffer); the shape
+/// follows.
 struct OwnedTensor {
+  const Memory *memory;
   void *buffer;
   int64_t shape[1];
 };
@@ -92,8 +94,30 @@ std::string describe(const char *what, size_t position,
   return text;
 }
 
-/// The number of elements of `shape`, or -1 if it does not fit in int64.
-int64_t countElements(const int64_t *shape, int32_t rank) {
+} // namespace
+
+size_t nd::runtime::getElementSize(int32_t dtype) {
+  return dtype >= 0 && dtype < kNumDTypes ? kDTypes[dtype].bytes : 0;
+}
+
+const char *nd::runtime::getDTypeName(int32_t dtype) {
+  return dtype >= 0 && dtype < kNumDTypes ? kDTypes[dtype].name : nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+static void copyHost(void *dst, const void *src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
+
+const Memory &nd::runtime::getHostMemory() {
+  static const Memory host = {allocate, release, copyHost};
+  return host;
+}
+
+int64_t nd::runtime::countElements(const int64_t *shape, int32_t rank) {
   int64_t count = 1;
   for (int32_t d = 0; d < rank; ++d) {
     if (shape[d] == 0)
@@ -106,7 +130,8 @@ int64_t countElements(const int64_t *shape, int32_t rank) {
   return count;
 }
 
-void rowMajorStrides(const int64_t *shape, int32_t rank, int64_t *strides) {
+void nd::runtime::rowMajorStrides(const int64_t *shape, int32_t rank,
+                                  int64_t *strides) {
   int64_t stride = 1;
   for (int32_t d = rank - 1; d >= 0; --d) {
     strides[d] = stride;
@@ -114,9 +139,9 @@ void rowMajorStrides(const int64_t *shape, int32_t rank, int64_t *strides) {
   }
 }
 
-/// Whether `strides` lay `shape` out contiguously in row-major order (dims
-/// of size 1 may have any stride).
-bool isRowMajor(const int64_t *shape, const int64_t *strides, int32_t rank) {
+/// Dims of size 1 may have any stride.
+bool nd::runtime::isRowMajor(const int64_t *shape, const int64_t *strides,
+                             int32_t rank) {
   if (!strides)
     return true;
   int64_t expected = 1;
@@ -128,13 +153,12 @@ bool isRowMajor(const int64_t *shape, const int64_t *strides, int32_t rank) {
   return true;
 }
 
-/// Copies the elements of `shape` from `src` (strides `srcStrides`, in
-/// elements) to `dst` (`dstStrides`): rows of contiguous elements at a time.
-void copyStrided(uint8_t *dst, const int64_t *dstStrides, const uint8_t *src,
-                 const int64_t *srcStrides, const int64_t *shape, int32_t rank,
-                 size_t elementSize) {
+void nd::runtime::copyStrided(const Memory &memory, uint8_t *dst,
+                              const int64_t *dstStrides, const uint8_t *src,
+                              const int64_t *srcStrides, const int64_t *shape,
+                              int32_t rank, size_t elementSize) {
   if (rank == 0) {
-    std::memcpy(dst, src, elementSize);
+    memory.copy(dst, src, elementSize);
     return;
   }
   int64_t count = countElements(shape, rank);
@@ -150,7 +174,7 @@ void copyStrided(uint8_t *dst, const int64_t *dstStrides, const uint8_t *src,
       dstOffset += position[d] * dstStrides[d];
       srcOffset += position[d] * srcStrides[d];
     }
-    std::memcpy(dst + dstOffset * static_cast<int64_t>(elementSize),
+    memory.copy(dst + dstOffset * static_cast<int64_t>(elementSize),
                 src + srcOffset * static_cast<int64_t>(elementSize),
                 static_cast<size_t>(rowLength) * elementSize);
     for (int32_t d = rows ? last - 1 : last; d >= 0; --d) {
@@ -160,16 +184,6 @@ void copyStrided(uint8_t *dst, const int64_t *dstStrides, const uint8_t *src,
     }
   }
 }
-} // namespace
-
-size_t nd::runtime::getElementSize(int32_t dtype) {
-  return dtype >= 0 && dtype < kNumDTypes ? kDTypes[dtype].bytes : 0;
-}
-
-const char *nd::runtime::getDTypeName(int32_t dtype) {
-  return dtype >= 0 && dtype < kNumDTypes ? kDTypes[dtype].name : nullptr;
-}
-
 //===----------------------------------------------------------------------===//
 // Error reports
 //===----------------------------------------------------------------------===//
@@ -203,7 +217,7 @@ void nd::runtime::reportError(nd_call_state *state, const char *format,
 Call::~Call() {
   releaseResults();
   for (void *buffer : scratch)
-    release(buffer);
+    memory.release(buffer);
 }
 
 int32_t Call::fail(int32_t status, std::string text) {
@@ -259,7 +273,7 @@ int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
       return fail(ND_ERROR_INVALID_ARGUMENT,
                   what + ": a donated input must be contiguous and row-major "
                          "(its strides are not)");
-    data = allocate(static_cast<size_t>(bytes));
+    data = memory.allocate(static_cast<size_t>(bytes));
     if (!data)
       return fail(ND_ERROR_OUT_OF_MEMORY,
                   formatString("%s: cannot allocate %lld bytes for a "
@@ -268,7 +282,7 @@ int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
     scratch.push_back(data);
     std::vector<int64_t> contiguous(static_cast<size_t>(type.rank));
     rowMajorStrides(tensor.shape, type.rank, contiguous.data());
-    copyStrided(static_cast<uint8_t *>(data), contiguous.data(),
+    copyStrided(memory, static_cast<uint8_t *>(data), contiguous.data(),
                 static_cast<const uint8_t *>(tensor.data), tensor.strides,
                 tensor.shape, type.rank, getElementSize(type.dtype));
   }
@@ -285,6 +299,18 @@ int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
 int32_t Call::checkOutput(size_t position, const nd_tensor &tensor) {
   if (!tensor.data)
     return ND_OK; // nd allocates it.
+  std::string text;
+  int32_t status = checkOutputBuffer(signature, position, tensor, text);
+  return status == ND_OK ? ND_OK : fail(status, std::move(text));
+}
+
+int32_t nd::runtime::checkOutputBuffer(const nd_signature &signature,
+                                       size_t position, const nd_tensor &tensor,
+                                       std::string &message) {
+  auto fail = [&](int32_t status, std::string text) {
+    message = std::move(text);
+    return status;
+  };
   const nd_tensor_type &type = signature.outputs[position];
   std::string what = describe("output", position, type);
   if (tensor.dtype != type.dtype) {
@@ -386,7 +412,7 @@ void Call::releaseResults() {
             released.end())
       continue;
     released.push_back(allocated);
-    release(reinterpret_cast<void *>(allocated));
+    memory.release(reinterpret_cast<void *>(allocated));
   }
 }
 
@@ -451,6 +477,7 @@ int32_t Call::finish() {
       outOfMemory = true;
       break;
     }
+    owner->memory = &memory;
     owner->buffer = nullptr;
     owners[k] = owner;
     intptr_t allocated = static_cast<intptr_t>(fields[0]);
@@ -466,7 +493,7 @@ int32_t Call::finish() {
     }
     size_t bytes = static_cast<size_t>(countElements(fields + 3, type.rank)) *
                    getElementSize(type.dtype);
-    owner->buffer = allocate(bytes);
+    owner->buffer = memory.allocate(bytes);
     if (!owner->buffer)
       outOfMemory = true;
   }
@@ -479,7 +506,7 @@ int32_t Call::finish() {
                                       reinterpret_cast<intptr_t>(buffer)) ==
                                 handedOver.end();
       if (copy)
-        release(buffer);
+        memory.release(buffer);
       std::free(owners[k]);
     }
     releaseResults();
@@ -504,8 +531,8 @@ int32_t Call::finish() {
       bool same = output.data == data &&
                   std::equal(target, target + type.rank, strides);
       if (!same)
-        copyStrided(static_cast<uint8_t *>(output.data), target, data, strides,
-                    sizes, type.rank, elementSize);
+        copyStrided(memory, static_cast<uint8_t *>(output.data), target, data,
+                    strides, sizes, type.rank, elementSize);
       output.owner = nullptr;
       continue;
     }
@@ -516,8 +543,9 @@ int32_t Call::finish() {
                                        static_cast<intptr_t>(fields[0]);
     if (copied) {
       rowMajorStrides(sizes, type.rank, contiguous.data());
-      copyStrided(static_cast<uint8_t *>(owner->buffer), contiguous.data(),
-                  data, strides, sizes, type.rank, elementSize);
+      copyStrided(memory, static_cast<uint8_t *>(owner->buffer),
+                  contiguous.data(), data, strides, sizes, type.rank,
+                  elementSize);
       data = static_cast<uint8_t *>(owner->buffer);
     }
     output.data = data;
@@ -539,17 +567,37 @@ int32_t Call::finish() {
             released.end())
       continue;
     released.push_back(allocated);
-    release(reinterpret_cast<void *>(allocated));
+    memory.release(reinterpret_cast<void *>(allocated));
   }
   holdsResults = false;
   return ND_OK;
+}
+
+bool nd::runtime::ownTensor(nd_tensor &tensor, const Memory &memory,
+                            void *buffer, void *data, const int64_t *shape,
+                            int32_t dtype, int32_t rank) {
+  size_t dims = static_cast<size_t>(rank);
+  auto *owner = static_cast<OwnedTensor *>(std::malloc(
+      sizeof(OwnedTensor) + sizeof(int64_t) * (dims ? dims - 1 : 0)));
+  if (!owner)
+    return false;
+  owner->memory = &memory;
+  owner->buffer = buffer;
+  std::copy(shape, shape + rank, owner->shape);
+  tensor.data = data;
+  tensor.shape = owner->shape;
+  tensor.strides = nullptr;
+  tensor.dtype = dtype;
+  tensor.rank = rank;
+  tensor.owner = owner;
+  return true;
 }
 
 void nd::runtime::releaseTensor(nd_tensor &tensor) {
   auto *owner = static_cast<OwnedTensor *>(tensor.owner);
   if (!owner)
     return;
-  release(owner->buffer);
+  owner->memory->release(owner->buffer);
   std::free(owner);
   tensor.data = nullptr;
   tensor.shape = nullptr;

@@ -5,7 +5,9 @@
 // caller's tensors against the entry's signature, packing their memref
 // descriptors, the per-call error state that the generated code reports
 // into, the thread count, and handing the results over under the ownership
-// rules of nd-c/Runtime.h. MLIR-free and LLVM-free.
+// rules of nd-c/Runtime.h. MLIR-free and LLVM-free. The buffers of a call are
+// host memory by default; libnd_cuda_runtime.so runs the same steps on a
+// GPU's memory (`Memory`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,18 @@ namespace nd::runtime {
 void reportError(nd_call_state *state, const char *format, int64_t a,
                  int64_t b);
 
+/// Where the buffers of a call live: what allocates, releases and copies
+/// them. `copy` copies `bytes` between two buffers of that memory, ordered
+/// before the later work of the call.
+struct Memory {
+  void *(*allocate)(size_t bytes);
+  void (*release)(void *buffer);
+  void (*copy)(void *dst, const void *src, size_t bytes);
+};
+
+/// Host memory: nd's allocator (Memory.h) and memcpy.
+const Memory &getHostMemory();
+
 /// How a call sets its thread count: the OpenMP runtime's functions, or null
 /// where the code runs without it.
 struct ThreadControl {
@@ -49,8 +63,9 @@ struct ThreadControl {
 /// by the next run, by `releaseResults` or by the destructor.
 class Call {
 public:
-  Call(const nd_signature &signature, nd_packed_fn packed)
-      : signature(signature), packed(packed) {}
+  Call(const nd_signature &signature, nd_packed_fn packed,
+       const Memory &memory = getHostMemory())
+      : signature(signature), packed(packed), memory(memory) {}
   ~Call();
   Call(const Call &) = delete;
   Call &operator=(const Call &) = delete;
@@ -74,6 +89,7 @@ private:
 
   const nd_signature &signature;
   nd_packed_fn packed;
+  const Memory &memory;
   const nd_tensor *inputs = nullptr;
   nd_tensor *outputs = nullptr;
   /// One descriptor per input (allocated, aligned, offset, sizes, strides).
@@ -97,12 +113,42 @@ int32_t invoke(const nd_signature &signature, nd_packed_fn packed,
                nd_tensor *outputs, size_t numOutputs,
                const ThreadControl &control);
 
+/// Checks a caller's output buffer (`data` set) against output `position`
+/// of `signature`: its dtype, rank and static dims. Returns an nd_status and
+/// sets `message` on failure.
+int32_t checkOutputBuffer(const nd_signature &signature, size_t position,
+                          const nd_tensor &tensor, std::string &message);
+
+/// The number of elements of `shape`, or -1 if it does not fit in int64.
+int64_t countElements(const int64_t *shape, int32_t rank);
+
+/// Whether `strides` (in elements; null: row-major) lay `shape` out
+/// contiguously in row-major order.
+bool isRowMajor(const int64_t *shape, const int64_t *strides, int32_t rank);
+
+/// Row-major strides of `shape`, in elements.
+void rowMajorStrides(const int64_t *shape, int32_t rank, int64_t *strides);
+
+/// Copies the elements of `shape` from `src` (strides `srcStrides`, in
+/// elements) to `dst` (`dstStrides`) with `memory`'s copy, a row of
+/// contiguous elements at a time.
+void copyStrided(const Memory &memory, uint8_t *dst, const int64_t *dstStrides,
+                 const uint8_t *src, const int64_t *srcStrides,
+                 const int64_t *shape, int32_t rank, size_t elementSize);
+
 /// Bytes per element of `dtype`, 0 if unknown.
 size_t getElementSize(int32_t dtype);
 /// nd's name of `dtype`, null if unknown.
 const char *getDTypeName(int32_t dtype);
 
-/// Releases an output that `Call::finish` allocated (nd_tensor_free).
+/// Makes `tensor` an output nd allocated, as `Call::finish` does: `data`,
+/// a copy of `shape`, `dtype`, `rank` and an owner that releases `buffer`
+/// (null: nothing but the shape) into `memory`. False when out of memory.
+bool ownTensor(nd_tensor &tensor, const Memory &memory, void *buffer,
+               void *data, const int64_t *shape, int32_t dtype, int32_t rank);
+
+/// Releases an output that `Call::finish` allocated (nd_tensor_free), into
+/// the memory of the call that allocated it.
 void releaseTensor(nd_tensor &tensor);
 
 } // namespace nd::runtime

@@ -90,6 +90,8 @@ const char *nd_status_string(int32_t status) {
     return "out of memory";
   case ND_ERROR_ABI_MISMATCH:
     return "ABI mismatch";
+  case ND_ERROR_DRIVER:
+    return "driver error";
   default:
     return "unknown status";
   }

@@ -28,8 +28,9 @@ __all__ = ["ArgumentError", "BoundCall", "CompileError", "DTypeError",
 
 
 def load(path, entry=None):
-    """Loads a library that nd-compile built: an nd.Module. `entry` is the
-    name nd-compile --entry gave its entry (default: NAME of libNAME.so, as
+    """Loads a library that nd-compile built (for the CPU or, with
+    --target=cuda, for NVIDIA GPUs): an nd.Module. `entry` is the name
+    nd-compile --entry gave its entry (default: NAME of libNAME.so, as
     nd-compile names it)."""
     return Module(path, entry)
 

@@ -36,11 +36,25 @@ def _cpu_flags(options):
     return flags
 
 
-# What each target adds to nd-compile's command line. A target that
-# nd-compile learns (a GPU one) gets its entry here; until then nd.compile
-# names it as not available.
-_TARGETS = {"cpu": _cpu_flags}
-_PLANNED_TARGETS = {"cuda": "nd-compile builds CPU libraries only so far"}
+def _cuda_flags(options):
+    """nd-compile's flags for target "cuda"."""
+    flags = ["--target=cuda",
+             "--check-bounds=" + ("true" if options["check_bounds"]
+                                  else "false"),
+             f"-O{options['opt']}"]
+    if options["cuda_chips"]:
+        flags.append("--cuda-chips=" + ",".join(options["cuda_chips"]))
+    if options["cuda_toolkit"]:
+        flags.append("--cuda-toolkit=" + options["cuda_toolkit"])
+    for position in options["donate"]:
+        flags.append(f"--donate={position}")
+    if options["function"]:
+        flags.append("--function=" + options["function"])
+    return flags
+
+
+# What each target adds to nd-compile's command line.
+_TARGETS = {"cpu": _cpu_flags, "cuda": _cuda_flags}
 
 
 def default_cache_dir():
@@ -132,12 +146,15 @@ def _compiler_identity(path):
 
 
 def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
-            opt=3, entry=None, function=None, weights=None, cache_dir=None):
+            opt=3, entry=None, function=None, weights=None, cache_dir=None,
+            cuda_chips=None, cuda_toolkit=None):
     """Compiles `model` with nd-compile and loads the library: an nd.Module.
 
     model: the path of an ONNX (.onnx), OpenVINO IR (.xml) or MLIR (.mlir)
         model, MLIR text, or an onnx.ModelProto.
-    target: "cpu" ("cuda" is planned: an nd.Error until nd-compile has it).
+    target: "cpu", or "cuda" for NVIDIA GPUs (nd-compile --target=cuda: the
+        module takes numpy arrays or torch tensors on the host, and torch
+        CUDA tensors without a host round trip; see nd.Module).
     donate: the inputs the entry may update in place (--donate): a
         position or several.
     check_bounds: run-time checks of indices and dynamic shapes.
@@ -149,18 +166,26 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     weights: an OpenVINO IR model's weights (default: the .bin beside it).
     cache_dir: where libraries are kept (default $ND_CACHE_DIR, else
         $XDG_CACHE_HOME/nd or ~/.cache/nd).
+    cuda_chips: (target "cuda") the GPUs to assemble code for, such as
+        ["sm_90", "sm_80"] (default nd-compile's, sm_90 and sm_80).
+    cuda_toolkit: (target "cuda") the CUDA toolkit's directory (default
+        nd-compile's, /usr/local/cuda).
 
     The cache key covers the model's bytes (and its weights'), the name
     nd's messages give it, every option, and nd-compile and the runtime's
     version: a second compile of the same model with the same options loads
     the library the first one built (Module.from_cache is then True)."""
     if target not in _TARGETS:
-        if target in _PLANNED_TARGETS:
-            raise Error(f"target '{target}' is not available yet: "
-                        f"{_PLANNED_TARGETS[target]} (targets: "
-                        f"{', '.join(_TARGETS)})")
         raise Error(f"unknown target '{target}' (targets: "
                     f"{', '.join(_TARGETS)})")
+    if target != "cuda" and (cuda_chips is not None or
+                             cuda_toolkit is not None):
+        raise Error("cuda_chips and cuda_toolkit are for target 'cuda'")
+    if target == "cuda" and cpu is not None:
+        raise Error("cpu is for target 'cpu' (the host code of target "
+                    "'cuda' is built for nd-compile's default CPU)")
+    if isinstance(cuda_chips, str):
+        cuda_chips = [cuda_chips]
     if not isinstance(opt, int) or not 0 <= opt <= 3:
         raise Error(f"opt must be 0, 1, 2 or 3, not {opt!r}")
     if isinstance(donate, int):
@@ -174,6 +199,10 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     options = {"target": target, "donate": positions,
                "check_bounds": bool(check_bounds), "cpu": cpu, "opt": opt,
                "entry": entry, "function": function}
+    if target == "cuda":
+        options["cuda_chips"] = list(cuda_chips) if cuda_chips else None
+        options["cuda_toolkit"] = os.path.abspath(cuda_toolkit) \
+            if cuda_toolkit else None
     # The runtime first: the nd-compile beside it is the one to run.
     runtime()
     compiler = compiler_path()
@@ -188,7 +217,7 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     folder = os.path.join(cache, key)
     library = os.path.join(folder, f"lib{entry}.so")
     if os.path.exists(library):
-        return Module(library, entry, from_cache=True)
+        return Module(library, entry, from_cache=True, target=target)
 
     os.makedirs(cache, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=".compiling-", dir=cache)
@@ -212,7 +241,7 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     finally:
         if os.path.exists(staging):
             shutil.rmtree(staging, ignore_errors=True)
-    return Module(library, entry, from_cache=False)
+    return Module(library, entry, from_cache=False, target=target)
 
 
 def _command(compiler, source, options, staging, entry):

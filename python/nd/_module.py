@@ -9,6 +9,7 @@ import threading
 import numpy as np
 
 from . import _arrays
+from . import _cuda
 from ._errors import ArgumentError, DTypeError, Error
 from ._runtime import (ABI_VERSION, DYNAMIC, ENTRY_TYPE, STATUS_NAMES,
                        Context, Signature, Tensor, runtime)
@@ -95,23 +96,57 @@ class Module:
     module, and the process, go on.
 
     `Module.bind(...)` makes a call bound to its buffers once, to be run
-    many times (a decoder's loop, a benchmark)."""
+    many times (a decoder's loop, a benchmark).
 
-    def __init__(self, path, entry=None, from_cache=None):
+    A module of target "cuda" (nd-compile --target=cuda) takes the same
+    inputs and gives the same outputs through its entry's host form (the
+    inputs copied to the GPU, the results back). Called with torch CUDA
+    tensors, it runs the device form instead: on torch's current stream,
+    the results torch CUDA tensors, nothing copied through the host (an
+    output whose shape is known only after the call is copied once, on the
+    device, into a tensor of torch's). Without a CUDA driver a call raises
+    nd.Error with the runtime's message ("no CUDA driver: ..."); the module
+    stays usable."""
+
+    def __init__(self, path, entry=None, from_cache=None, target=None):
         self._runtime = runtime()
         self.path = os.path.abspath(os.fspath(path))
         self.entry = entry or default_entry(self.path)
         #: True when nd.compile found the library in its cache, False when
         #: it compiled it, None for nd.load.
         self.from_cache = from_cache
+        if target == "cuda":
+            _cuda.cuda_runtime()
         try:
             self._library = ctypes.CDLL(self.path)
         except OSError as error:
-            raise Error(f"cannot load {self.path}: {error}") from None
+            if target is not None or _cuda.CUDA_RUNTIME_NAME not in \
+                    str(error):
+                raise Error(f"cannot load {self.path}: {error}") from None
+            # nd.load of a GPU library: the CUDA runtime first.
+            _cuda.cuda_runtime()
+            try:
+                self._library = ctypes.CDLL(self.path)
+            except OSError as again:
+                raise Error(f"cannot load {self.path}: {again}") from None
+        #: "cpu", or "cuda" for a library nd-compile --target=cuda built.
+        self.target = "cpu"
+        self._device_function = None
+        self._allocator = self._runtime
+        try:
+            self._device_function = _cuda.CUDA_ENTRY_TYPE(
+                (self.entry, self._library))
+            getattr(self._library, self.entry + _cuda.HOST_SUFFIX)
+            self.target = "cuda"
+            self._allocator = _cuda.cuda_runtime()
+        except (AttributeError, ValueError):
+            self._device_function = None
         try:
             signature = Signature.in_dll(self._library,
                                          self.entry + "_signature")
-            function = ENTRY_TYPE((self.entry, self._library))
+            name = self.entry + (_cuda.HOST_SUFFIX if self.target == "cuda"
+                                 else "")
+            function = ENTRY_TYPE((name, self._library))
         except ValueError:
             raise Error(f"{self.path} exports no entry '{self.entry}' with "
                         f"'{self.entry}_signature': name the entry that "
@@ -145,6 +180,11 @@ class Module:
         self._runtime.lib.nd_set_threads(ctypes.byref(self._signature), count)
 
     def __call__(self, *args, out=None, threads=None, **named):
+        if self.target == "cuda":
+            values = self._collect(args, named)
+            if any(_cuda.is_device_tensor(v) for v in values):
+                return _cuda.call_device(self, values, out)
+            return BoundCall(self, values, out, threads)()
         return self.bind(*args, out=out, threads=threads, **named)()
 
     def bind(self, *args, out=None, threads=None, **named):
@@ -153,7 +193,14 @@ class Module:
         wanted on what the buffers hold then. Each run returns what a call
         of the module returns. Runs of one bound call take turns; separate
         calls and bound calls run at once from several threads."""
-        return BoundCall(self, self._collect(args, named), out, threads)
+        values = self._collect(args, named)
+        if any(_cuda.is_device_tensor(v) for v in values):
+            raise ArgumentError(
+                f"{self.entry}: a bound call takes host arrays"
+                + (" (the host form); call the module itself with torch "
+                   "CUDA tensors" if self.target == "cuda" else
+                   f"; this module runs on the CPU (target 'cpu')"))
+        return BoundCall(self, values, out, threads)
 
     def _collect(self, args, named):
         """The inputs, positional or by their model names."""
@@ -331,7 +378,7 @@ class BoundCall:
         spec = self._module.outputs[k]
         tensor = self._outputs[k]
         shared = tensor.data in self._input_pointers
-        array = _arrays.owned_array(self._runtime, tensor, spec)
+        array = _arrays.owned_array(self._module._allocator, tensor, spec)
         if shared:
             # Runtime.h never hands an input's buffer over as a fresh
             # output; were it to, the array must not outlive that input.

@@ -26,7 +26,8 @@ OPENMP_NAME = "libomp.so.5"
 
 # Runtime.h's nd_status values, by name.
 STATUS_NAMES = {0: "ok", 1: "invalid argument", 2: "check failed",
-                3: "out of memory", 4: "ABI mismatch"}
+                3: "out of memory", 4: "ABI mismatch",
+                5: "driver error"}
 INVALID_ARGUMENT = 1
 
 

@@ -1,5 +1,5 @@
 """`pip install` of the package, offline, and the installed package at work
-(README, "Using nd from Python")."""
+(docs/python.md)."""
 
 import os
 import shutil

@@ -3,13 +3,16 @@
 //   nd-compile MODEL -o libNAME.so [--entry NAME] [--function NAME]
 //              [--donate I]... [--check-bounds=false] [--cpu NAME] [-O N]
 //              [--emit-header FILE] [--emit-object] [--weights FILE]
-//              [--cc DRIVER]
+//              [--cc DRIVER] [--target=cpu|cuda] [--cuda-chips=sm_90,...]
+//              [--cuda-toolkit DIR]
 //
 // MODEL is what nd-run takes (nd/Target/ImportModel.h). Its tensor function
 // is compiled in process (nd/Compile/Compile.h) into a shared library, or an
 // object file with --emit-object, that exports one C function and its
 // description (include/nd-c/Runtime.h) and needs only libnd_runtime.so,
-// LLVM's OpenMP runtime and the C library at run time.
+// LLVM's OpenMP runtime and the C library at run time; with --target=cuda,
+// the entry's device and host forms (include/nd-c/CudaRuntime.h) and
+// libnd_cuda_runtime.so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +49,12 @@ entry, and its description NAME_signature (include/nd-c/Runtime.h says how to
 call it). It needs libnd_runtime.so and LLVM's OpenMP runtime (libomp.so.5) at
 run time, found beside the library, in ../lib from it, or on the system's
 library path.
+
+With --target=cuda the model is lowered with nd-to-gpu for NVIDIA GPUs (cubins
+for --cuda-chips and PTX, assembled with the toolkit's ptxas and fatbinary);
+the library exports the entry on device buffers and a CUstream, its host form
+NAME_host on host buffers, and NAME_signature (include/nd-c/CudaRuntime.h),
+and needs libnd_cuda_runtime.so, which loads the CUDA driver at run time.
 )";
 
 namespace {
@@ -94,12 +103,29 @@ struct Options {
   cl::opt<bool> emitObject{
       "emit-object",
       cl::desc("Write the object file alone (to link statically, with "
-               "libnd_runtime and libomp)"),
+               "libnd_runtime and libomp, or for --target=cuda "
+               "libnd_cuda_runtime)"),
       cl::cat(category)};
   WeightsOption weights{category};
   cl::opt<std::string> driver{
       "cc", cl::desc("The C compiler driver that links the library"),
       cl::value_desc("DRIVER"), cl::init("cc"), cl::cat(category)};
+  cl::opt<CompileTarget> target{
+      "target", cl::desc("What to generate code for"),
+      cl::values(clEnumValN(CompileTarget::CPU, "cpu", "the host's CPU"),
+                 clEnumValN(CompileTarget::CUDA, "cuda", "NVIDIA GPUs")),
+      cl::init(CompileTarget::CPU), cl::cat(category)};
+  cl::list<std::string> cudaChips{
+      "cuda-chips",
+      cl::desc("--target=cuda: the GPUs to assemble code for (default "
+               "sm_90,sm_80); PTX for the oldest runs on newer ones"),
+      cl::value_desc("sm_NN,..."), cl::CommaSeparated, cl::cat(category)};
+  cl::opt<std::string> cudaToolkit{
+      "cuda-toolkit",
+      cl::desc("--target=cuda: the CUDA toolkit's directory (bin/ptxas, "
+               "bin/fatbinary)"),
+      cl::value_desc("DIR"), cl::init(kDefaultCudaToolkit.str()),
+      cl::cat(category)};
 
   /// The C name of the entry, once `finish` has checked the options.
   std::string symbol;
@@ -145,7 +171,17 @@ std::optional<std::string> Options::finish() {
            "_mlir";
   if (optLevel > 3)
     return std::string("-O takes a level from 0 to 3");
-  return weights.check(model);
+  if (std::optional<std::string> weightsError = weights.check(model))
+    return weightsError;
+  if (target == CompileTarget::CUDA && cpu.getNumOccurrences())
+    return std::string("--cpu is for --target=cpu (the host code of "
+                       "--target=cuda is built for ") +
+           kDefaultCPU.str() + ")";
+  if (target != CompileTarget::CUDA &&
+      (cudaChips.getNumOccurrences() || cudaToolkit.getNumOccurrences()))
+    return std::string("--cuda-chips and --cuda-toolkit are for "
+                       "--target=cuda");
+  return std::nullopt;
 }
 
 /// Writes `bytes` to `path`.
@@ -198,6 +234,10 @@ int main(int argc, char **argv) {
   compileOptions.cpu = options.cpu;
   compileOptions.optLevel = options.optLevel;
   compileOptions.donated.assign(options.donate.begin(), options.donate.end());
+  compileOptions.target = options.target;
+  compileOptions.cudaChips.assign(options.cudaChips.begin(),
+                                  options.cudaChips.end());
+  compileOptions.cudaToolkit = options.cudaToolkit;
   llvm::Expected<CompiledEntry> compiled =
       compileModule(*module, compileOptions);
   if (!compiled)
@@ -219,7 +259,7 @@ int main(int argc, char **argv) {
     linkOptions.runtimeDir = runtimeDirectory(argv[0]);
     linkOptions.openmpDir = ND_OPENMP_DIR;
     if (llvm::Error error = linkSharedLibrary(objectPath, options.output,
-                                              compiled->symbol, linkOptions))
+                                              *compiled, linkOptions))
       return tool.fail(std::move(error));
   }
 

@@ -6,7 +6,10 @@
 // entry and its description visible, optimize with LLVM's pipeline for the
 // chosen CPU and emit an object file, all in process; then, for a shared
 // library, link that object with the system's C compiler driver. The LLVM IR
-// optimization is the JIT's too (`optimizeLLVMModule`).
+// optimization is the JIT's too (`optimizeLLVMModule`). For NVIDIA GPUs
+// (`CompileTarget::CUDA`) the module goes through nd-to-gpu instead, the
+// kernels embedded as fat binaries, and the entry has a device and a host
+// form (include/nd-c/CudaRuntime.h) that call libnd_cuda_runtime.so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,8 +47,21 @@ llvm::Error optimizeLLVMModule(llvm::Module &module,
 /// (AVX2, FMA, BMI2: x86 processors since 2013-2015).
 inline constexpr llvm::StringLiteral kDefaultCPU = "x86-64-v3";
 
+/// What `compileModule` generates code for.
+enum class CompileTarget {
+  /// The host's CPU: nd-to-llvm, libnd_runtime.so and OpenMP.
+  CPU,
+  /// NVIDIA GPUs: nd-to-gpu (the host code for the host's CPU), with
+  /// libnd_cuda_runtime.so.
+  CUDA,
+};
+
+/// The CUDA toolkit nd-compile uses by default (ptxas, fatbinary).
+inline constexpr llvm::StringLiteral kDefaultCudaToolkit = "/usr/local/cuda";
+
 /// Options of `compileModule`.
 struct CompileOptions {
+  CompileTarget target = CompileTarget::CPU;
   /// The tensor function to export.
   std::string function = "main";
   /// The C name of the exported entry (a C identifier).
@@ -58,15 +74,25 @@ struct CompileOptions {
   unsigned optLevel = 3;
   /// Positions of the arguments the caller donates (see JitOptions).
   llvm::SmallVector<unsigned> donated;
+  /// CUDA: the chips to assemble cubins for (sm_NN; empty: nd-to-gpu's
+  /// default, sm_90 and sm_80); the PTX is generated for the oldest.
+  llvm::SmallVector<std::string> cudaChips;
+  /// CUDA: the toolkit's directory, with bin/ptxas and bin/fatbinary.
+  std::string cudaToolkit = kDefaultCudaToolkit.str();
 };
 
 /// An entry compiled to an object file.
 struct CompiledEntry {
   /// The ELF object.
   llvm::SmallString<0> object;
-  /// The C name of the entry; its description is `<symbol>_signature`.
+  /// The C name of the entry; its description is `<symbol>_signature`
+  /// (and, for CUDA, its host form `<symbol>_host`).
   std::string symbol;
   ExportedSignature signature;
+  CompileTarget target = CompileTarget::CPU;
+
+  /// The symbols the library exports.
+  llvm::SmallVector<std::string> getExportedSymbols() const;
 };
 
 /// Registers what `compileModule` needs in a context: every upstream dialect
@@ -89,20 +115,21 @@ void emitHeader(const CompiledEntry &entry, llvm::StringRef source,
 struct LinkOptions {
   /// The C compiler driver (cc, clang, gcc): a path or a name on PATH.
   std::string driver = "cc";
-  /// Where libnd_runtime.so is.
+  /// Where libnd_runtime.so (and libnd_cuda_runtime.so) is.
   std::string runtimeDir;
   /// Where LLVM's OpenMP runtime (libomp.so) is.
   std::string openmpDir;
 };
 
-/// Links the object file `objectPath`, which exports `symbol`, into the
-/// shared library `outputPath`: it needs libnd_runtime.so and libomp (found
-/// at run time through RPATH `$ORIGIN` and `$ORIGIN/../lib`, or the system's
-/// search path), libc and, as needed, libm, and exports `symbol` and its
-/// description only. The error carries the driver's output.
+/// Links the object file `objectPath` of `entry` into the shared library
+/// `outputPath`: it needs libnd_runtime.so and libomp (CUDA:
+/// libnd_cuda_runtime.so alone; found at run time through RPATH `$ORIGIN`
+/// and `$ORIGIN/../lib`, or the system's search path), libc and, as needed,
+/// libm, and exports the entry's symbols only. The error carries the
+/// driver's output.
 llvm::Error linkSharedLibrary(llvm::StringRef objectPath,
                               llvm::StringRef outputPath,
-                              llvm::StringRef symbol,
+                              const CompiledEntry &entry,
                               const LinkOptions &options);
 
 } // namespace nd

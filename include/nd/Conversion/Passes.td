@@ -493,15 +493,28 @@ def NdExportEntry : Pass<"nd-export-entry", "ModuleOp"> {
       these two names (the entry itself, exported under its own name) is
       renamed.
 
+    With `cuda` (the output of `nd-to-gpu`, for `nd-compile
+    --target=cuda`), the entry has the device form and a host form
+    (`include/nd-c/CudaRuntime.h`), which call libnd_cuda_runtime.so:
+
+    - `@<symbol>(ctx, stream, inputs, num_inputs, outputs, num_outputs)`
+      calls `nd_cuda_invoke` with the signature, the packed wrapper and
+      these arguments (device buffers, a CUstream);
+    - `@<symbol>_host(ctx, inputs, num_inputs, outputs, num_outputs)` calls
+      `nd_cuda_invoke_host` (host buffers, copied to the device and back).
+
     Everything else in the module keeps its linkage: `nd-compile`
-    internalizes all but these two symbols once the module is LLVM IR, so
+    internalizes all but the exported symbols once the module is LLVM IR, so
     that two compiled models never share a helper. The module attribute and
     `nd.result_buffers` are removed.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"symbol", "symbol", "std::string", /*default=*/"\"\"",
-           "The C name of the exported entry (default: the function's name)">
+           "The C name of the exported entry (default: the function's name)">,
+    Option<"cuda", "cuda", "bool", /*default=*/"false",
+           "Export the device and host forms of an entry of nd-to-gpu's "
+           "output, which call libnd_cuda_runtime.so">
   ];
 }
 

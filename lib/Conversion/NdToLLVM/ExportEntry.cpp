@@ -459,9 +459,12 @@ static LLVM::LLVMFuncOp buildPackedWrapper(ModuleOp module,
   return wrapper;
 }
 
-/// `i32 <symbol>(ptr context, ptr inputs, i64 n, ptr outputs, i64 m)`:
-/// `nd_runtime_invoke(&signature, &wrapper, context, inputs, n, outputs, m)`.
+/// `i32 <symbol>(<params>)` calling `invokeName(&signature, &wrapper,
+/// <params>)`: `nd_runtime_invoke` with (ptr context, ptr inputs, i64 n,
+/// ptr outputs, i64 m), `nd_cuda_invoke` with a stream after the context,
+/// `nd_cuda_invoke_host` as the first.
 static LogicalResult buildExportedEntry(ModuleOp module, StringRef symbol,
+                                        StringRef invokeName, bool stream,
                                         LLVM::GlobalOp signature,
                                         LLVM::LLVMFuncOp wrapper) {
   MLIRContext *context = module.getContext();
@@ -471,13 +474,16 @@ static LogicalResult buildExportedEntry(ModuleOp module, StringRef symbol,
   b.setInsertionPointToEnd(module.getBody());
   Type i32 = b.getI32Type();
   Type i64 = b.getI64Type();
-  FailureOr<LLVM::LLVMFuncOp> invoke = LLVM::lookupOrCreateFn(
-      b, module, ND_ABI_NAME(ND_ABI_INVOKE),
-      {ptrType, ptrType, ptrType, ptrType, i64, ptrType, i64}, i32);
+  SmallVector<Type> params = {ptrType, ptrType, i64, ptrType, i64};
+  if (stream)
+    params.insert(params.begin() + 1, ptrType);
+  SmallVector<Type> invokeParams = {ptrType, ptrType};
+  invokeParams.append(params.begin(), params.end());
+  FailureOr<LLVM::LLVMFuncOp> invoke =
+      LLVM::lookupOrCreateFn(b, module, invokeName, invokeParams, i32);
   if (failed(invoke))
     return failure();
-  auto type =
-      LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType, i64, ptrType, i64});
+  auto type = LLVM::LLVMFunctionType::get(i32, params);
   auto exported = LLVM::LLVMFuncOp::create(b, loc, symbol, type);
   Block *body = exported.addEntryBlock(b);
   b.setInsertionPointToStart(body);
@@ -511,7 +517,11 @@ struct NdExportEntryPass
     // itself, when it is exported under its own name) is renamed.
     SymbolTable symbols(module);
     std::string signatureName = name + ND_ABI_SIGNATURE_SUFFIX;
-    for (StringRef exported : {StringRef(name), StringRef(signatureName)}) {
+    std::string hostName = name + ND_ABI_HOST_ENTRY_SUFFIX;
+    SmallVector<StringRef> exportedNames = {name, signatureName};
+    if (cuda)
+      exportedNames.push_back(hostName);
+    for (StringRef exported : exportedNames) {
       Operation *holder = symbols.lookup(exported);
       if (!holder)
         continue;
@@ -527,8 +537,18 @@ struct NdExportEntryPass
     DescriptionBuilder description(module, symbols);
     LLVM::GlobalOp global = description.build(*signature, signatureName, name);
     LLVM::LLVMFuncOp wrapper = buildPackedWrapper(module, symbols, entry);
-    if (failed(buildExportedEntry(module, name, global, wrapper)))
+    if (!cuda) {
+      if (failed(buildExportedEntry(module, name, ND_ABI_NAME(ND_ABI_INVOKE),
+                                    /*stream=*/false, global, wrapper)))
+        return signalPassFailure();
+    } else if (failed(buildExportedEntry(module, name,
+                                         ND_ABI_NAME(ND_ABI_CUDA_INVOKE),
+                                         /*stream=*/true, global, wrapper)) ||
+               failed(buildExportedEntry(module, hostName,
+                                         ND_ABI_NAME(ND_ABI_CUDA_INVOKE_HOST),
+                                         /*stream=*/false, global, wrapper))) {
       return signalPassFailure();
+    }
     module->removeAttr(kSignatureAttr);
     entry->removeAttr(kResultBuffersAttr);
   }

@@ -2,7 +2,10 @@
 //
 // The run-time library of nd's GPU code (include/nd-c/CudaRuntime.h): the
 // `mgpu*` entry points MLIR's gpu-to-llvm lowering calls, nd's error report,
-// and the call scope a host wraps a call in.
+// the call scope a host wraps a call in, and the calls of the entries of
+// libraries that `nd-compile --target=cuda` built (nd_cuda_invoke and
+// nd_cuda_invoke_host of nd-c/RuntimeABI.h: the host side of a CPU call,
+// lib/Runtime/Call.h, on the device's memory).
 //
 // - The CUDA driver is loaded with dlopen("libcuda.so.1") at first use, so
 //   the library builds, links and loads on machines without a driver (only
@@ -26,6 +29,9 @@
 
 #include "nd-c/CudaRuntime.h"
 #include "nd-c/RuntimeABI.h"
+
+#include "../Call.h"
+#include "../Memory.h"
 
 #include <cuda.h>
 
@@ -415,15 +421,17 @@ ND_EXPORT const char *nd_cuda_last_message(void) { return state.last.c_str(); }
 // nd's error report
 //===----------------------------------------------------------------------===//
 
-/// A failed run-time check of the generated code (nd-c/RuntimeABI.h): the
-/// first message of the call is kept (nd_cuda_end returns it). This library
-/// keeps its call state per thread: it needs no state pointer.
-ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *, const char *format,
+/// A failed run-time check of the generated code: the first message of the
+/// call is kept (nd_cuda_end returns it), and in the call's state where the
+/// code was given one (the entries of nd-compile's libraries).
+ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *callState, const char *format,
                                    int64_t a, int64_t b) {
   char buffer[1024];
   std::snprintf(buffer, sizeof buffer, format, static_cast<long long>(a),
                 static_cast<long long>(b));
   fail(ND_CUDA_ERROR_CHECK_FAILED, buffer);
+  if (callState)
+    nd::runtime::reportError(callState, format, a, b);
 }
 
 //===----------------------------------------------------------------------===//
@@ -628,4 +636,396 @@ ND_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
   check(driver().p_cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
                                     count, stream),
         "cuMemsetD16Async");
+}
+
+//===----------------------------------------------------------------------===//
+// Calls of compiled entries (nd-c/RuntimeABI.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The device's memory for nd::runtime::Call, used inside a call scope: on
+/// the call's stream, failures recorded as the call's.
+void *allocateOnDevice(size_t bytes) {
+  if (bytes == 0 || failed())
+    return nullptr;
+  Driver *d = ready();
+  if (!d)
+    return nullptr;
+  return allocate(*d, bytes, state.stream, /*managed=*/false);
+}
+
+void releaseOnDevice(void *buffer) {
+  if (!buffer || !driver().ok)
+    return;
+  release(driver(), buffer, state.active ? state.stream : state.own);
+}
+
+void copyOnStream(void *dst, const void *src, size_t bytes) {
+  if (failed() || bytes == 0)
+    return;
+  check(driver().p_cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                 reinterpret_cast<CUdeviceptr>(src), bytes,
+                                 state.stream),
+        "cuMemcpyAsync");
+}
+
+const nd::runtime::Memory kDeviceMemory = {allocateOnDevice, releaseOnDevice,
+                                           copyOnStream};
+
+// A call's status is an nd_status of nd-c/Runtime.h as it is.
+static_assert(ND_CUDA_ERROR_CHECK_FAILED == ND_ERROR_CHECK_FAILED &&
+                  ND_CUDA_ERROR_OUT_OF_MEMORY == ND_ERROR_OUT_OF_MEMORY &&
+                  ND_CUDA_ERROR_DRIVER == ND_ERROR_DRIVER,
+              "the CUDA runtime's statuses are nd_status values");
+
+/// Writes a call's status and message into `context`.
+int32_t finishCall(nd_context *context, int32_t status,
+                   const std::string &text) {
+  if (!context)
+    return status;
+  context->status = status;
+  context->message_length = status == ND_OK ? 0 : text.size();
+  copyMessage(status == ND_OK ? std::string() : text, context->message,
+              context->message_size);
+  return status;
+}
+
+/// The checks that come before a call scope: the ABI version and the
+/// counts.
+int32_t checkCall(const nd_signature &signature, const nd_tensor *inputs,
+                  size_t numInputs, nd_tensor *outputs, size_t numOutputs,
+                  std::string &text) {
+  if (signature.abi_version != ND_ABI_VERSION) {
+    text = "the library was compiled for nd's ABI version " +
+           std::to_string(signature.abi_version) +
+           ", the runtime has version " + std::to_string(ND_ABI_VERSION);
+    return ND_ERROR_ABI_MISMATCH;
+  }
+  if (numInputs != static_cast<size_t>(signature.num_inputs) ||
+      numOutputs != static_cast<size_t>(signature.num_outputs)) {
+    text = std::string(signature.entry) + " takes " +
+           std::to_string(signature.num_inputs) + " input(s) and " +
+           std::to_string(signature.num_outputs) + " output(s), got " +
+           std::to_string(numInputs) + " and " + std::to_string(numOutputs);
+    return ND_ERROR_INVALID_ARGUMENT;
+  }
+  if ((numInputs && !inputs) || (numOutputs && !outputs)) {
+    text = "the inputs or outputs array is NULL";
+    return ND_ERROR_INVALID_ARGUMENT;
+  }
+  return ND_OK;
+}
+
+/// Runs `call` (prepared) in the call scope: the status of the run, the
+/// driver's failures included, with `text` its message.
+int32_t runInScope(nd::runtime::Call &call, std::string &text) {
+  int32_t status = call.run(/*threads=*/0, nd::runtime::ThreadControl());
+  if (failed()) {
+    // A driver failure, or a check whose report the run saw too.
+    call.releaseResults();
+    text = state.message;
+    return state.status;
+  }
+  if (status != ND_OK)
+    text = call.getMessage();
+  return status;
+}
+
+/// Leaves the call scope; a failure of the work still queued (the last
+/// copies) becomes the call's if none came before.
+int32_t endScope(int32_t status, std::string &text) {
+  if (status == ND_OK && failed()) {
+    status = state.status;
+    text = state.message;
+  }
+  nd_cuda_end(nullptr, 0);
+  return status;
+}
+
+/// The bytes of a host tensor that passes the checks a Call makes on it
+/// (-1 if it does not: the Call then reports what is wrong).
+int64_t checkedBytes(const nd_tensor_type &type, const nd_tensor &tensor) {
+  size_t elementSize = nd::runtime::getElementSize(tensor.dtype);
+  if (tensor.dtype != type.dtype || tensor.rank != type.rank ||
+      elementSize == 0 || (type.rank > 0 && !tensor.shape))
+    return -1;
+  for (int32_t d = 0; d < type.rank; ++d)
+    if (tensor.shape[d] < 0)
+      return -1;
+  int64_t count = nd::runtime::countElements(tensor.shape, type.rank);
+  int64_t bytes = 0;
+  if (count < 0 ||
+      __builtin_mul_overflow(count, static_cast<int64_t>(elementSize), &bytes))
+    return -1;
+  if (count > 0 && !tensor.data)
+    return -1;
+  return bytes;
+}
+
+/// The host form's state: the device copies of the inputs, the device
+/// outputs, host scratch; released by the destructor (in the call scope).
+struct HostCall {
+  std::vector<nd_tensor> inputs;
+  std::vector<nd_tensor> outputs;
+  std::vector<void *> deviceBuffers;
+  std::vector<void *> hostBuffers;
+
+  ~HostCall() {
+    for (nd_tensor &output : outputs)
+      nd::runtime::releaseTensor(output);
+    for (void *buffer : deviceBuffers)
+      releaseOnDevice(buffer);
+    for (void *buffer : hostBuffers)
+      nd::runtime::release(buffer);
+  }
+};
+
+/// Copies host input `tensor` (`bytes` long) into a fresh device buffer,
+/// through a contiguous host copy if it is strided.
+void *stageInput(HostCall &host, const nd_tensor &tensor, int64_t bytes) {
+  if (bytes == 0)
+    return nullptr;
+  const void *source = tensor.data;
+  if (!nd::runtime::isRowMajor(tensor.shape, tensor.strides, tensor.rank)) {
+    void *contiguous = nd::runtime::allocate(static_cast<size_t>(bytes));
+    if (!contiguous) {
+      fail(ND_CUDA_ERROR_OUT_OF_MEMORY,
+           "cannot allocate " + std::to_string(bytes) +
+               " bytes for a contiguous copy of an input");
+      return nullptr;
+    }
+    host.hostBuffers.push_back(contiguous);
+    std::vector<int64_t> strides(static_cast<size_t>(tensor.rank));
+    nd::runtime::rowMajorStrides(tensor.shape, tensor.rank, strides.data());
+    nd::runtime::copyStrided(nd::runtime::getHostMemory(),
+                             static_cast<uint8_t *>(contiguous), strides.data(),
+                             static_cast<const uint8_t *>(tensor.data),
+                             tensor.strides, tensor.shape, tensor.rank,
+                             nd::runtime::getElementSize(tensor.dtype));
+    source = contiguous;
+  }
+  void *buffer = allocateOnDevice(static_cast<size_t>(bytes));
+  if (!buffer)
+    return nullptr;
+  host.deviceBuffers.push_back(buffer);
+  copyOnStream(buffer, source, static_cast<size_t>(bytes));
+  return buffer;
+}
+
+/// Hands device output `k` of the host form over to the caller's output:
+/// copied into the caller's buffer, into the donated input's buffer it is,
+/// or into a host buffer nd allocates. Returns an nd_status.
+int32_t takeOutput(const nd_signature &signature, size_t k,
+                   const nd_tensor *inputs, const nd_tensor &device,
+                   nd_tensor &output, std::string &text) {
+  const nd_tensor_type &type = signature.outputs[k];
+  size_t elementSize = nd::runtime::getElementSize(type.dtype);
+  int64_t count = nd::runtime::countElements(device.shape, type.rank);
+  size_t bytes = static_cast<size_t>(count) * elementSize;
+  const nd::runtime::Memory &hostMemory = nd::runtime::getHostMemory();
+  void *target = output.data;
+  void *owned = nullptr;
+  if (!target && type.alias >= 0) {
+    target = inputs[type.alias].data;
+  } else if (!target && bytes > 0) {
+    owned = nd::runtime::allocate(bytes);
+    if (!owned) {
+      text = "cannot allocate " + std::to_string(bytes) +
+             " bytes for output #" + std::to_string(k);
+      return ND_ERROR_OUT_OF_MEMORY;
+    }
+    target = owned;
+  }
+  bool rowMajor =
+      nd::runtime::isRowMajor(device.shape, output.strides, type.rank);
+  if (output.data && !rowMajor) {
+    // Through a contiguous host copy into the caller's strides.
+    void *contiguous = nd::runtime::allocate(bytes);
+    if (!contiguous) {
+      text = "cannot allocate " + std::to_string(bytes) +
+             " bytes for a copy of output #" + std::to_string(k);
+      return ND_ERROR_OUT_OF_MEMORY;
+    }
+    copyOnStream(contiguous, device.data, bytes);
+    check(driver().p_cuStreamSynchronize(state.stream), "cuStreamSynchronize");
+    std::vector<int64_t> strides(static_cast<size_t>(type.rank));
+    nd::runtime::rowMajorStrides(device.shape, type.rank, strides.data());
+    if (!failed())
+      nd::runtime::copyStrided(
+          hostMemory, static_cast<uint8_t *>(target), output.strides,
+          static_cast<const uint8_t *>(contiguous), strides.data(),
+          device.shape, type.rank, elementSize);
+    nd::runtime::release(contiguous);
+  } else if (bytes > 0) {
+    copyOnStream(target, device.data, bytes);
+  }
+  if (output.data)
+    return ND_OK;
+  if (!nd::runtime::ownTensor(output, hostMemory, owned, target, device.shape,
+                              type.dtype, type.rank)) {
+    nd::runtime::release(owned);
+    text = "cannot allocate output #" + std::to_string(k);
+    return ND_ERROR_OUT_OF_MEMORY;
+  }
+  return ND_OK;
+}
+
+std::string formatShape(const int64_t *shape, int32_t rank) {
+  std::string text = "[";
+  for (int32_t d = 0; d < rank; ++d)
+    text += (d ? ", " : "") + std::to_string(shape[d]);
+  return text + "]";
+}
+
+/// Checks the caller's host output buffers against the signature and, once
+/// the shapes are known, against the shapes the call computed.
+int32_t checkHostOutputs(const nd_signature &signature, nd_tensor *outputs,
+                         const std::vector<nd_tensor> *computed,
+                         std::string &text) {
+  for (size_t k = 0; k < static_cast<size_t>(signature.num_outputs); ++k) {
+    const nd_tensor &output = outputs[k];
+    if (!output.data)
+      continue;
+    if (!computed) {
+      if (int32_t status =
+              nd::runtime::checkOutputBuffer(signature, k, output, text))
+        return status;
+      continue;
+    }
+    const nd_tensor &device = (*computed)[k];
+    if (!std::equal(device.shape, device.shape + device.rank, output.shape)) {
+      text = "output #" + std::to_string(k) + ": the call computed shape " +
+             formatShape(device.shape, device.rank) +
+             ", the buffer has shape " + formatShape(output.shape, device.rank);
+      return ND_ERROR_INVALID_ARGUMENT;
+    }
+  }
+  return ND_OK;
+}
+
+} // namespace
+
+ND_EXPORT int32_t ND_ABI_CUDA_INVOKE(const nd_signature *signature,
+                                     nd_packed_fn packed, nd_context *context,
+                                     void *stream, const nd_tensor *inputs,
+                                     size_t numInputs, nd_tensor *outputs,
+                                     size_t numOutputs) {
+  std::string text;
+  int32_t status =
+      checkCall(*signature, inputs, numInputs, outputs, numOutputs, text);
+  if (status != ND_OK)
+    return finishCall(context, status, text);
+  if (nd_cuda_begin(stream) != ND_CUDA_OK) {
+    text = state.message;
+    status = state.status;
+    nd_cuda_end(nullptr, 0);
+    return finishCall(context, status, text);
+  }
+  {
+    nd::runtime::Call call(*signature, packed, kDeviceMemory);
+    status = call.prepare(inputs, numInputs, outputs, numOutputs);
+    if (status != ND_OK)
+      text = failed() ? state.message : call.getMessage();
+    if (status == ND_OK)
+      status = runInScope(call, text);
+    if (status == ND_OK) {
+      status = call.finish();
+      if (status != ND_OK)
+        text = call.getMessage();
+    }
+  }
+  status = endScope(status, text);
+  return finishCall(context, status, text);
+}
+
+ND_EXPORT int32_t ND_ABI_CUDA_INVOKE_HOST(const nd_signature *signature,
+                                          nd_packed_fn packed,
+                                          nd_context *context,
+                                          const nd_tensor *inputs,
+                                          size_t numInputs, nd_tensor *outputs,
+                                          size_t numOutputs) {
+  std::string text;
+  int32_t status =
+      checkCall(*signature, inputs, numInputs, outputs, numOutputs, text);
+  if (status == ND_OK)
+    status = checkHostOutputs(*signature, outputs, nullptr, text);
+  for (size_t i = 0; status == ND_OK && i < numInputs; ++i) {
+    // (A NULL shape is the Call's to report.)
+    if (signature->inputs[i].donated && inputs[i].shape &&
+        !nd::runtime::isRowMajor(inputs[i].shape, inputs[i].strides,
+                                 inputs[i].rank)) {
+      text = "input #" + std::to_string(i) +
+             ": a donated input must be contiguous and row-major (its "
+             "strides are not)";
+      status = ND_ERROR_INVALID_ARGUMENT;
+    }
+  }
+  if (status != ND_OK)
+    return finishCall(context, status, text);
+  if (nd_cuda_begin(nullptr) != ND_CUDA_OK) {
+    text = state.message;
+    status = state.status;
+    nd_cuda_end(nullptr, 0);
+    return finishCall(context, status, text);
+  }
+  {
+    HostCall host;
+    host.inputs.assign(inputs, inputs + numInputs);
+    host.outputs.assign(numOutputs, nd_tensor{});
+    // Inputs that fail the Call's checks go to it as they are: it reports
+    // them before it reads any data.
+    for (size_t i = 0; i < numInputs && !failed(); ++i) {
+      int64_t bytes = checkedBytes(signature->inputs[i], inputs[i]);
+      if (bytes < 0)
+        continue;
+      host.inputs[i].data = stageInput(host, inputs[i], bytes);
+      host.inputs[i].strides = nullptr;
+    }
+    nd::runtime::Call call(*signature, packed, kDeviceMemory);
+    if (failed()) {
+      status = state.status;
+      text = state.message;
+    } else {
+      status = call.prepare(host.inputs.data(), numInputs, host.outputs.data(),
+                            numOutputs);
+      if (status != ND_OK)
+        text = failed() ? state.message : call.getMessage();
+    }
+    if (status == ND_OK)
+      status = runInScope(call, text);
+    if (status == ND_OK) {
+      status = call.finish();
+      if (status != ND_OK)
+        text = call.getMessage();
+    }
+    if (status == ND_OK)
+      status = checkHostOutputs(*signature, outputs, &host.outputs, text);
+    // The outputs nd allocates are made only once every copy is queued; a
+    // failure after some were made releases them.
+    std::vector<nd_tensor> taken(outputs, outputs + numOutputs);
+    for (size_t k = 0; status == ND_OK && k < numOutputs; ++k)
+      status =
+          takeOutput(*signature, k, inputs, host.outputs[k], taken[k], text);
+    if (!failed())
+      check(driver().p_cuStreamSynchronize(state.stream),
+            "cuStreamSynchronize");
+    if (status == ND_OK && failed()) {
+      status = state.status;
+      text = state.message;
+    }
+    if (status == ND_OK)
+      std::copy(taken.begin(), taken.end(), outputs);
+    else
+      for (size_t k = 0; k < numOutputs; ++k)
+        if (taken[k].owner != outputs[k].owner)
+          nd::runtime::releaseTensor(taken[k]);
+  }
+  status = endScope(status, text);
+  return finishCall(context, status, text);
+}
+
+ND_EXPORT void nd_cuda_tensor_free(nd_tensor *tensor) {
+  if (tensor)
+    nd::runtime::releaseTensor(*tensor);
 }
