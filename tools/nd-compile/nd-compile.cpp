@@ -17,12 +17,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "nd/Compile/Compile.h"
-#include "nd/Support/Version.h"
-#include "nd/Target/ImportModel.h"
+#include "nd/Tools/ModelTool.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -30,7 +27,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -110,11 +106,7 @@ struct Options {
                "libnd_runtime and libomp, or for --target=cuda "
                "libnd_cuda_runtime)"),
       cl::cat(category)};
-  cl::opt<std::string> weights{
-      "weights",
-      cl::desc("The weights file of an OpenVINO IR model (default: the .bin "
-               "file beside the .xml file)"),
-      cl::value_desc("FILE"), cl::cat(category)};
+  WeightsOption weights{category};
   cl::opt<std::string> driver{
       "cc", cl::desc("The C compiler driver that links the library"),
       cl::value_desc("DRIVER"), cl::init("cc"), cl::cat(category)};
@@ -179,8 +171,8 @@ std::optional<std::string> Options::finish() {
            "_mlir";
   if (optLevel > 3)
     return std::string("-O takes a level from 0 to 3");
-  if (!weights.empty() && !isOpenVINOModel(model))
-    return std::string("--weights is for OpenVINO IR (.xml) models");
+  if (std::optional<std::string> weightsError = weights.check(model))
+    return weightsError;
   if (target == CompileTarget::CUDA && cpu.getNumOccurrences())
     return std::string("--cpu is for --target=cpu (the host code of "
                        "--target=cuda is built for ") +
@@ -190,15 +182,6 @@ std::optional<std::string> Options::finish() {
     return std::string("--cuda-chips and --cuda-toolkit are for "
                        "--target=cuda");
   return std::nullopt;
-}
-
-static int fail(const llvm::Twine &message) {
-  llvm::errs() << "nd-compile: error: " << message << "\n";
-  return 1;
-}
-
-static int fail(llvm::Error error) {
-  return fail(llvm::toString(std::move(error)));
 }
 
 /// Writes `bytes` to `path`.
@@ -226,38 +209,23 @@ static std::string runtimeDirectory(const char *argv0) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  ModelTool tool("nd-compile");
   Options options;
   cl::HideUnrelatedOptions(options.category);
-  registerVersionPrinter();
-  std::string parseErrors;
-  llvm::raw_string_ostream parseErrorStream(parseErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &parseErrorStream)) {
-    llvm::errs() << parseErrors;
+  if (!tool.parseCommandLine(argc, argv, kOverview,
+                             [&] { return options.finish(); }))
     return 1;
-  }
-  if (std::optional<std::string> usageError = options.finish())
-    return fail(*usageError + " (nd-compile --help lists the options)");
 
   DialectRegistry registry;
   registerCompileDialects(registry);
-  registerModelImportDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  MLIRContext &context = tool.createContext(registry);
   // Diagnostics point at the model's lines; the IR of a failed pass would
   // only bury them.
   context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  ModelImportOptions importOptions;
-  importOptions.weightsPath = options.weights;
-  std::string readError;
-  OwningOpRef<ModuleOp> module =
-      importModel(options.model, context, sourceMgr, importOptions, readError);
-  if (!readError.empty())
-    return fail("cannot read model '" + options.model + "': " + readError);
+  OwningOpRef<ModuleOp> module = tool.loadModel(options.model, options.weights);
   if (!module)
-    return fail("cannot load model '" + options.model + "'");
+    return 1;
 
   CompileOptions compileOptions;
   compileOptions.function = options.function;
@@ -273,26 +241,26 @@ int main(int argc, char **argv) {
   llvm::Expected<CompiledEntry> compiled =
       compileModule(*module, compileOptions);
   if (!compiled)
-    return fail(compiled.takeError());
+    return tool.fail(compiled.takeError());
 
   if (options.emitObject) {
     if (llvm::Error error = writeFile(options.output, compiled->object))
-      return fail(std::move(error));
+      return tool.fail(std::move(error));
   } else {
     llvm::SmallString<128> objectPath;
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile("nd-compile", "o", objectPath))
-      return fail("cannot create a temporary file: " + ec.message());
+      return tool.fail("cannot create a temporary file: " + ec.message());
     llvm::scope_exit removeObject([&] { llvm::sys::fs::remove(objectPath); });
     if (llvm::Error error = writeFile(objectPath, compiled->object))
-      return fail(std::move(error));
+      return tool.fail(std::move(error));
     LinkOptions linkOptions;
     linkOptions.driver = options.driver;
     linkOptions.runtimeDir = runtimeDirectory(argv[0]);
     linkOptions.openmpDir = ND_OPENMP_DIR;
     if (llvm::Error error = linkSharedLibrary(objectPath, options.output,
                                               *compiled, linkOptions))
-      return fail(std::move(error));
+      return tool.fail(std::move(error));
   }
 
   if (!options.emitHeader.empty()) {
@@ -300,7 +268,7 @@ int main(int argc, char **argv) {
     llvm::raw_string_ostream os(text);
     nd::emitHeader(*compiled, llvm::sys::path::filename(options.model), os);
     if (llvm::Error error = writeFile(options.emitHeader, text))
-      return fail(std::move(error));
+      return tool.fail(std::move(error));
   }
   return 0;
 }

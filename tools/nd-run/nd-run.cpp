@@ -17,19 +17,15 @@
 #include "nd/Runner/Compare.h"
 #include "nd/Runner/TensorFile.h"
 #include "nd/Support/CommandLine.h"
-#include "nd/Support/Version.h"
-#include "nd/Target/ImportModel.h"
+#include "nd/Tools/ModelTool.h"
 
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -120,11 +116,7 @@ struct Options {
                "run before left them (a cache updated call after call) "
                "instead of their values from the input files"),
       cl::cat(category)};
-  cl::opt<std::string> weights{
-      "weights",
-      cl::desc("The weights file of an OpenVINO IR model (default: the .bin "
-               "file beside the .xml file)"),
-      cl::value_desc("FILE"), cl::cat(category)};
+  WeightsOption weights{category};
 
   /// The positional files, split at the first --expect.
   std::string model;
@@ -161,33 +153,7 @@ std::optional<std::string> Options::finish() {
     return std::string("--carry-donated needs --bench and --donate");
   if (writePb && outputDir.empty())
     return std::string("--pb needs --output-dir");
-  if (!weights.empty() && !isOpenVINOModel(model))
-    return std::string("--weights is for OpenVINO IR (.xml) models");
-  return std::nullopt;
-}
-
-static int fail(const llvm::Twine &message) {
-  llvm::errs() << "nd-run: error: " << message << "\n";
-  return 1;
-}
-
-static int fail(llvm::Error error) {
-  std::string message = llvm::toString(std::move(error));
-  return fail(message);
-}
-
-/// Reads MODEL into a module (see nd/Target/ImportModel.h).
-static OwningOpRef<ModuleOp> loadModel(const Options &options,
-                                       MLIRContext &context,
-                                       llvm::SourceMgr &sourceMgr) {
-  ModelImportOptions importOptions;
-  importOptions.weightsPath = options.weights;
-  std::string readError;
-  OwningOpRef<ModuleOp> module =
-      importModel(options.model, context, sourceMgr, importOptions, readError);
-  if (!readError.empty())
-    fail("cannot read model '" + options.model + "': " + readError);
-  return module;
+  return weights.check(model);
 }
 
 /// Reads the .npy / .pb files at `paths` in order.
@@ -215,39 +181,27 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   releaseOptionName("threads");
   hideLibraryOptions();
+  ModelTool tool("nd-run");
   Options options;
-  registerVersionPrinter();
-  std::string parseErrors;
-  llvm::raw_string_ostream parseErrorStream(parseErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &parseErrorStream)) {
-    llvm::errs() << parseErrors;
+  if (!tool.parseCommandLine(argc, argv, kOverview,
+                             [&] { return options.finish(); }))
     return 1;
-  }
-  if (std::optional<std::string> usageError = options.finish()) {
-    llvm::errs() << "nd-run: error: " << *usageError
-                 << " (nd-run --help lists the options)\n";
-    return 1;
-  }
 
   DialectRegistry registry;
   JitFunction::registerDialects(registry);
-  registerModelImportDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  tool.createContext(registry);
 
   // Inputs first: a missing file should not wait for a compilation.
   llvm::SmallVector<HostTensor> inputs, expected;
   if (llvm::Error error = readTensors(options.inputs, inputs))
-    return fail(std::move(error));
+    return tool.fail(std::move(error));
   if (llvm::Error error = readTensors(options.expected, expected))
-    return fail(std::move(error));
+    return tool.fail(std::move(error));
 
   auto compileStart = std::chrono::steady_clock::now();
-  OwningOpRef<ModuleOp> module = loadModel(options, context, sourceMgr);
+  OwningOpRef<ModuleOp> module = tool.loadModel(options.model, options.weights);
   if (!module)
-    return fail("cannot load model '" + options.model + "'");
+    return 1;
   JitOptions jitOptions;
   jitOptions.entry = options.entry;
   jitOptions.checkBounds = !options.noCheckBounds;
@@ -256,16 +210,16 @@ int main(int argc, char **argv) {
   llvm::Expected<std::unique_ptr<JitFunction>> function =
       JitFunction::compile(*module, jitOptions);
   if (!function)
-    return fail(function.takeError());
+    return tool.fail(function.takeError());
   double compileSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
 
   if (!expected.empty() && expected.size() != (*function)->getResults().size())
-    return fail(llvm::formatv("--expect got {0} file(s) but the function "
-                              "returns {1} result(s)",
-                              expected.size(),
-                              (*function)->getResults().size()));
+    return tool.fail(llvm::formatv("--expect got {0} file(s) but the function "
+                                   "returns {1} result(s)",
+                                   expected.size(),
+                                   (*function)->getResults().size()));
 
   // The compiled code may update its inputs in place: keep pristine copies
   // for the benchmark.
@@ -274,7 +228,7 @@ int main(int argc, char **argv) {
     for (const HostTensor &input : inputs) {
       llvm::Expected<HostTensor> copy = input.clone();
       if (!copy)
-        return fail(copy.takeError());
+        return tool.fail(copy.takeError());
       benchInputs.push_back(std::move(*copy));
     }
   }
@@ -282,7 +236,7 @@ int main(int argc, char **argv) {
   llvm::Expected<llvm::SmallVector<HostTensor>> outputs =
       (*function)->run(inputs);
   if (!outputs)
-    return fail(outputs.takeError());
+    return tool.fail(outputs.takeError());
 
   if (!options.quiet) {
     for (auto [i, output] : llvm::enumerate(*outputs)) {
@@ -303,36 +257,37 @@ int main(int argc, char **argv) {
     // Checked before anything is written.
     for (auto [i, output] : llvm::enumerate(*outputs)) {
       if (!hasNpyDType(output.getDType()) && !options.writePb)
-        return fail(llvm::formatv("output {0} is {1}, which has no NumPy "
-                                  "dtype: pass --pb to write it as "
-                                  "output_{0}.pb",
-                                  i, stringifyDType(output.getDType())));
+        return tool.fail(llvm::formatv("output {0} is {1}, which has no NumPy "
+                                       "dtype: pass --pb to write it as "
+                                       "output_{0}.pb",
+                                       i, stringifyDType(output.getDType())));
     }
     if (std::error_code ec =
             llvm::sys::fs::create_directories(options.outputDir))
-      return fail("cannot create '" + options.outputDir + "': " + ec.message());
+      return tool.fail("cannot create '" + options.outputDir +
+                       "': " + ec.message());
     for (auto [i, output] : llvm::enumerate(*outputs)) {
       llvm::SmallString<256> path(options.outputDir);
       llvm::sys::path::append(path, llvm::formatv("output_{0}.npy", i).str());
       if (hasNpyDType(output.getDType())) {
         if (llvm::Error error = writeNpyFile(output, path))
-          return fail(std::move(error));
+          return tool.fail(std::move(error));
       }
       if (!options.writePb)
         continue;
       llvm::sys::path::replace_extension(path, "pb");
       if (llvm::Error error = writeTensorProtoFile(
               output, path, llvm::formatv("output_{0}", i).str()))
-        return fail(std::move(error));
+        return tool.fail(std::move(error));
     }
   }
 
   int status = 0;
   for (size_t i = 0; i < expected.size(); ++i) {
     if (llvm::Error error = compare((*outputs)[i], expected[i])) {
-      fail(llvm::formatv("output {0} does not match '{1}': {2}", i,
-                         options.expected[i],
-                         llvm::toString(std::move(error))));
+      tool.fail(llvm::formatv("output {0} does not match '{1}': {2}", i,
+                              options.expected[i],
+                              llvm::toString(std::move(error))));
       status = 1;
       break;
     }
@@ -345,7 +300,7 @@ int main(int argc, char **argv) {
         (*function)->benchmark(benchInputs, /*warmup=*/1, options.bench,
                                /*refreshDonated=*/!options.carryDonated);
     if (!timing)
-      return fail(timing.takeError());
+      return tool.fail(timing.takeError());
     llvm::outs() << "compile: " << formatDuration(compileSeconds) << "\n"
                  << "run (" << timing->iterations << " runs): min "
                  << formatDuration(timing->min) << ", median "

@@ -20,44 +20,11 @@ using namespace mlir::nd::gpu_lowering;
 // Scalars
 //===----------------------------------------------------------------------===//
 
-Value gpu_lowering::constIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 Value gpu_lowering::constInt(OpBuilder &b, Location loc, Type type,
                              int64_t value) {
   if (type.isIndex())
     return constIndex(b, loc, value);
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
-}
-
-Value gpu_lowering::constBool(OpBuilder &b, Location loc, bool value) {
-  return arith::ConstantOp::create(b, loc, b.getBoolAttr(value));
-}
-
-Value gpu_lowering::dimValue(OpBuilder &b, Location loc, Value memref,
-                             int64_t d) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (!type.isDynamicDim(d))
-    return constIndex(b, loc, type.getDimSize(d));
-  return memref::DimOp::create(b, loc, memref, d);
-}
-
-SmallVector<Value> gpu_lowering::dimValues(OpBuilder &b, Location loc,
-                                           Value memref, int64_t from,
-                                           int64_t to) {
-  SmallVector<Value> dims;
-  for (int64_t d = from; d < to; ++d)
-    dims.push_back(dimValue(b, loc, memref, d));
-  return dims;
-}
-
-Value gpu_lowering::product(OpBuilder &b, Location loc,
-                            ArrayRef<Value> values) {
-  Value result = constIndex(b, loc, 1);
-  for (Value value : values)
-    result = mulIndex(b, loc, result, value);
-  return result;
 }
 
 Value gpu_lowering::addIndex(OpBuilder &b, Location loc, Value x, Value y) {
@@ -80,18 +47,6 @@ Value gpu_lowering::remIndex(OpBuilder &b, Location loc, Value x, Value y) {
   return b.createOrFold<arith::RemUIOp>(loc, x, y);
 }
 
-Value gpu_lowering::ceilDivIndex(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
-}
-
-Value gpu_lowering::minIndex(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::MinUIOp>(loc, x, y);
-}
-
-Value gpu_lowering::maxIndex(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::MaxUIOp>(loc, x, y);
-}
-
 Value gpu_lowering::cmpIndex(OpBuilder &b, Location loc,
                              arith::CmpIPredicate predicate, Value x, Value y) {
   return b.createOrFold<arith::CmpIOp>(loc, predicate, x, y);
@@ -101,18 +56,20 @@ Value gpu_lowering::andBool(OpBuilder &b, Location loc, Value x, Value y) {
   return b.createOrFold<arith::AndIOp>(loc, x, y);
 }
 
-Value gpu_lowering::orBool(OpBuilder &b, Location loc, Value x, Value y) {
-  return b.createOrFold<arith::OrIOp>(loc, x, y);
-}
-
-Value gpu_lowering::notBool(OpBuilder &b, Location loc, Value x) {
-  Value yes = constBool(b, loc, true);
-  return b.createOrFold<arith::XOrIOp>(loc, x, yes);
-}
-
 Value gpu_lowering::select(OpBuilder &b, Location loc, Value cond, Value x,
                            Value y) {
   return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
+}
+
+Value gpu_lowering::selectByIndex(OpBuilder &b, Location loc, Value c,
+                                  ArrayRef<Value> values) {
+  Value result = values.front();
+  for (int64_t i = 1, e = values.size(); i < e; ++i) {
+    Value is =
+        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
+    result = select(b, loc, is, values[i], result);
+  }
+  return result;
 }
 
 Value gpu_lowering::toIndex(OpBuilder &b, Location loc, Value value) {
@@ -276,9 +233,8 @@ void gpu_lowering::fill32(OpBuilder &b, Location loc, Value buffer,
                         fillValue);
 }
 
-/// The coordinates of the row-major position `flat` in `dims`.
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
-                                      ArrayRef<Value> dims) {
+SmallVector<Value> gpu_lowering::delinearize(OpBuilder &b, Location loc,
+                                             Value flat, ArrayRef<Value> dims) {
   SmallVector<Value> coords(dims.size());
   Value rest = flat;
   for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
@@ -403,7 +359,7 @@ Value gpu_lowering::gridFor(OpBuilder &b, Location loc, Value work,
                             Value perBlock, int64_t limit) {
   Value one = constIndex(b, loc, 1);
   Value cap = constIndex(b, loc, limit);
-  Value blocks = ceilDivIndex(b, loc, work, perBlock);
+  Value blocks = ceilDiv(b, loc, work, perBlock);
   blocks = maxIndex(b, loc, blocks, one);
   return minIndex(b, loc, blocks, cap);
 }

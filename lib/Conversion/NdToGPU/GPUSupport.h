@@ -24,6 +24,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "nd/Dialect/Nd/Utils/IndexArithmetic.h"
 
 namespace mlir::nd::gpu_lowering {
 
@@ -31,19 +32,10 @@ namespace mlir::nd::gpu_lowering {
 // Scalars
 //===----------------------------------------------------------------------===//
 
-Value constIndex(OpBuilder &b, Location loc, int64_t value);
+// Index constants, dims, products of dims, unsigned min/max/ceildiv, or and
+// not on i1: nd/Dialect/Nd/Utils/IndexArithmetic.h, as on the CPU.
+
 Value constInt(OpBuilder &b, Location loc, Type type, int64_t value);
-Value constBool(OpBuilder &b, Location loc, bool value);
-
-/// The size of dim `d` of a memref as an index value.
-Value dimValue(OpBuilder &b, Location loc, Value memref, int64_t d);
-
-/// The dims `[from, to)` of `memref`.
-SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value memref,
-                             int64_t from, int64_t to);
-
-/// The product of `values` (1 when empty).
-Value product(OpBuilder &b, Location loc, ArrayRef<Value> values);
 
 Value addIndex(OpBuilder &b, Location loc, Value x, Value y);
 Value subIndex(OpBuilder &b, Location loc, Value x, Value y);
@@ -51,15 +43,18 @@ Value mulIndex(OpBuilder &b, Location loc, Value x, Value y);
 /// Unsigned division and remainder of `index` values.
 Value divIndex(OpBuilder &b, Location loc, Value x, Value y);
 Value remIndex(OpBuilder &b, Location loc, Value x, Value y);
-Value ceilDivIndex(OpBuilder &b, Location loc, Value x, Value y);
-Value minIndex(OpBuilder &b, Location loc, Value x, Value y);
-Value maxIndex(OpBuilder &b, Location loc, Value x, Value y);
 Value cmpIndex(OpBuilder &b, Location loc, arith::CmpIPredicate predicate,
                Value x, Value y);
 Value andBool(OpBuilder &b, Location loc, Value x, Value y);
-Value orBool(OpBuilder &b, Location loc, Value x, Value y);
-Value notBool(OpBuilder &b, Location loc, Value x);
 Value select(OpBuilder &b, Location loc, Value cond, Value x, Value y);
+/// In a kernel: `values[c]` for an index value `c` in `[0, n)`, as a chain of
+/// selects.
+Value selectByIndex(OpBuilder &b, Location loc, Value c,
+                    ArrayRef<Value> values);
+
+/// The coordinates of the row-major position `flat` in `dims`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<Value> dims);
 
 /// `index` <-> integer casts (signed).
 Value toIndex(OpBuilder &b, Location loc, Value value);

@@ -87,18 +87,6 @@ static void emitRowGather(OpBuilder &b, Location loc, const RowGather &g) {
       });
 }
 
-/// In a kernel: `values[c]` where `c` is an index value in `[0, n)`.
-static Value selectByIndex(OpBuilder &b, Location loc, Value c,
-                           ArrayRef<Value> values) {
-  Value result = values.front();
-  for (int64_t i = 1, e = values.size(); i < e; ++i) {
-    Value is =
-        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
-    result = select(b, loc, is, values[i], result);
-  }
-  return result;
-}
-
 LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
   OpBuilder &b = l.b;
   Location loc = l.loc;
@@ -277,22 +265,6 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
 //===----------------------------------------------------------------------===//
 // gather_elements
 //===----------------------------------------------------------------------===//
-
-/// The coordinates of the row-major position `flat` in `dims`.
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
-                                      ArrayRef<Value> dims) {
-  SmallVector<Value> coords(dims.size());
-  Value rest = flat;
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    if (d == 0) {
-      coords[d] = rest;
-      break;
-    }
-    coords[d] = remIndex(b, loc, rest, dims[d]);
-    rest = divIndex(b, loc, rest, dims[d]);
-  }
-  return coords;
-}
 
 namespace {
 /// The operands of a gather_elements as the kernels see them.

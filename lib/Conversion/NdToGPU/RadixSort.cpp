@@ -83,7 +83,7 @@ static void emitCounts(OpBuilder &b, Location loc, Value keys, Value count,
 static void emitScan(OpBuilder &b, Location loc, Value counts, Value length) {
   Value one = constIndex(b, loc, 1);
   Value threads = constIndex(b, loc, kScanBlock);
-  Value chunk = ceilDivIndex(b, loc, length, threads);
+  Value chunk = ceilDiv(b, loc, length, threads);
   MemRefType shared = sharedType(b.getContext(), b.getI32Type(), kScanBlock);
   launch(b, loc, one, Value(), kScanBlock,
          [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
@@ -243,7 +243,7 @@ SortedEntries gpu_lowering::emitRadixSort(OpBuilder &b, Location loc,
       arith::SubIOp::create(b, loc, constInt(b, loc, i64, 64), leading);
   Value bits = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), width);
   Value one = constIndex(b, loc, 1);
-  Value passes = ceilDivIndex(b, loc, bits, constIndex(b, loc, kDigitBits));
+  Value passes = ceilDiv(b, loc, bits, constIndex(b, loc, kDigitBits));
   passes = maxIndex(b, loc, passes, one);
 
   Value zero = constIndex(b, loc, 0);

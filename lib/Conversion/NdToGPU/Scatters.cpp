@@ -34,17 +34,6 @@ using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::gpu_lowering;
 
-/// In a kernel: `values[c]` for an index value `c` in `[0, n)`.
-static Value pick(OpBuilder &b, Location loc, Value c, ArrayRef<Value> values) {
-  Value result = values.front();
-  for (int64_t i = 1, e = values.size(); i < e; ++i) {
-    Value is =
-        cmpIndex(b, loc, arith::CmpIPredicate::eq, c, constIndex(b, loc, i));
-    result = select(b, loc, is, values[i], result);
-  }
-  return result;
-}
-
 LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   OpBuilder &b = l.b;
   Location loc = l.loc;
@@ -126,7 +115,7 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
                                   Value position) {
       Value c = remIndex(fb, floc, position, kValue);
       Value raw = loadIndexValue(fb, floc, indexBuffer, position);
-      Value size = pick(fb, floc, c, sizes);
+      Value size = selectByIndex(fb, floc, c, sizes);
       Type i64 = fb.getI64Type();
       Value base = constIndex(fb, floc, baseCode);
       Value code = addIndex(fb, floc, base, c);
@@ -143,22 +132,6 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
     release(hb, hloc, flatIndices);
   });
   return success();
-}
-
-/// The coordinates of the row-major position `flat` in `dims`.
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
-                                      ArrayRef<Value> dims) {
-  SmallVector<Value> coords(dims.size());
-  Value rest = flat;
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    if (d == 0) {
-      coords[d] = rest;
-      break;
-    }
-    coords[d] = remIndex(b, loc, rest, dims[d]);
-    rest = divIndex(b, loc, rest, dims[d]);
-  }
-  return coords;
 }
 
 /// Whether, `even` holding, each of the `rows` rows of `rowLen` index values

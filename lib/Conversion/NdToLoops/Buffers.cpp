@@ -6,7 +6,6 @@
 
 #include "Buffers.h"
 
-#include "Reductions.h"
 #include "Scalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

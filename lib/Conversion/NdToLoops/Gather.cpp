@@ -77,7 +77,7 @@ static std::pair<ResolvedIndex, Value> rowSource(OpBuilder &b, Location loc,
                                                  const OuterRow &outer,
                                                  Value i) {
   Value position = b.createOrFold<arith::AddIOp>(loc, outer.indexStart, i);
-  Value raw = loadIndex(b, loc, g.indices, position);
+  Value raw = loadIndexValue(b, loc, g.indices, position);
   ResolvedIndex index = resolveIndex(b, loc, g.oob, raw, g.axisSize);
   Value srcRow = b.createOrFold<arith::AddIOp>(loc, outer.base, index.position);
   Value srcOffset = b.createOrFold<arith::MulIOp>(loc, srcRow, g.inner);

@@ -137,7 +137,7 @@ static SmallVector<Value> gatherElement(OpBuilder &b, Location loc,
                                         const ElementGather &g,
                                         ArrayRef<Value> coords, Value pos,
                                         ValueRange acc) {
-  Value raw = loadIndex(b, loc, g.indices, pos);
+  Value raw = loadIndexValue(b, loc, g.indices, pos);
   auto [normalized, skip] = resolveOrSkip(b, loc, g.oob, raw, g.size);
   Value isBad = constBool(b, loc, false);
   // Under clamp, in a non-empty axis, nothing is skipped.

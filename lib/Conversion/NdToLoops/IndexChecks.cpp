@@ -39,7 +39,7 @@ Value lowering::maxShifted(OpBuilder &b, Location loc, Value indices, Value lo,
   auto loop = scf::ForOp::create(
       b, loc, lo, hi, one, ValueRange{zero},
       [&](OpBuilder &lb, Location lloc, Value q, ValueRange acc) {
-        Value raw = loadIndex(lb, lloc, indices, q);
+        Value raw = loadIndexValue(lb, lloc, indices, q);
         Value shifted = lb.createOrFold<arith::AddIOp>(lloc, raw, size);
         scf::YieldOp::create(lb, lloc, maxIndex(lb, lloc, acc[0], shifted));
       });
@@ -70,8 +70,7 @@ void lowering::reportFirstBadIndex(LoweringState &state, OpBuilder &b,
           {
             OpBuilder::InsertionGuard guard(nb);
             nb.setInsertionPointToStart(ifOp.thenBlock());
-            state.report(nb, nloc, op,
-                         LoweringState::indexMessage(component.dataDim),
+            state.report(nb, nloc, op, indexMessage(component.dataDim),
                          component.raw, component.size);
           }
           done = orBool(nb, nloc, done, bad);
@@ -85,7 +84,7 @@ void lowering::reportFirstBadValue(LoweringState &state, OpBuilder &b,
                                    Value count, Value size, int64_t axis) {
   reportFirstBadIndex(
       state, b, loc, op, count, [&](OpBuilder &nb, Location nloc, Value q) {
-        Value raw = loadIndex(nb, nloc, indices, q);
+        Value raw = loadIndexValue(nb, nloc, indices, q);
         Value normalized = normalizeIndex(nb, nloc, raw, size);
         return SmallVector<IndexComponent>{{raw, normalized, size, axis}};
       });

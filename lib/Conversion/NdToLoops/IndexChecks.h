@@ -58,8 +58,8 @@ using ReadIndexEntry =
 
 /// After a failed check: walks the entries `[0, numEntries)` in row-major
 /// order, components in order, and reports the first component out of range
-/// (LoweringState::indexMessage of its data dim, with its value and the
-/// dim's size); nothing more.
+/// (indexMessage of nd/Conversion/CheckMessages.h for its data dim, with its
+/// value and the dim's size); nothing more.
 void reportFirstBadIndex(LoweringState &state, OpBuilder &b, Location loc,
                          Operation *op, Value numEntries, ReadIndexEntry read);
 

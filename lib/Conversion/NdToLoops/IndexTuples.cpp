@@ -24,7 +24,7 @@ Tuple lowering::readTuple(OpBuilder &b, Location loc, Value indices, Value t,
   for (int64_t j = 0; j < k; ++j) {
     Value jValue = constIndex(b, loc, j);
     Value at = b.createOrFold<arith::AddIOp>(loc, base, jValue);
-    Value raw = loadIndex(b, loc, indices, at);
+    Value raw = loadIndexValue(b, loc, indices, at);
     auto [normalized, skip] =
         resolveOrSkip(b, loc, space.oob, raw, space.sizes[j]);
     if (skip)

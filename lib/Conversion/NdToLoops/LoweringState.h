@@ -26,6 +26,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "nd-c/RuntimeABI.h"
+#include "nd/Conversion/CheckMessages.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -154,10 +155,6 @@ public:
   void checkResultDim(CheckChain &chain, Value operand, StringRef operandName,
                       int64_t operandDim, Value into, int64_t resultDim);
 
-  /// The message of an out-of-range index in operand 'indices' addressing
-  /// dim `dataDim` of operand 'data'.
-  static std::string indexMessage(int64_t dataDim);
-
 private:
   /// The function of `op` (see outline), taking `type`'s inputs (and the
   /// site last with checks) and built by `lower`.
@@ -186,10 +183,6 @@ private:
   /// The site argument of the op function being built (null elsewhere).
   Value site;
 };
-
-/// "file:line:col" (an imported node: "file (node)"), with '%' escaped for
-/// printf.
-std::string describeLocation(Operation *op);
 
 } // namespace mlir::nd::lowering
 

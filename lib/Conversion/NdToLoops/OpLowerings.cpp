@@ -7,7 +7,6 @@
 #include "OpLowerings.h"
 
 #include "Parallel.h"
-#include "Reductions.h"
 #include "Scalars.h"
 
 

@@ -32,7 +32,6 @@
 
 #include "Buffers.h"
 #include "Parallel.h"
-#include "Reductions.h"
 #include "Scalars.h"
 #include "Tallies.h"
 

@@ -19,37 +19,6 @@ using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::lowering;
 
-std::string lowering::describeLocation(Operation *op) {
-  FileLineColLoc fileLoc;
-  NameLoc nameLoc;
-  op->getLoc()->walk([&](Location nested) {
-    if (!fileLoc)
-      fileLoc = dyn_cast<FileLineColLoc>(nested);
-    if (!nameLoc)
-      nameLoc = dyn_cast<NameLoc>(nested);
-    return WalkResult::advance();
-  });
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (fileLoc) {
-    os << fileLoc.getFilename().getValue();
-    // Line 0 means "somewhere in the file", as for imported models.
-    if (fileLoc.getLine() != 0)
-      os << ":" << fileLoc.getLine() << ":" << fileLoc.getColumn();
-  } else {
-    os << "<unknown location>";
-  }
-  if (nameLoc)
-    os << " (" << nameLoc.getName().getValue() << ")";
-  std::string escaped;
-  for (char c : text) {
-    escaped += c;
-    if (c == '%')
-      escaped += '%';
-  }
-  return escaped;
-}
-
 Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
                                    Value work, Value limit) {
   declare(b, op, kMaxThreadsFn, b.getFunctionType({}, {b.getIndexType()}));
@@ -135,11 +104,7 @@ static void compareDims(LoweringState::CheckChain &chain, OpBuilder &b,
   Value bad = b.createOrFold<arith::CmpIOp>(
       loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne, lhs,
       rhs);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "operand '" << lhsName << "' dim " << lhsDim << " (%lld) "
-     << (atMost ? "exceeds" : "does not match") << " " << rhsText << " (%lld)";
-  chain.check(bad, text, lhs, rhs);
+  chain.check(bad, dimMessage(lhsName, lhsDim, rhsText, atMost), lhs, rhs);
 }
 
 void LoweringState::checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
@@ -192,10 +157,4 @@ void LoweringState::checkResultDim(CheckChain &chain, Value operand,
   Value declared = dimValue(b, loc, into, resultDim);
   compareDims(chain, b, loc, actual, operandName, operandDim, declared,
               resultText, /*atMost=*/false);
-}
-
-std::string LoweringState::indexMessage(int64_t dataDim) {
-  return ("index %lld in operand 'indices' is out of range for dim " +
-          Twine(dataDim) + " of operand 'data' (size %lld)")
-      .str();
 }

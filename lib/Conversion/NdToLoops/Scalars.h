@@ -3,99 +3,44 @@
 // Internal to the NdToLoops library: constants (shared within the function
 // being built), dims and products of dims, index values under an oob mode,
 // booleans and the conditionals the lowerings build around them. Everything
-// here is index or i1 arithmetic; nothing reads or writes a buffer but
-// `loadIndex`.
+// here is index or i1 arithmetic; nothing reads or writes a buffer. What one
+// index value and one update mean is nd's element semantics
+// (nd/Dialect/Nd/Utils/ElementSemantics.h), which the lowering shares
+// with the tiling interface and the GPU lowering.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ND_LIB_CONVERSION_NDTOLOOPS_SCALARS_H
 #define ND_LIB_CONVERSION_NDTOLOOPS_SCALARS_H
 
-#include "mlir/IR/Builders.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
+
+#include "mlir/IR/Builders.h"
 
 namespace mlir::nd::lowering {
-
-//===----------------------------------------------------------------------===//
-// Constants
-//===----------------------------------------------------------------------===//
-
-/// While alive, the constants of the lowering are shared within the function
-/// whose entry block is `entry`: reused from the constants at the start of
-/// that block, or created there. The lowering asks for the same few constants
-/// many times; sharing them keeps its output, and the time later passes spend
-/// on it, small. Outside of every scope, each constant is created where it is
-/// asked for.
-class SharedConstantScope {
-public:
-  explicit SharedConstantScope(Block *entry);
-  ~SharedConstantScope();
-  SharedConstantScope(const SharedConstantScope &) = delete;
-  SharedConstantScope &operator=(const SharedConstantScope &) = delete;
-
-private:
-  Block *outer;
-};
-
-Value constIndex(OpBuilder &b, Location loc, int64_t value);
-Value constBool(OpBuilder &b, Location loc, bool value);
-
-/// The zero of `elementType` (false, 0, +0.0, or (0, 0) for a complex type).
-Value zeroValue(OpBuilder &b, Location loc, Type elementType);
 
 //===----------------------------------------------------------------------===//
 // Dims and index arithmetic
 //===----------------------------------------------------------------------===//
 
-/// The size of dim `d` of a tensor or memref as an index value.
-Value dimValue(OpBuilder &b, Location loc, Value shaped, int64_t d);
-
-/// The dims `[from, to)` of `shaped` as index values.
-SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value shaped,
-                             int64_t from, int64_t to);
-
-/// The product of `values` (1 when empty).
-Value product(OpBuilder &b, Location loc, ArrayRef<Value> values);
+// Constants (shared within the function being built: the lowering opens a
+// SharedConstantScope for each function it builds), dims, products of dims,
+// unsigned min/max/ceildiv and booleans: nd/Dialect/Nd/Utils/IndexArithmetic.h.
 
 /// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
 SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
                                    ArrayRef<Value> dims);
 
-/// `(a + b - 1) / b` for non-negative `a` and positive `b`.
-Value ceilDiv(OpBuilder &b, Location loc, Value a, Value d);
-
-Value minIndex(OpBuilder &b, Location loc, Value a, Value c);
-Value maxIndex(OpBuilder &b, Location loc, Value a, Value c);
-
 //===----------------------------------------------------------------------===//
 // Index values under an oob mode
 //===----------------------------------------------------------------------===//
 
-/// Reads `flat[position]` of a 1-D index buffer and converts it to `index`
-/// (i32 sign-extends).
-Value loadIndex(OpBuilder &b, Location loc, Value flat, Value position);
-
-/// `i < 0 ? i + size : i`; values outside `[-size, size)` stay outside
-/// `[0, size)`.
-Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size);
-
-/// `normalized >= size` as unsigned, i.e. the raw index is out of range.
-Value isOutOfRange(OpBuilder &b, Location loc, Value normalized, Value size);
+// Reading, normalizing and resolving one index value: loadIndexValue,
+// normalizeIndex, isOutOfRange and resolveIndex of ElementSemantics.h.
 
 /// `bad ? 0 : normalized`: an address that is safe to touch.
 Value clampIfBad(OpBuilder &b, Location loc, Value bad, Value normalized);
-
-/// An index value resolved under an oob mode: the position it addresses
-/// and whether it addresses nothing (`bad`: out of range under error and
-/// skip, an empty dim under clamp, where values are clamped into
-/// `[0, size - 1]` after negative values in range are normalized). `bad`
-/// leaves `position` unchecked.
-struct ResolvedIndex {
-  Value position;
-  Value bad;
-};
-ResolvedIndex resolveIndex(OpBuilder &b, Location loc, OobMode oob, Value raw,
-                           Value size);
 
 /// The position `raw` addresses in a dim of `size` under `oob` (see
 /// resolveIndex) and, under skip and clamp, whether its entry is skipped;
@@ -106,10 +51,6 @@ std::pair<Value, Value> resolveOrSkip(OpBuilder &b, Location loc, OobMode oob,
 //===----------------------------------------------------------------------===//
 // Booleans and conditionals
 //===----------------------------------------------------------------------===//
-
-/// `x | y` and `!x` on i1.
-Value orBool(OpBuilder &b, Location loc, Value x, Value y);
-Value notBool(OpBuilder &b, Location loc, Value x);
 
 /// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
 /// when `cond` is the constant true.

@@ -27,7 +27,6 @@
 #include "OpLowerings.h"
 #include "Parallel.h"
 #include "Positions.h"
-#include "Reductions.h"
 #include "RowScatter.h"
 #include "Scalars.h"
 #include "Tallies.h"
@@ -102,7 +101,7 @@ static void walkFiber(OpBuilder &b, Location loc, const FiberScatter &f,
       b, loc, f.indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
       [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords, Value pos,
           ValueRange) -> SmallVector<Value> {
-        Value raw = loadIndex(eb, eloc, indicesFlat, pos);
+        Value raw = loadIndexValue(eb, eloc, indicesFlat, pos);
         auto [normalized, skip] = resolveOrSkip(eb, eloc, f.oob, raw, f.size);
         SmallVector<Value> at(coords);
         at[f.axis] = normalized;
@@ -366,7 +365,7 @@ private:
     OobMode oob = s.oob;
     s.readEntry = [size, oob](OpBuilder &nb, Location nloc, Value flat,
                               Value e) -> EntryRow {
-      Value raw = loadIndex(nb, nloc, flat, e);
+      Value raw = loadIndexValue(nb, nloc, flat, e);
       auto [row, skip] = resolveOrSkip(nb, nloc, oob, raw, size);
       if (skip)
         row = clampIfBad(nb, nloc, skip, row);

@@ -24,7 +24,6 @@
 #include "IndexTuples.h"
 #include "OpLowerings.h"
 #include "Parallel.h"
-#include "Reductions.h"
 #include "RowScatter.h"
 #include "Scalars.h"
 

@@ -7,13 +7,12 @@
 #include "Tallies.h"
 
 #include "Buffers.h"
-#include "Reductions.h"
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -23,28 +22,6 @@ bool lowering::needsTally(ScatterElementsOp op) {
   ReductionKind reduction = op.getReduction();
   return reduction == ReductionKind::Mean ||
          (!op.getUseInitVal() && reduction != ReductionKind::None);
-}
-
-/// A signless integer type at least `extra` bits wider than the integer
-/// `type`, of a power-of-two width: the memref lowering sizes buffers of
-/// other widths differently from LLVM's layout of their elements.
-static IntegerType widerInteger(Type type, unsigned extra) {
-  unsigned width = cast<IntegerType>(type).getWidth() + extra;
-  return IntegerType::get(type.getContext(), llvm::PowerOf2Ceil(width));
-}
-
-/// `value` (of the integer element type `type`, signed or unsigned) as an
-/// integer of type `wide`.
-static Value extendInteger(OpBuilder &b, Location loc, Value value,
-                           IntegerType wide) {
-  auto type = cast<IntegerType>(value.getType());
-  Type signless = b.getIntegerType(type.getWidth());
-  if (!type.isSignless())
-    value = UnrealizedConversionCastOp::create(b, loc, signless, value)
-                .getResult(0);
-  if (type.isUnsigned())
-    return arith::ExtUIOp::create(b, loc, wide, value);
-  return arith::ExtSIOp::create(b, loc, wide, value);
 }
 
 ElementTally lowering::allocateTally(OpBuilder &b, Location loc,
@@ -146,37 +123,14 @@ void lowering::finishTally(OpBuilder &b, Location loc,
       count.getType().isIndex()
           ? Value(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count))
           : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), count));
+  // The mean fits the element type.
   Value mean;
   if (tally.sums) {
-    auto intType = cast<IntegerType>(elementType);
-    auto wide = cast<IntegerType>(
-        cast<MemRefType>(tally.sums.getType()).getElementType());
     Value sum = memref::LoadOp::create(b, loc, tally.sums, flat);
-    Value divisor = arith::ExtUIOp::create(b, loc, wide, count64);
-    // Rounded towards negative infinity (the divisor is positive); the mean
-    // fits the element type.
-    Value quotient;
-    if (intType.isUnsigned()) {
-      quotient = arith::DivUIOp::create(b, loc, sum, divisor);
-    } else {
-      Value truncated = arith::DivSIOp::create(b, loc, sum, divisor);
-      Value product = arith::MulIOp::create(b, loc, truncated, divisor);
-      Value rest = arith::SubIOp::create(b, loc, sum, product);
-      Value wideZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(wide));
-      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          rest, wideZero);
-      Value borrow = arith::ExtUIOp::create(b, loc, wide, below);
-      quotient = arith::SubIOp::create(b, loc, truncated, borrow);
-    }
-    Type signless = b.getIntegerType(intType.getWidth());
-    mean = arith::TruncIOp::create(b, loc, signless, quotient);
-    if (!intType.isSignless())
-      mean = UnrealizedConversionCastOp::create(b, loc, elementType, mean)
-                 .getResult(0);
+    mean = integerMean(b, loc, elementType, sum, count64);
   } else {
     Value sum = memref::LoadOp::create(b, loc, dst, at);
-    Value divisor = arith::UIToFPOp::create(b, loc, elementType, count64);
-    mean = arith::DivFOp::create(b, loc, sum, divisor);
+    mean = floatMean(b, loc, sum, count64);
   }
   memref::StoreOp::create(b, loc, mean, dst, at);
   memref::StoreOp::create(b, loc, zero, tally.counts, flat);

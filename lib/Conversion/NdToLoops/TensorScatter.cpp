@@ -100,18 +100,6 @@ static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
   return orBool(b, loc, bad, past);
 }
 
-/// The message of a write index out of range (two `%lld`: the value, and the
-/// last start in linear mode or the sequence dim's size in circular mode).
-static std::string writeIndexMessage(int64_t axis, bool circular) {
-  std::string where =
-      "dim " + std::to_string(axis) + " of operand 'past_cache'";
-  if (circular)
-    return "write index %lld in operand 'write_indices' is negative (" + where +
-           ", size %lld, circular mode)";
-  return "write index %lld in operand 'write_indices' is out of range for " +
-         where + ": the update fits from positions 0 to %lld (linear mode)";
-}
-
 namespace {
 struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
   using NdLoweringPattern::NdLoweringPattern;
@@ -186,7 +174,7 @@ private:
     auto loop = scf::ForOp::create(
         b, loc, zero, count, one, ValueRange{yes},
         [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
-          Value w = loadIndex(lb, lloc, flat, e);
+          Value w = loadIndexValue(lb, lloc, flat, e);
           Value bad = isBadWrite(lb, lloc, c, w);
           LoweringState::CheckChain chain(*state, lb, lloc, op, acc[0]);
           chain.check(bad, message, w, limit);
@@ -296,7 +284,7 @@ private:
     if (writesFlat) {
       // Rows exist, so perBatch is not 0 here.
       Value batch = b.createOrFold<arith::DivUIOp>(loc, row, c.perBatch);
-      w = loadIndex(b, loc, writesFlat, batch);
+      w = loadIndexValue(b, loc, writesFlat, batch);
     }
     auto write = [&](OpBuilder &wb, Location wloc, Value start) {
       writeRow(wb, wloc, c, rows, at, block.seqRange, start, updates,

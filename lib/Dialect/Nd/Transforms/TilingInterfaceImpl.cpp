@@ -40,7 +40,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
-#include "nd/Dialect/Nd/Transforms/ElementSemantics.h"
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;

@@ -1,11 +1,10 @@
-//===- ElementSemantics.cpp - what one index value and update mean -*- C++
-//-*-===//
+//===- ElementSemantics.cpp - what one index value and update mean ------===//
 //
 // See ElementSemantics.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Dialect/Nd/Transforms/ElementSemantics.h"
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -17,12 +16,8 @@ using namespace mlir;
 using namespace mlir::nd;
 
 //===----------------------------------------------------------------------===//
-// Index arithmetic
+// Index values
 //===----------------------------------------------------------------------===//
-
-static Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
 
 Value mlir::nd::loadIndexValue(OpBuilder &b, Location loc, Value flat,
                                Value position) {
@@ -32,32 +27,52 @@ Value mlir::nd::loadIndexValue(OpBuilder &b, Location loc, Value flat,
   return b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), raw);
 }
 
+/// `index < zero ? index + size : index`.
+static Value normalizeWithZero(OpBuilder &b, Location loc, Value index,
+                               Value size, Value zero) {
+  Value negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                                 index, zero);
+  Value wrapped = b.createOrFold<arith::AddIOp>(loc, index, size);
+  return b.createOrFold<arith::SelectOp>(loc, negative, wrapped, index);
+}
+
+Value mlir::nd::normalizeIndex(OpBuilder &b, Location loc, Value index,
+                               Value size) {
+  Value zero = constIndex(b, loc, 0);
+  return normalizeWithZero(b, loc, index, size, zero);
+}
+
+Value mlir::nd::isOutOfRange(OpBuilder &b, Location loc, Value normalized,
+                             Value size) {
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
+                                       normalized, size);
+}
+
 ResolvedIndex mlir::nd::resolveIndex(OpBuilder &b, Location loc, OobMode oob,
                                      Value raw, Value size) {
-  Value zero = constantIndex(b, loc, 0);
-  Value negative =
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, raw, zero);
-  Value wrapped = b.createOrFold<arith::AddIOp>(loc, raw, size);
-  Value normalized =
-      b.createOrFold<arith::SelectOp>(loc, negative, wrapped, raw);
-  if (oob != OobMode::Clamp) {
-    Value bad = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                              normalized, size);
-    return {normalized, bad};
-  }
+  Value zero = constIndex(b, loc, 0);
+  Value normalized = normalizeWithZero(b, loc, raw, size, zero);
+  if (oob != OobMode::Clamp)
+    return {normalized, isOutOfRange(b, loc, normalized, size)};
   // Below -size the normalized value is still negative: 0.
-  Value one = constantIndex(b, loc, 1);
+  Value one = constIndex(b, loc, 1);
   Value last = b.createOrFold<arith::SubIOp>(loc, size, one);
   Value below = b.createOrFold<arith::MinSIOp>(loc, normalized, last);
   Value clamped = b.createOrFold<arith::MaxSIOp>(loc, below, zero);
+  // A test loops can hoist.
   Value empty =
       b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, zero);
   return {clamped, empty};
 }
 
+//===----------------------------------------------------------------------===//
+// Updates
+//===----------------------------------------------------------------------===//
+
 bool mlir::nd::isSupportedReduction(ReductionKind reduction, Type elementType) {
   if (reduction == ReductionKind::None)
     return true;
+  // `mean` divides: integers (not i1) and floats.
   if (reduction == ReductionKind::Mean)
     return isa<FloatType>(elementType) ||
            (isa<IntegerType>(elementType) &&
@@ -122,30 +137,30 @@ Value mlir::nd::combine(OpBuilder &b, Location loc, ReductionKind reduction,
   Value result;
   if (intType.getWidth() == 1) {
     if (reduction == ReductionKind::Sub)
-      result = arith::XOrIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::XOrIOp>(loc, lhs, rhs);
     else if (reduction == ReductionKind::Add || reduction == ReductionKind::Max)
-      result = arith::OrIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::OrIOp>(loc, lhs, rhs);
     else
-      result = arith::AndIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::AndIOp>(loc, lhs, rhs);
   } else {
     switch (reduction) {
     case ReductionKind::Add:
     case ReductionKind::Mean:
-      result = arith::AddIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::AddIOp>(loc, lhs, rhs);
       break;
     case ReductionKind::Mul:
-      result = arith::MulIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::MulIOp>(loc, lhs, rhs);
       break;
     case ReductionKind::Max:
-      result = isUnsigned ? Value(arith::MaxUIOp::create(b, loc, lhs, rhs))
+      result = isUnsigned ? Value(b.createOrFold<arith::MaxUIOp>(loc, lhs, rhs))
                           : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
       break;
     case ReductionKind::Min:
-      result = isUnsigned ? Value(arith::MinUIOp::create(b, loc, lhs, rhs))
+      result = isUnsigned ? Value(b.createOrFold<arith::MinUIOp>(loc, lhs, rhs))
                           : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
       break;
     case ReductionKind::Sub:
-      result = arith::SubIOp::create(b, loc, lhs, rhs);
+      result = b.createOrFold<arith::SubIOp>(loc, lhs, rhs);
       break;
     case ReductionKind::None:
       llvm_unreachable("reduction handled above");
@@ -163,12 +178,12 @@ Value mlir::nd::zeroValue(OpBuilder &b, Location loc, Type elementType) {
     auto parts = b.getArrayAttr({zero, zero});
     return complex::ConstantOp::create(b, loc, complex, parts);
   }
+  // Unsigned integers are stored as signless ones of the same width.
   Type storage = elementType;
   if (auto integer = dyn_cast<IntegerType>(elementType);
       integer && !integer.isSignless())
     storage = b.getIntegerType(integer.getWidth());
-  Value zero = arith::ConstantOp::create(
-      b, loc, cast<TypedAttr>(b.getZeroAttr(storage)));
+  Value zero = sharedConstant(b, loc, cast<TypedAttr>(b.getZeroAttr(storage)));
   if (storage == elementType)
     return zero;
   return UnrealizedConversionCastOp::create(b, loc, elementType, zero)
