@@ -46,19 +46,7 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
-  memref::ExpandReallocPassOptions expandReallocOptions;
-  expandReallocOptions.emitDeallocs = false;
-  pm.addPass(memref::createExpandReallocPass(expandReallocOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createNdSimplifyDeallocations());
-  pm.addPass(bufferization::createLowerDeallocationsPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createNdReturnDonated());
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  addNdDeallocationPasses(pm);
 
   // Kernels: nd's ops, then elementwise linalg ops through upstream's
   // mapping of parallel loops; the host's buffers on the device.

@@ -53,6 +53,27 @@ static void addUpstreamConversions(OpPassManager &pm) {
   functions.addPass(createTosaToTensorPass());
 }
 
+void mlir::nd::addNdDeallocationPasses(OpPassManager &pm) {
+  // A function that returns a donated argument's buffer (updated in place)
+  // returns it as it is, so that nothing clones it on return.
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  // Upstream's deallocation pipeline (buildBufferDeallocationPipeline), whose
+  // simplification step runs only where it is cheap: it is quadratic in the
+  // buffers a function frees, N for a function of N allocating nd ops.
+  memref::ExpandReallocPassOptions expandReallocOptions;
+  expandReallocOptions.emitDeallocs = false;
+  pm.addPass(memref::createExpandReallocPass(expandReallocOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createNdSimplifyDeallocations());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createNdReturnDonated());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
 void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
                                      const NdToLLVMPipelineOptions &options) {
   if (options.upstreamConversions)
@@ -89,24 +110,7 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   // An expansion with several dynamic dims in a group (a model's reshape)
   // as a reinterpret_cast: expand-strided-metadata of MLIR 22 crashes on it.
   pm.addPass(createNdFoldReshapes());
-  // A function that returns a donated argument's buffer (updated in place)
-  // returns it as it is, so that nothing clones it on return.
-  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
-  // Upstream's deallocation pipeline (buildBufferDeallocationPipeline), whose
-  // simplification step runs only where it is cheap: it is quadratic in the
-  // buffers a function frees, N for a function of N allocating nd ops.
-  memref::ExpandReallocPassOptions expandReallocOptions;
-  expandReallocOptions.emitDeallocs = false;
-  pm.addPass(memref::createExpandReallocPass(expandReallocOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createNdSimplifyDeallocations());
-  pm.addPass(bufferization::createLowerDeallocationsPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createNdReturnDonated());
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  addNdDeallocationPasses(pm);
   pm.addPass(createNdParallelCopy());
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -53,6 +53,12 @@ struct NdToLLVMPipelineOptions
       llvm::cl::init(true)};
 };
 
+/// Adds the passes that follow one-shot bufferization in nd's pipelines: a
+/// donated argument's buffer returned as it is, upstream's ownership-based
+/// deallocation (with nd's simplification where it is cheap), and the
+/// bufferization ops to memref.
+void addNdDeallocationPasses(OpPassManager &pm);
+
 /// Builds the pipeline that takes a module of tensor functions using nd ops
 /// (and the usual arith/tensor/linalg/bufferization ops around them) down to
 /// the LLVM dialect, ready for mlir-runner or an ExecutionEngine: convert
