@@ -44,6 +44,7 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  pm.addPass(createNdStableConstantNames());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   addNdDeallocationPasses(pm);

@@ -100,6 +100,7 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  pm.addPass(createNdStableConstantNames());
   // The nd ops on buffers, each into a call of a function of its own.
   LowerScatterOptions lowerOptions;
   lowerOptions.checkBounds = options.checkBounds;

@@ -261,6 +261,25 @@ def NdFoldReshapes : Pass<"nd-fold-reshapes", "ModuleOp"> {
   ];
 }
 
+def NdStableConstantNames : Pass<"nd-stable-constant-names", "ModuleOp"> {
+  let summary = "Name and order the constant globals of bufferization by use";
+  let description = [{
+    Runs after one-shot bufferization. Upstream's module bufferization makes
+    a private constant `memref.global` named `__constant_<type>` (with a
+    `_N` suffix where the name is taken) for each `arith.constant` tensor,
+    in the order it bufferizes the functions, and that order changes from
+    run to run: it comes from a map keyed by the functions' addresses. This
+    pass renames those globals in the order of their first use in the module
+    (`__constant_<type>`, then `__constant_<type>_1`, ...), moves them to
+    the start of the module in that order and erases the ones nothing uses,
+    so that the same input gives the same output, byte for byte.
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps
+    of MLIR 22"): retired once module bufferization orders the functions of
+    a module without looking at their addresses.
+  }];
+}
+
 def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
   let summary = "Copy large contiguous buffers with one memcpy per thread";
   let description = [{
