@@ -275,8 +275,9 @@ def NdStableConstantNames : Pass<"nd-stable-constant-names", "ModuleOp"> {
     so that the same input gives the same output, byte for byte.
 
     A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps
-    of MLIR 22"): retired once module bufferization orders the functions of
-    a module without looking at their addresses.
+    of MLIR 22"): retired by upstream PR #184722 (March 2026, after the 22.x
+    branch), which orders the functions of a module without looking at their
+    addresses.
   }];
 }
 

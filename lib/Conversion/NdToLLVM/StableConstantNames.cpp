@@ -12,8 +12,9 @@
 // DenseMap keyed by their operations' addresses, so functions that do not
 // call one another are bufferized in an order that changes from run to run,
 // and each constant's global is named (`__constant_<type>`, `_0`, `_1`, ...
-// where the name is taken) and placed in that order. Retired once that
-// function keeps the module's order of the functions.
+// where the name is taken) and placed in that order. Retired by upstream PR
+// #184722 (March 2026, after the 22.x branch), which makes that function's
+// containers deterministic: LLVM 23.
 //
 //===----------------------------------------------------------------------===//
 
