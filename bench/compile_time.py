@@ -283,8 +283,19 @@ def main():
         if not shutil.which(tool):
             sys.exit(f"compile_time.py: cannot run '{tool}' (build nd first "
                      "or pass --nd-opt/--nd-run)")
-    sizes = [int(s) for s in options.sizes.split(",") if s]
-    jit_sizes = [int(s) for s in options.jit_sizes.split(",") if s]
+    def counts(flag, text):
+        try:
+            values = [int(s) for s in text.split(",") if s]
+        except ValueError:
+            values = [0]
+        if any(v < 1 for v in values):
+            sys.exit(f"compile_time.py: {flag} takes numbers of ops of 1 or "
+                     f"more, comma-separated (got '{text}'; an empty list "
+                     "skips them)")
+        return values
+
+    sizes = counts("--sizes", options.sizes)
+    jit_sizes = counts("--jit-sizes", options.jit_sizes)
     if jit_sizes:
         debian_python.ensure(["numpy"])
     kinds = [k for k in options.kinds.split(",") if k]
@@ -328,13 +339,14 @@ def main():
                   (", ".join(growth) or "-") + " |")
             sys.stdout.flush()
 
-    print()
-    print("nd-run JIT compile (import, nd-to-llvm, LLVM code generation), "
-          "seconds")
-    print("| kind | shape | " + " | ".join(f"{n} ops" for n in jit_sizes) +
-          " |")
-    print("|---|---|" + "---|" * len(jit_sizes))
-    for kind in kinds:
+    if jit_sizes:
+        print()
+        print("nd-run JIT compile (import, nd-to-llvm, LLVM code generation), "
+              "seconds")
+        print("| kind | shape | " +
+              " | ".join(f"{n} ops" for n in jit_sizes) + " |")
+        print("|---|---|" + "---|" * len(jit_sizes))
+    for kind in kinds if jit_sizes else []:
         inputs = write_inputs(workdir, kind)
         for shape in shapes:
             cells = []
