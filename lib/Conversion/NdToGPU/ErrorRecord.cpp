@@ -218,3 +218,20 @@ void ErrorRecord::emitReports(OpBuilder &b, func::FuncOp func) const {
     dealloc(b, loc, bytes);
   }
 }
+
+std::tuple<Value, Value, Value> gpu_lowering::describeTupleComponent(
+    OpBuilder &b, Location loc, Value indices, Value position, Value k,
+    ArrayRef<Value> sizes, int64_t baseCode) {
+  Value c = remIndex(b, loc, position, k);
+  Value raw = loadIndexValue(b, loc, indices, position);
+  Value size = selectByIndex(b, loc, c, sizes);
+  Type i64 = b.getI64Type();
+  Value base = constIndex(b, loc, baseCode);
+  Value code = addIndex(b, loc, base, c);
+  // Each value is bound before the tuple: C++ leaves the evaluation order of
+  // call arguments unspecified.
+  Value code64 = fromIndex(b, loc, i64, code);
+  Value raw64 = fromIndex(b, loc, i64, raw);
+  Value size64 = fromIndex(b, loc, i64, size);
+  return std::make_tuple(code64, raw64, size64);
+}

@@ -107,6 +107,15 @@ private:
   SmallVector<std::string> messages;
 };
 
+/// What a failed check of an index tuple reports, for `finalize`: the flat
+/// `position` in `indices` (tuples of `k` values, `k` as an index value) is
+/// component c = position mod k, reported with message `baseCode + c`, the
+/// value at `position` and `sizes[c]`, each as i64.
+std::tuple<Value, Value, Value>
+describeTupleComponent(OpBuilder &b, Location loc, Value indices,
+                       Value position, Value k, ArrayRef<Value> sizes,
+                       int64_t baseCode);
+
 } // namespace mlir::nd::gpu_lowering
 
 #endif // ND_LIB_CONVERSION_NDTOGPU_ERRORRECORD_H

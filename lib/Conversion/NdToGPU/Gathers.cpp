@@ -165,16 +165,8 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
     if (checking)
       record->finalize(
           hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
-            Value c = remIndex(fb, floc, position, kValue);
-            Value raw = loadIndexValue(fb, floc, flatIndices, position);
-            Value size = selectByIndex(fb, floc, c, sizes);
-            Type i64 = fb.getI64Type();
-            Value base = constIndex(fb, floc, baseCode);
-            Value code = addIndex(fb, floc, base, c);
-            Value code64 = fromIndex(fb, floc, i64, code);
-            Value raw64 = fromIndex(fb, floc, i64, raw);
-            Value size64 = fromIndex(fb, floc, i64, size);
-            return std::make_tuple(code64, raw64, size64);
+            return describeTupleComponent(fb, floc, flatIndices, position,
+                                          kValue, sizes, baseCode);
           });
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);

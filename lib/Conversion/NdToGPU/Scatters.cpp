@@ -113,18 +113,8 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
     };
     s.describe = [&, indexBuffer](OpBuilder &fb, Location floc,
                                   Value position) {
-      Value c = remIndex(fb, floc, position, kValue);
-      Value raw = loadIndexValue(fb, floc, indexBuffer, position);
-      Value size = selectByIndex(fb, floc, c, sizes);
-      Type i64 = fb.getI64Type();
-      Value base = constIndex(fb, floc, baseCode);
-      Value code = addIndex(fb, floc, base, c);
-      // Each value is bound before the tuple: C++ leaves the evaluation
-      // order of call arguments unspecified.
-      Value code64 = fromIndex(fb, floc, i64, code);
-      Value raw64 = fromIndex(fb, floc, i64, raw);
-      Value size64 = fromIndex(fb, floc, i64, size);
-      return std::make_tuple(code64, raw64, size64);
+      return describeTupleComponent(fb, floc, indexBuffer, position, kValue,
+                                    sizes, baseCode);
     };
     emitRowScatter(hb, hloc, s);
     writeBack(hb, hloc, s.data);
