@@ -1,7 +1,8 @@
 //===- nd-opt.cpp - nd's optimizer driver -----------------------*- C++ -*-===//
 //
 // mlir-opt with the nd dialect and its passes registered next to every
-// upstream dialect, extension and pass.
+// upstream dialect, extension and pass; --help shows nd's passes and
+// pipelines first (nd/Tools/PassHelp.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,17 +19,24 @@
 #include "nd/Registration/Registration.h"
 #include "nd/Support/CommandLine.h"
 #include "nd/Support/Version.h"
+#include "nd/Tools/PassHelp.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 
+static const char *const kOverview =
+    "nd optimizer driver: mlir-opt with nd's dialect, its passes and its "
+    "pipelines (listed first) among upstream's";
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   nd::registerVersionPrinter();
-  registerAllPasses();
+  // nd's first: what is registered before upstream's is nd's in --help.
   nd::registerNdPasses();
+  std::vector<std::string> ndPasses = nd::getRegisteredPassArguments();
+  registerAllPasses();
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -41,13 +49,10 @@ int main(int argc, char **argv) {
   // --help shows the passes and mlir-opt's options, which register next,
   // not libLLVM's code generation flags (--help-hidden does).
   nd::hideLibraryOptions();
-  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
-      argc, argv,
-      "nd optimizer driver: mlir-opt with nd's dialect, its passes "
-      "(--lower-scatter, --convert-tensor-to-nd, --convert-tosa-to-nd, "
-      "--convert-nd-runtime-to-llvm, the --nd-* passes) and its pipelines "
-      "(--nd-to-llvm, --nd-to-gpu, --nd-sharded-to-llvm) among upstream's\n",
-      registry);
+  nd::GroupedPassHelp help(kOverview, "nd-opt [options] <input file>",
+                           registry, ndPasses, "nd's passes and pipelines");
+  auto [inputFilename, outputFilename] =
+      registerAndParseCLIOptions(argc, argv, kOverview, registry);
   // The nd dialect's printer names large LLVM structs (the results of a
   // function with many of them), in LLVM IR that nd-opt reads as well as in
   // what nd's passes lower: each buffer's context loads it before its
