@@ -3,6 +3,7 @@
 #include "nd/Tools/ModelTool.h"
 
 #include "nd/Support/Version.h"
+#include "nd/Target/Common/ImportSupport.h"
 #include "nd/Target/ImportModel.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -12,6 +13,8 @@ using namespace mlir;
 using namespace mlir::nd;
 
 ModelTool::ModelTool(llvm::StringRef name) : name(name.str()) {}
+
+ModelTool::~ModelTool() = default;
 
 int ModelTool::fail(const llvm::Twine &message) const {
   llvm::errs() << name << ": error: " << message << "\n";
@@ -49,6 +52,14 @@ MLIRContext &ModelTool::createContext(const DialectRegistry &registry) {
   context->loadAllAvailableDialects();
   diagnostics =
       std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, context.get());
+  fileDiagnostics =
+      std::make_unique<FileLevelDiagnosticHandler>(context.get(), llvm::errs());
+  errorCounter = std::make_unique<ScopedDiagnosticHandler>(
+      context.get(), [this](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          ++numErrors;
+        return failure();
+      });
   return *context;
 }
 
@@ -56,6 +67,7 @@ OwningOpRef<ModuleOp> ModelTool::loadModel(llvm::StringRef path,
                                            llvm::StringRef weightsPath) {
   ModelImportOptions importOptions;
   importOptions.weightsPath = weightsPath.str();
+  unsigned errorsBefore = numErrors;
   std::string readError;
   OwningOpRef<ModuleOp> module =
       importModel(path, *context, sourceMgr, importOptions, readError);
@@ -63,7 +75,9 @@ OwningOpRef<ModuleOp> ModelTool::loadModel(llvm::StringRef path,
     fail("cannot read model '" + path + "': " + readError);
     return nullptr;
   }
-  if (!module)
+  // The diagnostics name the file and what in it is wrong; a line saying
+  // that the model did not load would only repeat them.
+  if (!module && numErrors == errorsBefore)
     fail("cannot load model '" + path + "'");
   return module;
 }

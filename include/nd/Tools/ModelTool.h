@@ -29,6 +29,7 @@ namespace mlir {
 class DialectRegistry;
 
 namespace nd {
+class FileLevelDiagnosticHandler;
 
 /// One run of a tool that reads a model (nd/Target/ImportModel.h). It owns
 /// the MLIR context the model is read into; a module it loads must not
@@ -37,6 +38,7 @@ class ModelTool {
 public:
   /// `name` prefixes every message the tool prints ("nd-run: error: ...").
   explicit ModelTool(llvm::StringRef name);
+  ~ModelTool();
 
   /// Prints "NAME: error: MESSAGE" on stderr; returns 1, the exit status of
   /// a tool that failed.
@@ -53,22 +55,28 @@ public:
 
   /// Creates the tool's context with the dialects of `registry` and those
   /// the model importers build, all loaded. Diagnostics are shown with the
-  /// lines of the model file they point at.
+  /// lines of the model file they point at, or as "FILE: error: ..." where
+  /// they name no line (a binary model: ONNX).
   MLIRContext &createContext(const DialectRegistry &registry);
 
   /// Reads the model at `path`, an OpenVINO IR model's weights from
   /// `weightsPath` (empty: the .bin file beside it), into the context of
-  /// `createContext`. Returns null after reporting why it could not.
+  /// `createContext`. Returns null after reporting why it could not: the
+  /// importer's or parser's diagnostics alone where it gave some.
   OwningOpRef<ModuleOp> loadModel(llvm::StringRef path,
                                   llvm::StringRef weightsPath);
 
 private:
-  // In this order: the handler refers to the context and the source
-  // manager, and goes first.
+  // In this order: the handlers refer to the context and the source
+  // manager, and go first (the last registered is asked first).
   std::string name;
   llvm::SourceMgr sourceMgr;
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  std::unique_ptr<FileLevelDiagnosticHandler> fileDiagnostics;
+  std::unique_ptr<ScopedDiagnosticHandler> errorCounter;
+  /// The error diagnostics reported so far.
+  unsigned numErrors = 0;
 };
 
 /// --weights FILE, the weights file of an OpenVINO IR model, as a member of

@@ -10,6 +10,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -66,6 +68,70 @@ LogicalResult mlir::nd::verifyImportedOp(Operation *op,
     return success();
   op->erase();
   return emitError() << messages;
+}
+
+std::optional<std::string> mlir::nd::describeFileLevelLocation(Location loc) {
+  FileLineColLoc fileLoc;
+  NameLoc nameLoc;
+  loc->walk([&](Location nested) {
+    if (!fileLoc)
+      fileLoc = dyn_cast<FileLineColLoc>(nested);
+    if (!nameLoc)
+      nameLoc = dyn_cast<NameLoc>(nested);
+    return WalkResult::advance();
+  });
+  if (!fileLoc || fileLoc.getLine() != 0)
+    return std::nullopt;
+  std::string text = fileLoc.getFilename().str();
+  if (nameLoc)
+    text += " (" + nameLoc.getName().str() + ")";
+  return text;
+}
+
+/// "FILE", "FILE (NAME)" or "FILE:LINE:COL": where a note is.
+static std::string describeNoteLocation(Location loc) {
+  if (std::optional<std::string> place = describeFileLevelLocation(loc))
+    return *place;
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    return (fileLoc.getFilename().str() + ":" + llvm::Twine(fileLoc.getLine()) +
+            ":" + llvm::Twine(fileLoc.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
+
+static llvm::StringRef getSeverityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  case DiagnosticSeverity::Note:
+    return "note";
+  }
+  llvm_unreachable("unknown diagnostic severity");
+}
+
+FileLevelDiagnosticHandler::FileLevelDiagnosticHandler(MLIRContext *context,
+                                                       llvm::raw_ostream &os)
+    : ScopedDiagnosticHandler(context) {
+  setHandler([&os](Diagnostic &diag) -> LogicalResult {
+    std::optional<std::string> place =
+        describeFileLevelLocation(diag.getLocation());
+    if (!place)
+      return failure();
+    os << *place << ": " << getSeverityName(diag.getSeverity()) << ": "
+       << diag.str() << "\n";
+    for (Diagnostic &note : diag.getNotes())
+      os << describeNoteLocation(note.getLocation()) << ": note: " << note.str()
+         << "\n";
+    os.flush();
+    return success();
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -40,6 +40,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -155,9 +156,9 @@ private:
   FailureOr<RankedTensorType> convertValueInfo(const onnx::ValueInfoProto &info,
                                                llvm::StringRef what,
                                                bool requireShape);
-  FailureOr<DenseElementsAttr>
-  convertTensor(const HostTensor &tensor, Location loc, llvm::StringRef what);
-  LogicalResult defineValue(const std::string &name, Value value, Location loc,
+  FailureOr<DenseElementsAttr> convertTensor(const HostTensor &tensor,
+                                             ElementErrorEmitter emitError);
+  LogicalResult defineValue(const std::string &name, Value value,
                             llvm::StringRef what);
 
   // Nodes.
@@ -208,6 +209,10 @@ private:
   MLIRContext *context;
   OpBuilder builder;
   const ONNXImportOptions &options;
+  /// The model file, at line 0: a binary model has no lines. Errors are
+  /// reported here, their message naming the node, initializer or graph
+  /// input or output (FileLevelDiagnosticHandler prints them as
+  /// "FILE: error: ...").
   Location fileLoc;
   int64_t opset = 0;
 
@@ -319,26 +324,26 @@ ONNXImporter::convertValueInfo(const onnx::ValueInfoProto &info,
 }
 
 FailureOr<DenseElementsAttr>
-ONNXImporter::convertTensor(const HostTensor &tensor, Location loc,
-                            llvm::StringRef what) {
+ONNXImporter::convertTensor(const HostTensor &tensor,
+                            ElementErrorEmitter emitError) {
   auto type = RankedTensorType::get(
       tensor.getShape(), getMLIRElementType(tensor.getDType(), context));
   // A host tensor holds its elements as ONNX's raw data does (bools one
   // byte each).
   llvm::ArrayRef<char> bytes(reinterpret_cast<const char *>(tensor.getData()),
                              tensor.getSizeInBytes());
-  return buildDenseConstant(type, bytes,
-                            [&] { return emitError(loc) << what << ": "; });
+  return buildDenseConstant(type, bytes, emitError);
 }
 
 LogicalResult ONNXImporter::defineValue(const std::string &name, Value value,
-                                        Location loc, llvm::StringRef what) {
+                                        llvm::StringRef what) {
   if (name.empty())
-    return emitError(loc) << what << " has an empty name";
+    return emitError(fileLoc) << what << " has an empty name";
   if (!values.try_emplace(name, value).second)
-    return emitError(loc) << what << " '" << name
-                          << "' is defined twice (a graph input, initializer "
-                             "or node output of the same name exists)";
+    return emitError(fileLoc)
+           << what << " '" << name
+           << "' is defined twice (a graph input, initializer or node output "
+              "of the same name exists)";
   return success();
 }
 
@@ -379,23 +384,28 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
   func::FuncOp func =
       createGraphFunction(builder, module, fileLoc, options.functionName, args);
   for (auto [input, arg] : llvm::zip_equal(args, func.getArguments())) {
-    if (failed(defineValue(input.name.str(), arg, arg.getLoc(), "graph input")))
+    if (failed(defineValue(input.name.str(), arg, "graph input")))
       return failure();
   }
 
   for (const onnx::TensorProto &initializer : graph.initializer()) {
     Location loc =
         NameLoc::get(builder.getStringAttr(initializer.name()), fileLoc);
-    std::string what = "initializer '" + initializer.name() + "'";
+    auto emitInitializerError = [&] {
+      return emitError(fileLoc)
+             << "initializer '" << initializer.name() << "': ";
+    };
     llvm::Expected<HostTensor> tensor = convertTensorProto(initializer);
+    // The reader's message names the tensor.
     if (!tensor)
-      return emitError(loc)
+      return emitError(fileLoc)
              << "initializer: " << llvm::toString(tensor.takeError());
-    FailureOr<DenseElementsAttr> attr = convertTensor(*tensor, loc, what);
+    FailureOr<DenseElementsAttr> attr =
+        convertTensor(*tensor, emitInitializerError);
     if (failed(attr))
       return failure();
     Value constant = arith::ConstantOp::create(builder, loc, *attr);
-    if (failed(defineValue(initializer.name(), constant, loc, "initializer")))
+    if (failed(defineValue(initializer.name(), constant, "initializer")))
       return failure();
   }
 
@@ -415,14 +425,14 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
     Location loc = NameLoc::get(builder.getStringAttr(output.name()), fileLoc);
     auto it = values.find(output.name());
     if (it == values.end())
-      return emitError(loc)
+      return emitError(fileLoc)
              << "graph output '" << output.name() << "' is never defined";
     Value value = it->second;
     auto produced = cast<RankedTensorType>(value.getType());
     if (declared && declared != produced) {
       if (declared.getElementType() != produced.getElementType() ||
           failed(verifyCompatibleShape(declared, produced)))
-        return emitError(loc)
+        return emitError(fileLoc)
                << "graph output '" << output.name() << "' is declared as "
                << declared << " but its value has type " << produced;
       value = tensor::CastOp::create(builder, loc, declared, value);
@@ -451,7 +461,8 @@ static std::string describeNode(const NodeRef &node) {
 }
 
 InFlightDiagnostic ONNXImporter::emitNodeError(const NodeRef &node) {
-  return emitError(getNodeLoc(node)) << describeNode(node) << ": ";
+  // The description names the node: the message is at the file alone.
+  return emitError(fileLoc) << describeNode(node) << ": ";
 }
 
 Location ONNXImporter::getNodeLoc(const NodeRef &node) {
@@ -938,8 +949,8 @@ LogicalResult ONNXImporter::importConstant(NodeRef &node) {
     if (!tensor)
       return emitNodeError(node)
              << "attribute 'value': " << llvm::toString(tensor.takeError());
-    FailureOr<DenseElementsAttr> converted =
-        convertTensor(*tensor, loc, "attribute 'value'");
+    FailureOr<DenseElementsAttr> converted = convertTensor(
+        *tensor, [&] { return emitNodeError(node) << "attribute 'value': "; });
     if (failed(converted))
       return failure();
     value = *converted;
@@ -1008,6 +1019,7 @@ void mlir::nd::registerImportONNXTranslation() {
          MLIRContext *context) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        FileLevelDiagnosticHandler fileDiagnostics(context, llvm::errs());
         OwningOpRef<ModuleOp> module = importONNXModel(
             buffer->getBuffer(), context, buffer->getBufferIdentifier());
         return OwningOpRef<Operation *>(module.release());

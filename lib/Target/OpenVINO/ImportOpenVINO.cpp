@@ -58,6 +58,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <limits>
 #include <optional>
@@ -1450,6 +1451,7 @@ void mlir::nd::registerImportOpenVINOTranslation(
         OpenVINOImportOptions options;
         if (getOptions)
           options = getOptions();
+        FileLevelDiagnosticHandler fileDiagnostics(context, llvm::errs());
         OwningOpRef<ModuleOp> module = importOpenVINOModel(
             buffer->getBuffer(), buffer->getBufferIdentifier(), context,
             options);

@@ -4,6 +4,8 @@
 // importer keeps only its format: the function a graph becomes, the check
 // of each built op against the dialect's verifier with the messages
 // reported under the model element (ONNX node, OpenVINO layer) it came from,
+// the printing of messages about a whole file (or a binary one, ONNX) as
+// "FILE: error: ..." rather than at a line 0,
 // the lookup of a format's names for nd's enums (reductions, modes) with the
 // message for a name the format does not have, constants from raw bytes, and
 // the wording that messages share.
@@ -107,6 +109,22 @@ InFlightDiagnostic continueAsOpError(InFlightDiagnostic &&diag) {
   diag << "'" << OpTy::getOperationName() << "' op ";
   return std::move(diag);
 }
+
+/// The place of a diagnostic at `loc` when `loc` names a file but no line
+/// in it (a FileLineColLoc of line 0, where the ONNX importer and both
+/// importers' whole-file problems report, possibly under a NameLoc):
+/// "FILE", or "FILE (NAME)" under a NameLoc, as nd's run-time messages name
+/// such places. nullopt for any other location.
+std::optional<std::string> describeFileLevelLocation(Location loc);
+
+/// Prints the diagnostics at file-level locations (describeFileLevelLocation)
+/// on `os` as "FILE: error: MESSAGE", one line, with their notes, instead of
+/// MLIR's "FILE:0:0: error: MESSAGE"; the others go on to the handlers
+/// registered before it (a SourceMgrDiagnosticHandler shows their lines).
+class FileLevelDiagnosticHandler : public ScopedDiagnosticHandler {
+public:
+  FileLevelDiagnosticHandler(MLIRContext *context, llvm::raw_ostream &os);
+};
 
 //===----------------------------------------------------------------------===//
 // A format's names of nd's enums
