@@ -64,8 +64,7 @@ collectShownOptions(bool showHidden, cl::Option *passList) {
       continue;
     if (!seen.insert(option).second)
       continue;
-    shown.emplace_back(option == passList ? "~" : entry.first.str(),
-                       option);
+    shown.emplace_back(option == passList ? "~" : entry.first.str(), option);
   }
   llvm::sort(shown, llvm::less_first());
   return shown;
@@ -157,7 +156,8 @@ GroupedPassHelp::GroupedPassHelp(llvm::StringRef overview,
       option->removeArgument();
     }
   }
-  help.emplace("help", cl::desc(helpDescription), cl::ValueDisallowed, cl::callback([this](const bool &value) {
+  help.emplace("help", cl::desc(helpDescription), cl::ValueDisallowed,
+               cl::callback([this](const bool &value) {
                  if (value)
                    print(/*showHidden=*/false);
                }));
