@@ -852,7 +852,7 @@ def run_nd(cmd, model, input_paths, outdir, threads, runs, donate,
         # The peers update the cache in place run after run; so does nd.
         argv += ["--donate", "0", "--carry-donated"]
     if not check_bounds:
-        argv += ["--no-check-bounds"]
+        argv += ["--check-bounds=false"]
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True)
     if proc.returncode != 0:
@@ -1162,7 +1162,7 @@ def run_workload(w, args, cmd, aot, thread_counts, ort_dir, have_torch,
                 r["errors"].append(str(error))
                 print(f"FAILED {w.key}: {error}", file=sys.stderr, flush=True)
                 continue
-            label = "" if check_bounds else " --no-check-bounds"
+            label = "" if check_bounds else " --check-bounds=false"
             if not check(output, f"{w.key}: nd at {t} thread(s){label}"):
                 (r["nd"] if check_bounds else r["nd_unchecked"])[t] = timing
 

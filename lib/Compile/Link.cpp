@@ -12,6 +12,8 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -83,14 +85,46 @@ llvm::Error mlir::nd::linkSharedLibrary(llvm::StringRef objectPath,
                                          /*MemoryLimit=*/0, &error);
   if (status == 0)
     return llvm::Error::success();
-  std::string output;
+  std::string message =
+      "cannot link '" + outputPath.str() + "': '" + options.driver + "' " +
+      (status < 0 ? "failed" + (error.empty() ? std::string() : ": " + error)
+                  : "exited with status " + std::to_string(status));
   if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-          llvm::MemoryBuffer::getFile(*log))
-    output = (*buffer)->getBuffer().rtrim().str();
-  std::string command;
-  for (llvm::StringRef arg : argRefs)
-    command += (command.empty() ? "" : " ") + arg.str();
-  return makeError("linking " + outputPath + " failed" +
-                   (error.empty() ? "" : " (" + error + ")") + ":\n" + command +
-                   (output.empty() ? "" : "\n" + output));
+          llvm::MemoryBuffer::getFile(*log)) {
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*buffer)->getBuffer().rtrim().split(lines, '\n');
+    for (llvm::StringRef line : lines)
+      if (!line.trim().empty())
+        message += "\n  " + line.rtrim().str();
+  }
+  return makeError(message);
+}
+
+llvm::Error mlir::nd::checkOutputPath(llvm::StringRef path) {
+  if (path == "-")
+    return llvm::Error::success();
+  auto refuse = [&](const llvm::Twine &reason) {
+    return makeError("cannot write '" + path + "': " + reason);
+  };
+  if (llvm::sys::fs::is_directory(path))
+    return refuse("it is a directory");
+  llvm::SmallString<256> directory(llvm::sys::path::parent_path(path));
+  if (directory.empty())
+    directory = ".";
+  if (!llvm::sys::fs::exists(directory))
+    return refuse("there is no directory '" + directory + "'");
+  if (!llvm::sys::fs::is_directory(directory))
+    return refuse("'" + directory + "' is not a directory");
+  // Permissions alone do not say it (root writes anywhere but in /proc, a
+  // file system may be read-only): a file is created there and removed.
+  llvm::SmallString<256> probe(directory);
+  llvm::sys::path::append(probe, ".nd-compile-%%%%%%%%");
+  int fd = -1;
+  llvm::SmallString<256> created;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(probe, fd, created))
+    return refuse("cannot create files in '" + directory +
+                  "': " + ec.message());
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  llvm::sys::fs::remove(created);
+  return llvm::Error::success();
 }

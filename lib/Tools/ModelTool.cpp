@@ -94,3 +94,24 @@ std::optional<std::string> WeightsOption::check(llvm::StringRef model) const {
     return std::string("--weights is for OpenVINO IR (.xml) models");
   return std::nullopt;
 }
+
+CheckBoundsOption::CheckBoundsOption(llvm::cl::OptionCategory &category)
+    : checkBounds("check-bounds",
+                  llvm::cl::desc("Check index values and dynamic shapes at "
+                                 "run time (=false: no checks, only for "
+                                 "inputs known to be valid)"),
+                  llvm::cl::init(true), llvm::cl::cat(category)),
+      noCheckBounds("no-check-bounds",
+                    llvm::cl::desc("The old spelling of --check-bounds=false"),
+                    llvm::cl::Hidden, llvm::cl::cat(category)) {}
+
+bool CheckBoundsOption::isEnabled() const {
+  return checkBounds && !noCheckBounds;
+}
+
+std::optional<std::string> CheckBoundsOption::check() const {
+  if (noCheckBounds && checkBounds.getNumOccurrences())
+    return std::string("--no-check-bounds is the old spelling of "
+                       "--check-bounds=false: give one of them");
+  return std::nullopt;
+}

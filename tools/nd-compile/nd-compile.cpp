@@ -83,11 +83,7 @@ struct Options {
       cl::desc("Donate input I: the entry may update it in place and return "
                "it as an output (repeatable)"),
       cl::value_desc("I"), cl::cat(category)};
-  cl::opt<bool> checkBounds{
-      "check-bounds",
-      cl::desc("Check index values and dynamic shapes at run time (false: "
-               "only for inputs known to be valid)"),
-      cl::init(true), cl::cat(category)};
+  CheckBoundsOption checkBounds{category};
   cl::opt<std::string> cpu{
       "cpu",
       cl::desc("The CPU to generate code for: an LLVM CPU name, or native "
@@ -171,6 +167,8 @@ std::optional<std::string> Options::finish() {
            "_mlir";
   if (optLevel > 3)
     return std::string("-O takes a level from 0 to 3");
+  if (std::optional<std::string> checkBoundsError = checkBounds.check())
+    return checkBoundsError;
   if (std::optional<std::string> weightsError = weights.check(model))
     return weightsError;
   if (target == CompileTarget::CUDA && cpu.getNumOccurrences())
@@ -215,6 +213,14 @@ int main(int argc, char **argv) {
   if (!tool.parseCommandLine(argc, argv, kOverview,
                              [&] { return options.finish(); }))
     return 1;
+  // Before the compilation, which takes seconds: the files it will write.
+  for (const std::string *path : {&options.output.getValue(),
+                                  &options.emitHeader.getValue()}) {
+    if (path->empty())
+      continue;
+    if (llvm::Error error = checkOutputPath(*path))
+      return tool.fail(std::move(error));
+  }
 
   DialectRegistry registry;
   registerCompileDialects(registry);
@@ -230,7 +236,7 @@ int main(int argc, char **argv) {
   CompileOptions compileOptions;
   compileOptions.function = options.function;
   compileOptions.symbol = options.symbol;
-  compileOptions.checkBounds = options.checkBounds;
+  compileOptions.checkBounds = options.checkBounds.isEnabled();
   compileOptions.cpu = options.cpu;
   compileOptions.optLevel = options.optLevel;
   compileOptions.donated.assign(options.donate.begin(), options.donate.end());

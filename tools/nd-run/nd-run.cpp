@@ -1,7 +1,7 @@
 //===- nd-run.cpp - run models and MLIR modules with nd ---------*- C++ -*-===//
 //
 //   nd-run MODEL [INPUT...] [--expect OUTPUT...] [--output-dir DIR] [--pb]
-//          [--bench N] [--no-check-bounds] [--entry NAME] [--quiet]
+//          [--bench N] [--check-bounds=false] [--entry NAME] [--quiet]
 //          [--threads N] [--donate I]... [--carry-donated] [--weights FILE]
 //
 // MODEL is a .onnx model (imported with nd's ONNX importer), an OpenVINO IR
@@ -90,11 +90,7 @@ struct Options {
       cl::desc("After a warm-up run, time N runs and print the compile time "
                "and the min/median/mean run time"),
       cl::value_desc("N"), cl::cat(category)};
-  cl::opt<bool> noCheckBounds{
-      "no-check-bounds",
-      cl::desc("Drop the run-time checks of index values and dynamic shapes "
-               "(only for inputs known to be valid)"),
-      cl::cat(category)};
+  CheckBoundsOption checkBounds{category};
   cl::opt<std::string> entry{"entry", cl::desc("Call @NAME instead of @main"),
                              cl::value_desc("NAME"), cl::init("main"),
                              cl::cat(category)};
@@ -153,6 +149,8 @@ std::optional<std::string> Options::finish() {
     return std::string("--carry-donated needs --bench and --donate");
   if (writePb && outputDir.empty())
     return std::string("--pb needs --output-dir");
+  if (std::optional<std::string> checkBoundsError = checkBounds.check())
+    return checkBoundsError;
   return weights.check(model);
 }
 
@@ -204,7 +202,7 @@ int main(int argc, char **argv) {
     return 1;
   JitOptions jitOptions;
   jitOptions.entry = options.entry;
-  jitOptions.checkBounds = !options.noCheckBounds;
+  jitOptions.checkBounds = options.checkBounds.isEnabled();
   jitOptions.threads = options.threads;
   jitOptions.donated.assign(options.donate.begin(), options.donate.end());
   llvm::Expected<std::unique_ptr<JitFunction>> function =

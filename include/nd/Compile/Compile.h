@@ -125,12 +125,19 @@ struct LinkOptions {
 /// `outputPath`: it needs libnd_runtime.so and libomp (CUDA:
 /// libnd_cuda_runtime.so alone; found at run time through RPATH `$ORIGIN`
 /// and `$ORIGIN/../lib`, or the system's search path), libc and, as needed,
-/// libm, and exports the entry's symbols only. The error carries the
-/// driver's output.
+/// libm, and exports the entry's symbols only. A failed link is an error
+/// whose first line names `outputPath` and the driver's exit status; the
+/// driver's own lines (the linker's messages) follow, indented.
 llvm::Error linkSharedLibrary(llvm::StringRef objectPath,
                               llvm::StringRef outputPath,
                               const CompiledEntry &entry,
                               const LinkOptions &options);
+
+/// Checks, before anything is compiled, that a file can be written at
+/// `path` (`-`: standard output, always): it is not a directory, its
+/// directory exists and a file can be created there (tried with a
+/// temporary file, removed at once). The error names `path` and the reason.
+llvm::Error checkOutputPath(llvm::StringRef path);
 
 } // namespace nd
 } // namespace mlir

@@ -90,6 +90,26 @@ public:
   std::optional<std::string> check(llvm::StringRef model) const;
 };
 
+/// --check-bounds[=false], the run-time checks of index values and dynamic
+/// shapes (the pipelines' option `check-bounds`), as a member of a tool's
+/// options: `CheckBoundsOption checkBounds{category};`. Every tool spells it
+/// so; `--no-check-bounds`, nd-run's old spelling, still works, hidden.
+class CheckBoundsOption {
+public:
+  explicit CheckBoundsOption(llvm::cl::OptionCategory &category);
+
+  /// Whether the checks are on (the default).
+  bool isEnabled() const;
+
+  /// The usage check: the old spelling with the new one. Returns the error
+  /// message, if any.
+  std::optional<std::string> check() const;
+
+private:
+  llvm::cl::opt<bool> checkBounds;
+  llvm::cl::opt<bool> noCheckBounds;
+};
+
 } // namespace nd
 } // namespace mlir
 
