@@ -141,14 +141,21 @@ class Library:
         torch = torch_with_cuda()
         stream = None
         if torch:
-            side = torch.cuda.Stream() if where == "side" else \
-                torch.cuda.current_stream()
-            with torch.cuda.stream(side):
-                if where == "side":
-                    # The inputs land behind a kernel that keeps the GPU
-                    # busy for a while.
+            buffers = [torch.from_numpy(a).cuda() for a in arrays]
+            torch.cuda.synchronize()
+            side = torch.cuda.current_stream()
+            if where == "side":
+                # The inputs land on a stream of torch's behind a kernel
+                # that keeps the GPU busy for a while (copies between
+                # device buffers do not make the host wait): a call that
+                # ran on another stream would read them before they are
+                # there.
+                side = torch.cuda.Stream()
+                with torch.cuda.stream(side):
                     torch.cuda._sleep(200_000_000)
-                buffers = [torch.from_numpy(a).cuda() for a in arrays]
+                    sources = buffers  # alive until the stream has run
+                    buffers = [torch.empty_like(b).copy_(b) for b in sources]
+                    keep.append(sources)
             pointers = [b.data_ptr() for b in buffers]
             stream = side.cuda_stream or None
         else:

@@ -138,7 +138,8 @@ extern "C" {
    ND_CUDA_OK; the status of a driver that cannot be used; or the failed
    check of an earlier call on `stream` that nd has found since it was last
    asked (ND_CUDA_ERROR_CHECK_FAILED). After an error the call runs nothing,
-   and nd_cuda_end returns that status with its message. */
+   and nd_cuda_end returns that status with its message. A call the thread
+   began and did not end is ended first. */
 ND_CUDA_EXPORT int32_t nd_cuda_begin(void *stream);
 
 /* Ends the call of the calling thread: returns its status and writes its

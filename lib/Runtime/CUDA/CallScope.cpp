@@ -309,6 +309,11 @@ void nd::cuda::setSynchronous(bool synchronous) {
 //===----------------------------------------------------------------------===//
 
 int32_t nd::cuda::beginCall(CUstream stream, bool hostForm) {
+  // A call begun and never ended gives its stream back.
+  if (state.active && state.streamState) {
+    std::string ignored;
+    endCall(ignored);
+  }
   std::string last = std::move(state.last);
   state = CallState();
   state.last = std::move(last);
