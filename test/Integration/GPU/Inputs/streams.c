@@ -9,12 +9,19 @@
      so) reported by the next call on the stream, which runs nothing, or by
      nd_cuda_synchronize, or in synchronous mode by the call itself; the
      call after each report runs;
-   - a failed check of the host form: its own status, no output written.
+   - a failed check of the host form: its own status, no output written;
+   - a call begun (nd_cuda_begin) and never ended is ended by the thread's
+     next nd_cuda_begin: another thread's call on that stream then runs.
    The kernels do not run: the values are not checked. */
 
+#define _GNU_SOURCE
 #include "kv.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,6 +149,40 @@ static void errors(nd_tensor inputs[4]) {
   nd_cuda_set_synchronous(0);
 }
 
+static void *callOnNull(void *inputs) {
+  static int32_t status;
+  nd_tensor outputs[2] = {{0}, {0}};
+  char own[512];
+  nd_context mine = {0, 0, own, sizeof own, 0};
+  status = kv(&mine, NULL, (nd_tensor *)inputs, 4, outputs, 2);
+  nd_cuda_tensor_free(&outputs[0]);
+  nd_cuda_tensor_free(&outputs[1]);
+  return &status;
+}
+
+/* A call begun twice and ended once, then a call on the same stream from
+   another thread: it must not wait for ever on the stream's lock (the
+   thread is given 20 s). */
+static void unended(nd_tensor inputs[4]) {
+  int32_t first = nd_cuda_begin(NULL);
+  int32_t second = nd_cuda_begin(NULL);
+  int32_t end = nd_cuda_end(NULL, 0);
+  pthread_t thread;
+  pthread_create(&thread, NULL, callOnNull, inputs);
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 20;
+  void *result = NULL;
+  if (pthread_timedjoin_np(thread, &result, &deadline) == ETIMEDOUT) {
+    printf("unended call: begin %d, begin %d, end %d; another thread's "
+           "call is blocked\n", first, second, end);
+    fflush(stdout);
+    _exit(1);
+  }
+  printf("unended call: begin %d, begin %d, end %d; another thread's call "
+         "%d\n", first, second, end, *(int32_t *)result);
+}
+
 int main(void) {
   void *driver = dlopen("libcuda.so.1", RTLD_NOW);
   ledgerLength = (long (*)(void))dlsym(driver, "fake_ledger_length");
@@ -155,6 +196,7 @@ int main(void) {
   streams(inputs);
   hostForm();
   errors(inputs);
+  unended(inputs);
   for (int i = 0; i < 4; ++i)
     nd_cuda_free(inputs[i].data, NULL);
   return 0;
