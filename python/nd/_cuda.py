@@ -215,9 +215,11 @@ def call_device(module, values, out):
 
 
 def _stream_of(torch, device):
-    """torch's current stream on `device` as the driver names it: None (the
-    legacy default stream), CU_STREAM_PER_THREAD (2) when torch uses the
-    per-thread default stream, or a stream of torch's."""
+    """torch's current stream on `device` as torch reports it (cuda_stream):
+    0 becomes None, the legacy default stream, which is torch's default
+    stream unless torch was built for per-thread default streams (nd cannot
+    tell); any other handle (CU_STREAM_PER_THREAD = 2, a stream of torch's)
+    is passed as it is."""
     if device is None:
         return None
     return torch.cuda.current_stream(device).cuda_stream or None
