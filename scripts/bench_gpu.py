@@ -11,9 +11,19 @@ Each workload's inputs are drawn with a fixed seed on the GPU machine. nd's
 result is compared bit for bit with nd's CPU code (libbench_cpu.so, on the
 same inputs) and run twice on the GPU (repeatability: bit-identical runs).
 Times are medians of wall-clock times per call, each call followed by a
-synchronization (nd's calls end with one). `% BW` is the bytes a workload
-must move (read once + written once) per second against the device's copy
-bandwidth, measured here with a device-to-device copy of 1 GiB.
+synchronization of the stream (nd's calls queue their work and return).
+`% BW` is the bytes a workload must move (read once + written once) per
+second against the device's copy bandwidth, measured here with a
+device-to-device copy of 1 GiB. The floor is what the workload cannot beat
+there: those bytes at that bandwidth plus its launches (counted by nd's
+runtime, nd_cuda_driver_calls) at the cost of a launch measured there (the
+GPU time per kernel of a CUDA graph of one-element torch kernels). The
+driver calls of one call are listed as launches/copies/memsets/
+synchronizations/allocations.
+
+Results go to DIR/bench.json as they come: a driver error (which may kill
+the process's CUDA context) ends the process with status 3 after recording
+it, and `--resume` goes on with the next workload in a fresh process.
 """
 
 import ctypes
@@ -380,6 +390,13 @@ def write_mlir(path):
 # Running
 # ---------------------------------------------------------------------------
 
+HEADER = ["workload", "nd us", "floor us", "nd/floor", "nd % BW", "torch us",
+          "torch det us", "nd/torch", "nd/torch det", "driver calls",
+          "bit-exact vs CPU", "repeatable"]
+
+EXIT_NO_GPU, EXIT_FAULT, EXIT_DEADLINE = 2, 3, 4
+
+
 def median_time(run, sync, runs, warmup=2):
     for _ in range(warmup):
         run()
@@ -404,6 +421,43 @@ def copy_bandwidth(torch, stream):
     return 2 * size / t
 
 
+def launch_cost(torch, stream):
+    """Seconds of GPU time per kernel launched back to back: a CUDA graph of
+    200 one-element kernels, timed with events (no host in the way); where
+    graphs fail, the same kernels launched one by one (an upper bound)."""
+    x = torch.zeros(1, device="cuda")
+    count = 200
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            x.add_(1)
+        stream.synchronize()
+        try:
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=stream):
+                for _ in range(count):
+                    x.add_(1)
+
+            def replay():
+                graph.replay()
+        except Exception:  # graphs unavailable: eager launches
+
+            def replay():
+                for _ in range(count):
+                    x.add_(1)
+        replay()
+        stream.synchronize()
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        times = []
+        for _ in range(5):
+            start.record(stream)
+            replay()
+            stop.record(stream)
+            stop.synchronize()
+            times.append(start.elapsed_time(stop) * 1e-3 / count)
+    return statistics.median(times)
+
+
 class NdFunction:
     """A workload's function in a library, called on torch CUDA tensors or
     (the CPU library) numpy arrays."""
@@ -424,47 +478,67 @@ class NdFunction:
         return result
 
 
-def main(directory, only=None, quick=False):
+class Fault(Exception):
+    """A driver error: the process's CUDA context may be dead."""
+
+
+def main(directory, only=None, quick=False, resume=False, deadline=0):
     import torch
-    from gpu_check import Runtime
+    from gpu_check import Results, Runtime
+    results = Results(os.path.join(directory, "bench.json"), resume)
     if not torch.cuda.is_available():
+        results.data["note"] = "torch sees no CUDA device: not run"
+        results.save()
         print("bench: torch sees no CUDA device")
-        return 2
+        return EXIT_NO_GPU
     runtime = Runtime(os.path.join(directory, "libnd_cuda_runtime.so"))
     status, why = runtime.available()
     if status:
+        results.data["note"] = f"nd's runtime has no usable GPU: {why}"
+        results.save()
         print(f"bench: nd's runtime has no usable GPU: {why}")
-        return 2
+        return EXIT_NO_GPU
     gpu = ctypes.CDLL(os.path.join(directory, "libbench_cuda.so"))
     cpu = ctypes.CDLL(os.path.join(directory, "libbench_cpu.so"))
     stream = torch.cuda.Stream()
-    bandwidth = copy_bandwidth(torch, stream)
-    print(f"device: {torch.cuda.get_device_name()}; copy bandwidth "
-          f"{bandwidth / 1e12:.2f} TB/s (read + write); torch "
-          f"{torch.__version__}")
+    if "bandwidth" not in results.data:
+        results.data.update(
+            bandwidth=copy_bandwidth(torch, stream),
+            launch_us=launch_cost(torch, stream) * 1e6,
+            device=torch.cuda.get_device_name(), torch=torch.__version__)
+        results.save()
+    data = results.data
+    print(f"device: {data['device']}; copy bandwidth "
+          f"{data['bandwidth'] / 1e12:.2f} TB/s (read + write); a launch "
+          f"{data['launch_us']:.1f} us; torch {data['torch']}", flush=True)
     keys = set(only.split(",")) if only else None
-    rows = []
-    failures = 0
     for workload in WORKLOADS:
-        if keys and workload.key not in keys:
+        if (keys and workload.key not in keys) or \
+                workload.key in results.entries:
             continue
+        if deadline and time.time() > deadline:
+            print("bench: out of time before every workload ran")
+            return EXIT_DEADLINE
         try:
             row = run_workload(torch, runtime, gpu, cpu, stream, workload,
-                               bandwidth, quick)
+                               data, quick)
+        except Fault as fault:
+            results.entries[workload.key] = [workload.key, f"FAULT: {fault}"]
+            results.save()
+            print(f"FAULT {workload.key}: {fault}; the benchmark goes on in a "
+                  f"fresh process", flush=True)
+            return EXIT_FAULT
         except Exception as error:  # report and go on with the others
             row = [workload.key, f"error: {error}"]
-            failures += 1
-        else:
-            if row[-1] != "yes" or row[-2] != "yes":
-                failures += 1
-        rows.append(row)
+        results.entries[workload.key] = row
+        results.save()
         print(" | ".join(str(c) for c in row), flush=True)
-    header = ["workload", "nd us", "nd % BW", "torch us", "torch det us",
-              "nd/torch", "det/nd", "nd bit-exact vs CPU", "nd repeatable"]
+    failures = [r for r in results.entries.values()
+                if len(r) < len(HEADER) or r[-1] != "yes" or r[-2] != "yes"]
     print()
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for row in rows:
+    print("| " + " | ".join(HEADER) + " |")
+    print("|" + "---|" * len(HEADER))
+    for row in results.entries.values():
         print("| " + " | ".join(str(c) for c in row) + " |")
     return 1 if failures else 0
 
@@ -481,7 +555,80 @@ def to_device(torch, inputs, element):
     return tensors
 
 
-def run_workload(torch, runtime, gpu, cpu, stream, workload, bandwidth, quick):
+class NdCall:
+    """Calls of a workload's GPU function on `stream`, each returning once
+    its work is queued; a failure raises (Fault for a driver error)."""
+
+    def __init__(self, runtime, fn, t, names, stream, result_bytes, size):
+        self.runtime, self.fn, self.t, self.names = runtime, fn, t, names
+        self.handle = ctypes.c_void_p(stream.cuda_stream)
+        self.result_bytes, self.size = result_bytes, size
+
+    def check(self, status, message):
+        if status == 5:
+            raise Fault(message)
+        if status:
+            raise RuntimeError(message)
+
+    def __call__(self, keep=False):
+        t = self.t
+        self.check(self.runtime.lib.nd_cuda_begin(self.handle), "")
+        desc = self.fn([(t[n].data_ptr(), tuple(t[n].shape))
+                        for n in self.names])
+        self.check(*self.runtime.end())
+        if keep:
+            return desc
+        if desc.allocated != t["data"].data_ptr():
+            self.runtime.lib.nd_cuda_free(desc.allocated, self.handle)
+        return None
+
+    def settle(self):
+        """Waits for the stream; raises for a failed check of the calls."""
+        self.check(*self.runtime.synchronize(self.handle))
+
+    def result_of(self, desc):
+        """The result's raw bits (after the stream's work)."""
+        self.settle()
+        out = np.empty(self.result_bytes // self.size,
+                       np.int16 if self.size == 2 else np.int32)
+        self.check(self.runtime.lib.nd_cuda_copy(out.ctypes.data,
+                                                 desc.aligned,
+                                                 self.result_bytes), "copy")
+        if desc.allocated != self.t["data"].data_ptr():
+            self.runtime.lib.nd_cuda_free(desc.allocated, self.handle)
+        return out
+
+
+def torch_times(torch, workload, t, stream, runs):
+    """torch's time without and with deterministic algorithms (None where
+    torch refuses)."""
+    torch.use_deterministic_algorithms(False)
+    torch_time = median_time(workload.torch_run(t), stream.synchronize, runs)
+    torch.use_deterministic_algorithms(True)
+    try:
+        det_time = median_time(workload.torch_run(t), stream.synchronize,
+                               max(3, runs // 2))
+    except RuntimeError as error:
+        det_time = None
+        print(f"  {workload.key}: torch deterministic: {error}")
+    finally:
+        torch.use_deterministic_algorithms(False)
+    return torch_time, det_time
+
+
+def driver_calls(runtime, call):
+    """The driver calls of one call, as launches/copies/memsets/syncs/
+    allocations, and the launches."""
+    before = runtime.driver_calls()
+    call()
+    after = runtime.driver_calls()
+    d = {k: after[k] - before[k] for k in after}
+    text = (f"{d['launches']}/{d['copies']}/{d['memsets']}/"
+            f"{d['synchronizations']}/{d['allocations']}")
+    return text, d["launches"]
+
+
+def run_workload(torch, runtime, gpu, cpu, stream, workload, data, quick):
     element = SIGNATURES[workload.key][0]
     rng = np.random.default_rng(7)
     inputs = workload.make(rng)
@@ -489,39 +636,18 @@ def run_workload(torch, runtime, gpu, cpu, stream, workload, bandwidth, quick):
         t = to_device(torch, inputs, element)
         torch.cuda.synchronize()
         names = [n for n in ("data", "indices", "updates") if n in t]
-        fn = NdFunction(gpu, workload)
-        stream_handle = ctypes.c_void_p(stream.cuda_stream)
         size = t["data"].element_size()
         result_shape = RESULTS.get(workload.key, tuple(t["data"].shape))
         result_bytes = int(np.prod(result_shape)) * size
-
-        def call_nd(keep=False):
-            runtime.lib.nd_cuda_begin(stream_handle)
-            desc = fn([(t[n].data_ptr(), tuple(t[n].shape)) for n in names])
-            status, message = runtime.end()
-            if status:
-                raise RuntimeError(message)
-            if keep:
-                return desc
-            if desc.allocated != t["data"].data_ptr():
-                runtime.lib.nd_cuda_free(desc.allocated, stream_handle)
-            return None
-
-        def result_of(desc):
-            out = np.empty(result_bytes // size,
-                           np.int16 if size == 2 else np.int32)
-            runtime.lib.nd_cuda_copy(out.ctypes.data, desc.aligned,
-                                     result_bytes)
-            if desc.allocated != t["data"].data_ptr():
-                runtime.lib.nd_cuda_free(desc.allocated, stream_handle)
-            return out
+        nd = NdCall(runtime, NdFunction(gpu, workload), t, names, stream,
+                    result_bytes, size)
 
         # Correctness first: twice on the GPU, once on the CPU.
         original = t["data"].clone() if workload.donated else None
-        first = result_of(call_nd(keep=True))
+        first = nd.result_of(nd(keep=True))
         if workload.donated:
             t["data"].copy_(original)
-        second = result_of(call_nd(keep=True))
+        second = nd.result_of(nd(keep=True))
         if workload.donated:
             t["data"].copy_(original)
         repeatable = "yes" if np.array_equal(first, second) else "NO"
@@ -530,27 +656,19 @@ def run_workload(torch, runtime, gpu, cpu, stream, workload, bandwidth, quick):
         exact = "yes" if np.array_equal(first, expected) else "NO"
 
         runs = max(3, workload.runs // 4) if quick else workload.runs
-        nd_time = median_time(call_nd, stream.synchronize, runs)
-        torch.use_deterministic_algorithms(False)
-        torch_run = workload.torch_run(t)
-        torch_time = median_time(torch_run, stream.synchronize, runs)
-        torch.use_deterministic_algorithms(True)
-        try:
-            torch_det_run = workload.torch_run(t)
-            det_time = median_time(torch_det_run, stream.synchronize,
-                                   max(3, runs // 2))
-        except RuntimeError as error:
-            det_time = None
-            print(f"  {workload.key}: torch deterministic: {error}")
-        finally:
-            torch.use_deterministic_algorithms(False)
+        calls, launches = driver_calls(runtime, nd)
+        nd_time = median_time(nd, stream.synchronize, runs)
+        nd.settle()
+        torch_time, det_time = torch_times(torch, workload, t, stream, runs)
         moved = workload.moved(t)
-    share = moved / nd_time / bandwidth
+    floor = moved / data["bandwidth"] + launches * data["launch_us"] * 1e-6
+    share = moved / nd_time / data["bandwidth"]
     det = f"{det_time * 1e6:.1f}" if det_time else "-"
-    det_ratio = f"{det_time / nd_time:.1f}x" if det_time else "-"
-    return [workload.key, f"{nd_time * 1e6:.1f}", f"{100 * share:.0f}%",
+    det_ratio = f"{nd_time / det_time:.3f}" if det_time else "-"
+    return [workload.key, f"{nd_time * 1e6:.1f}", f"{floor * 1e6:.1f}",
+            f"{nd_time / floor:.2f}", f"{100 * share:.0f}%",
             f"{torch_time * 1e6:.1f}", det, f"{nd_time / torch_time:.2f}",
-            det_ratio, exact, repeatable]
+            det_ratio, calls, exact, repeatable]
 
 
 def cpu_result(torch, cpu, workload, t, names, element, result_shape):

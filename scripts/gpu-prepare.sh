@@ -8,7 +8,10 @@
 # ND_BUILD_DIR names nd's build (default: build), CUDA_HOME the toolkit;
 # ND_GPU_QUICK=1 draws half the random cases; ND_GPU_HOST_ONLY=1 builds and
 # checks only what runs here (the CPU and host libraries: check-nd's
-# differential test of the GPU lowering).
+# differential test of the GPU lowering); ND_GPU_SAMPLE=N keeps N of the
+# random and larger cases and ND_GPU_NO_BENCH=1 leaves the benchmark out,
+# for dry runs of gpu-check.sh on a stand-in driver (check-nd's
+# gpu-check-dry-run.test).
 #
 # OUT then holds:
 #   libcases_cuda.so    the test cases compiled by nd-to-gpu (sm_90 and sm_80
@@ -81,7 +84,8 @@ cp "$ROOT/scripts/gpu-check.sh" "$ROOT/scripts/gpu_check.py" \
 chmod +x "$OUT/gpu-check.sh"
 
 echo "== the test cases"
-"$PYTHON" "$ROOT/scripts/gpu_cases.py" "$OUT" ${ND_GPU_QUICK:+--quick}
+"$PYTHON" "$ROOT/scripts/gpu_cases.py" "$OUT" ${ND_GPU_QUICK:+--quick} \
+  ${ND_GPU_SAMPLE:+--sample "$ND_GPU_SAMPLE"}
 start=$(date +%s)
 # The host libraries run here only: bf16 conversions from the support file,
 # strided copies from MLIR's C runner utilities.
@@ -102,13 +106,15 @@ if [ -n "$HOST_ONLY" ]; then
   exit
 fi
 
-echo "== the benchmark workloads"
-"$PYTHON" "$ROOT/scripts/bench_gpu.py" --write-mlir "$OUT/bench.mlir"
-# Runs on the GPU machine too: only libc and the carried libomp.
-compile "$OUT/bench.mlir" "nd-to-llvm{runtime-allocator=false}" \
-  "$OUT/libbench_cpu.so" "$ROOT/scripts/gpu_host_support.c" -l:libomp.so.5
-compile "$OUT/bench.mlir" "nd-to-gpu{toolkit=$CUDA}" "$OUT/libbench_cuda.so" \
-  -lnd_cuda_runtime
+if [ -z "${ND_GPU_NO_BENCH:-}" ]; then
+  echo "== the benchmark workloads"
+  "$PYTHON" "$ROOT/scripts/bench_gpu.py" --write-mlir "$OUT/bench.mlir"
+  # Runs on the GPU machine too: only libc and the carried libomp.
+  compile "$OUT/bench.mlir" "nd-to-llvm{runtime-allocator=false}" \
+    "$OUT/libbench_cpu.so" "$ROOT/scripts/gpu_host_support.c" -l:libomp.so.5
+  compile "$OUT/bench.mlir" "nd-to-gpu{toolkit=$CUDA}" \
+    "$OUT/libbench_cuda.so" -lnd_cuda_runtime
+fi
 
 echo "== a library of nd-compile --target=cuda"
 "$BUILD/bin/nd-compile" "$ROOT/test/nd-compile/Inputs/kv_update.mlir" \
@@ -139,13 +145,17 @@ if [ "$status" != 2 ] && [ "$status" != 0 ]; then
        "(status $status)" >&2
   exit 1
 fi
-set +e
-"$PYTHON" "$OUT/gpu_check.py" bench "$OUT" --quick
-status=$?
-set -e
-if [ "$status" != 2 ] && [ "$status" != 0 ]; then
-  echo "gpu-prepare: the GPU benchmark failed to start here (status $status)" >&2
-  exit 1
+if [ -z "${ND_GPU_NO_BENCH:-}" ]; then
+  set +e
+  "$PYTHON" "$OUT/gpu_check.py" bench "$OUT" --quick
+  status=$?
+  set -e
+  if [ "$status" != 2 ] && [ "$status" != 0 ]; then
+    echo "gpu-prepare: the GPU benchmark failed to start here" \
+         "(status $status)" >&2
+    exit 1
+  fi
 fi
+rm -f "$OUT"/check-*.json "$OUT/bench.json"
 echo "prepared $OUT ($(du -sh "$OUT" | cut -f1)); on the GPU machine:" \
      "bash $OUT/gpu-check.sh"

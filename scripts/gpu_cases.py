@@ -12,7 +12,10 @@ Writes, into DIR:
 The expected results are added later by `gpu_check.py expect`, which runs
 the same module compiled by nd's CPU pipeline.
 
-Usage: gpu_cases.py DIR [--seed N] [--quick]
+Usage: gpu_cases.py DIR [--seed N] [--quick] [--sample N]
+
+--sample N keeps N of the random and larger cases (evenly spread) and every
+error and donated case: a small set for dry runs of the check's machinery.
 """
 
 import argparse
@@ -330,10 +333,16 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--quick", action="store_true",
                         help="one round of random cases instead of two")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="keep this many of the random and larger "
+                             "cases")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    entries = (random_entries(rng, args.quick) + big_entries(rng) +
-               error_entries(rng) + donated_entries(rng))
+    values = random_entries(rng, args.quick) + big_entries(rng)
+    if args.sample:
+        step = max(1, len(values) // args.sample)
+        values = values[::step][:args.sample]
+    entries = values + error_entries(rng) + donated_entries(rng)
     os.makedirs(args.dir, exist_ok=True)
     functions, manifest = [], []
     for n, entry in enumerate(entries):

@@ -13,8 +13,20 @@ Subcommands (DIR is the folder gpu-prepare.sh fills):
                       (libcases_host.so, nd-to-gpu{run-on-host}): each case
                       twice, both bit-identical to the expected result (NaNs
                       equal whatever their payload); an error case must fail
-                      with the expected message, and the next call work;
-  bench DIR           the benchmark workloads on the GPU (bench_gpu.py).
+                      with the expected message (reported asynchronously by
+                      nd_cuda_synchronize the first time, by the call itself
+                      in synchronous mode the second), and the next call
+                      work. Verdicts go to DIR/check-TARGET.json as they
+                      come; a driver error (a fault kills the process's CUDA
+                      context) ends the process with status 3 after recording
+                      it, and `--resume` goes on from the next case in a
+                      fresh process; `--deadline` (seconds since the epoch)
+                      stops cleanly with status 4;
+  bench DIR           the benchmark workloads on the GPU (bench_gpu.py), to
+                      DIR/bench.json, with the same --resume and --deadline;
+  report DIR          the summary of check-cuda.json, bench.json and
+                      compiled.txt, printed and written to
+                      DIR/gpu-results.md (for docs/gpu-results.md).
 
 Needs python3 and numpy only (torch for `bench`); the libraries find nd's
 runtime (libnd_cuda_runtime.so) beside them.
@@ -22,8 +34,10 @@ runtime (libnd_cuda_runtime.so) beside them.
 
 import argparse
 import ctypes
+import datetime
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -31,6 +45,13 @@ import numpy as np
 
 ND_CUDA_OK = 0
 ND_CUDA_ERROR_CHECK_FAILED = 2
+ND_CUDA_ERROR_DRIVER = 5
+
+# Exit statuses of `check` and `bench` besides 0 (passed) and 1 (failures):
+# no usable GPU, a driver error (go on in a fresh process), out of time.
+EXIT_NO_GPU = 2
+EXIT_FAULT = 3
+EXIT_DEADLINE = 4
 
 # ---------------------------------------------------------------------------
 # Calling a compiled function through MLIR's C interface
@@ -93,6 +114,11 @@ class Runtime:
         lib.nd_cuda_copy.restype = ctypes.c_int32
         lib.nd_cuda_last_message.argtypes = []
         lib.nd_cuda_last_message.restype = ctypes.c_char_p
+        lib.nd_cuda_synchronize.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                            ctypes.c_size_t]
+        lib.nd_cuda_synchronize.restype = ctypes.c_int32
+        lib.nd_cuda_set_synchronous.argtypes = [ctypes.c_int32]
+        lib.nd_cuda_set_synchronous.restype = ctypes.c_int32
 
     def available(self):
         message = ctypes.create_string_buffer(1024)
@@ -106,6 +132,29 @@ class Runtime:
         message = ctypes.create_string_buffer(4096)
         status = self.lib.nd_cuda_end(message, len(message))
         return status, message.value.decode()
+
+    def synchronize(self, stream=None):
+        """Waits for `stream` (None: the legacy default stream): the first
+        unreported failure of nd's calls on it, or (0, "")."""
+        message = ctypes.create_string_buffer(4096)
+        status = self.lib.nd_cuda_synchronize(stream, message, len(message))
+        return status, message.value.decode()
+
+    def set_synchronous(self, synchronous):
+        return self.lib.nd_cuda_set_synchronous(1 if synchronous else 0)
+
+    def driver_calls(self):
+        """nd_cuda_driver_calls as a dict."""
+        counts = CallCounts()
+        self.lib.nd_cuda_driver_calls(ctypes.byref(counts))
+        return {name: getattr(counts, name) for name, _ in counts._fields_}
+
+
+class CallCounts(ctypes.Structure):
+    """nd_cuda_call_counts of nd-c/CudaRuntime.h."""
+    _fields_ = [(name, ctypes.c_uint64) for name in (
+        "launches", "copies", "memsets", "synchronizations", "allocations",
+        "frees", "lookups")]
 
 
 _LIBC = ctypes.CDLL(None)
@@ -140,6 +189,9 @@ class HostMemory:
         # The CPU code and the kernels run on the host use no stream; nd's
         # error report still records the call's message.
         return ND_CUDA_OK
+
+    def settle(self, status, message):
+        return status, message
 
 
 class DeviceMemory:
@@ -183,7 +235,15 @@ class DeviceMemory:
                 self.runtime.lib.nd_cuda_free(pointer, None)
 
     def begin(self):
+        # The legacy default stream, as nd_cuda_copy's.
         return self.runtime.begin(None)
+
+    def settle(self, status, message):
+        """The call's own status: a failed check of its kernels is reported
+        by nd_cuda_synchronize (or, in synchronous mode, by the call)."""
+        if status != ND_CUDA_OK:
+            return status, message
+        return self.runtime.synchronize(None)
 
 
 def call(lib, memory, runtime, case, arrays):
@@ -202,7 +262,7 @@ def call(lib, memory, runtime, case, arrays):
     status = memory.begin()
     if status == ND_CUDA_OK:
         function(ctypes.byref(result), *[ctypes.byref(d) for d in descs])
-    status, message = runtime.end()
+    status, message = memory.settle(*runtime.end())
     out = None
     after = []
     if status == ND_CUDA_OK:
@@ -252,15 +312,30 @@ def same_values(got, expected):
 
 
 def first_difference(got, expected):
+    """Where `got` first differs from `expected` (vectorised: a late
+    difference in a large result costs no more than an early one)."""
     if got.shape != expected.shape:
         return f"shape {list(got.shape)}, expected {list(expected.shape)}"
     flat_got, flat_expected = got.reshape(-1), expected.reshape(-1)
-    for i in range(flat_got.size):
-        if not same_values(flat_got[i:i + 1], flat_expected[i:i + 1]):
-            where = np.unravel_index(i, got.shape)
-            return (f"at {list(map(int, where))}: {flat_got[i]!r}, expected "
-                    f"{flat_expected[i]!r}")
-    return "?"
+    if np.issubdtype(expected.dtype, np.complexfloating):
+        flat_got = np.stack([flat_got.real, flat_got.imag], -1)
+        flat_expected = np.stack([flat_expected.real, flat_expected.imag], -1)
+    if np.issubdtype(flat_expected.dtype, np.floating):
+        bits = np.dtype(f"u{flat_expected.dtype.itemsize}")
+        nan_got, nan_expected = np.isnan(flat_got), np.isnan(flat_expected)
+        same = (flat_got.view(bits) == flat_expected.view(bits)) | \
+            (nan_got & nan_expected)
+    else:
+        same = flat_got == flat_expected
+    if same.ndim > 1:
+        same = same.all(axis=-1)
+    wrong = np.flatnonzero(~same)
+    if wrong.size == 0:
+        return "?"
+    i = int(wrong[0])
+    where = np.unravel_index(i, got.shape)
+    return (f"at {list(map(int, where))}: {got.reshape(-1)[i]!r}, expected "
+            f"{expected.reshape(-1)[i]!r} ({wrong.size} elements differ)")
 
 
 def load_inputs(directory, case):
@@ -341,81 +416,176 @@ def cmd_expect(args):
     return 0
 
 
+class Results:
+    """Verdicts as they come, in a JSON file that a later process of the
+    same check (--resume) goes on from."""
+
+    def __init__(self, path, resume, **fields):
+        self.path = path
+        self.data = {"entries": {}, **fields}
+        if resume and os.path.exists(path):
+            with open(path) as f:
+                self.data = json.load(f)
+
+    @property
+    def entries(self):
+        return self.data["entries"]
+
+    def save(self):
+        temporary = self.path + ".tmp"
+        with open(temporary, "w") as f:
+            json.dump(self.data, f, indent=1)
+        os.replace(temporary, self.path)
+
+
+def no_gpu(args, runtime, manifest, why):
+    """Without a usable GPU: the library still loads, and a call fails with
+    the driver's status and message."""
+    lib = ctypes.CDLL(os.path.join(args.dir, "libcases_cuda.so"))
+    case = manifest["cases"][0]
+    arrays = load_inputs(args.dir, case)
+    status, message, _, _ = call(lib, HostMemory(runtime), runtime, case,
+                                 arrays)
+    print(f"check: no usable GPU: {why}\n"
+          f"check: libcases_cuda.so loaded; a call returns status "
+          f"{status}: {message}")
+    return EXIT_NO_GPU
+
+
+def run_cases(args, runtime, memory, lib, cases, results):
+    """Checks the cases not in `results` yet; returns EXIT_FAULT after a
+    driver error, EXIT_DEADLINE when out of time, else None."""
+    good = next(c for c in cases if c.get("expect") and not c.get("crash"))
+    done = 0
+    for case in cases:
+        if case["name"] in results.entries or case.get("crash"):
+            continue
+        if args.deadline and time.time() > args.deadline:
+            results.save()
+            return EXIT_DEADLINE
+        try:
+            outcome = check_case(args.dir, memory, runtime, lib, case)
+            if outcome is None and case.get("error"):
+                # The call after a failed one works.
+                outcome = check_case(args.dir, memory, runtime, lib, good)
+                if outcome:
+                    outcome = "the call after the error: " + outcome
+        except DriverFault as fault:
+            outcome = f"FAULT: {fault}"
+        results.entries[case["name"]] = {
+            "what": case["what"], "verdict": outcome or "pass"}
+        done += 1
+        if (outcome or "").startswith("FAULT"):
+            results.save()
+            print(f"FAULT {case['name']} ({case['what']}): {outcome}; the "
+                  f"check goes on in a fresh process")
+            return EXIT_FAULT
+        if done % 25 == 0:
+            results.save()
+    results.save()
+    return None
+
+
 def cmd_check(args):
     runtime = Runtime(os.path.join(args.dir, "libnd_cuda_runtime.so"))
     manifest = load_manifest(args.dir)
+    cases = manifest["cases"]
+    if any("expect" not in c for c in cases):
+        print("check: no expected results: run `gpu_check.py expect` first")
+        return EXIT_NO_GPU
     if args.target == "cuda":
         status, why = runtime.available()
         if status != ND_CUDA_OK:
-            # Without a GPU: the library still loads, and a call fails with
-            # the driver's status and message.
-            lib = ctypes.CDLL(os.path.join(args.dir, "libcases_cuda.so"))
-            case = manifest["cases"][0]
-            arrays = load_inputs(args.dir, case)
-            status, message, _, _ = call(lib, HostMemory(runtime), runtime,
-                                         case, arrays)
-            print(f"check: no usable GPU: {why}\n"
-                  f"check: libcases_cuda.so loaded; a call returns status "
-                  f"{status}: {message}")
-            return 2
+            return no_gpu(args, runtime, manifest, why)
         memory = DeviceMemory(runtime)
         name = "libcases_cuda.so"
     else:
         memory = HostMemory(runtime)
         name = "libcases_host.so"
-    start = time.time()
-    lib = ctypes.CDLL(os.path.join(args.dir, name))
-    loaded = time.time() - start
-    cases = manifest["cases"]
     if args.only:
         wanted = set(args.only.split(","))
         cases = [c for c in cases if c["name"] in wanted]
-    good = next(c for c in manifest["cases"]
-                if c.get("expect") and not c.get("crash"))
-    failures = []
+    results = Results(os.path.join(args.dir, f"check-{args.target}.json"),
+                      args.resume, target=args.target)
+    start = time.time()
+    lib = ctypes.CDLL(os.path.join(args.dir, name))
+    results.data.setdefault("load_seconds", time.time() - start)
+    stopped = run_cases(args, runtime, memory, lib, cases, results)
+    results.data["seconds"] = results.data.get("seconds", 0) + \
+        time.time() - start
+    results.save()
+    if stopped == EXIT_FAULT:
+        return EXIT_FAULT
+    print(summarize_cases(results.data, cases))
+    if stopped == EXIT_DEADLINE:
+        print("check: out of time before every case ran")
+        return EXIT_DEADLINE
+    return 1 if failed_cases(results.data) else 0
+
+
+def failed_cases(data):
+    return [(name, entry) for name, entry in data["entries"].items()
+            if entry["verdict"] != "pass"]
+
+
+def summarize_cases(data, cases):
+    """Per op: cases passed of cases run; the first failures in full (a
+    broken library fails every case alike)."""
     per_op = {}
-    skipped = 0
-    for case in cases:
-        if "expect" not in case:
-            print("check: no expected results: run `gpu_check.py expect` "
-                  "first")
-            return 2
-        if case.get("crash"):
-            skipped += 1
-            continue
-        op = case["what"].split()[0]
-        per_op.setdefault(op, [0, 0])[0] += 1
-        outcome = check_case(args.dir, memory, runtime, lib, case)
-        if outcome is None and case.get("error"):
-            # The call after a failed one works.
-            outcome = check_case(args.dir, memory, runtime, lib, good)
-            if outcome:
-                outcome = "the call after the error: " + outcome
-        if outcome:
-            per_op[op][1] += 1
-            failures.append(f"{case['name']} ({case['what']}): {outcome}")
-    # The first failures in full; a broken library fails every case alike.
-    for failure in failures[:25]:
-        print("FAIL", failure)
+    for name, entry in data["entries"].items():
+        op = entry["what"].split()[0]
+        counts = per_op.setdefault(op, [0, 0])
+        counts[0] += 1
+        counts[1] += entry["verdict"] == "pass"
+    lines = []
+    failures = failed_cases(data)
+    for name, entry in failures[:25]:
+        lines.append(f"FAIL {name} ({entry['what']}): {entry['verdict']}")
     if len(failures) > 25:
-        print(f"... and {len(failures) - 25} more failures")
-    print(f"target {args.target}: library loaded in {loaded:.2f} s; "
-          f"{len(cases)} cases in {time.time() - start:.1f} s, each run "
-          "twice: " + ", ".join(f"{op} {n - f}/{n}"
-                                for op, (n, f) in sorted(per_op.items())))
-    if skipped:
-        print(f"{skipped} cases not checked: the CPU library crashes on them")
-    print(f"{len(failures)} failures")
-    return 1 if failures else 0
+        lines.append(f"... and {len(failures) - 25} more failures")
+    crashed = sum(1 for c in cases if c.get("crash"))
+    not_run = len(cases) - crashed - len(data["entries"])
+    lines.append(
+        f"target {data['target']}: library loaded in "
+        f"{data.get('load_seconds', 0):.2f} s; {len(data['entries'])} cases "
+        f"in {data.get('seconds', 0):.1f} s, each run twice: " +
+        ", ".join(f"{op} {ok}/{n}" for op, (n, ok) in sorted(per_op.items())))
+    if crashed:
+        lines.append(f"{crashed} cases not checked: the CPU library crashes "
+                     "on them")
+    if not_run > 0:
+        lines.append(f"{not_run} cases not run")
+    lines.append(f"{len(failures)} failures")
+    return "\n".join(lines)
+
+
+class DriverFault(Exception):
+    """A driver error: the process's CUDA context may be dead."""
 
 
 def check_case(directory, memory, runtime, lib, case):
-    """None if the case gives the expected result twice, else why not."""
+    """None if the case gives the expected result twice, else why not. An
+    error case runs once reported asynchronously (nd_cuda_synchronize) and
+    once in synchronous mode (the call's own status)."""
     element = case["result"]["element"]
     outputs = []
     for run in range(2):
         arrays = [a.copy() for a in load_inputs(directory, case)]
-        status, message, out, after = call(lib, memory, runtime, case, arrays)
+        synchronous = bool(case.get("error")) and run == 1 and \
+            isinstance(memory, DeviceMemory)
+        if synchronous:
+            runtime.set_synchronous(True)
+        try:
+            status, message, out, after = call(lib, memory, runtime, case,
+                                               arrays)
+        except RuntimeError as error:
+            raise DriverFault(str(error)) from None
+        finally:
+            if synchronous:
+                runtime.set_synchronous(False)
+        if status == ND_CUDA_ERROR_DRIVER and isinstance(memory,
+                                                         DeviceMemory):
+            raise DriverFault(message)
         if case.get("error"):
             if status != ND_CUDA_ERROR_CHECK_FAILED:
                 return f"run {run}: status {status} ({message!r}), expected " \
@@ -445,7 +615,106 @@ def check_case(directory, memory, runtime, lib, case):
 def cmd_bench(args):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import bench_gpu
-    return bench_gpu.main(args.dir, args.only, args.quick)
+    return bench_gpu.main(args.dir, args.only, args.quick, args.resume,
+                          args.deadline)
+
+
+# ---------------------------------------------------------------------------
+# The record of a run
+# ---------------------------------------------------------------------------
+
+def load_json(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def environment():
+    """The GPU and its driver (nvidia-smi), or what is known without one."""
+    try:
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,driver_version,memory.total",
+             "--format=csv,noheader"], capture_output=True, text=True,
+            timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    return out or "no nvidia-smi (no NVIDIA GPU or driver)"
+
+
+def case_table(data, cases):
+    """Every case's verdict, one row each."""
+    if not data:
+        return ["The test cases did not run."]
+    rows = ["| case | what | verdict |", "|---|---|---|"]
+    for case in cases:
+        entry = data["entries"].get(case["name"])
+        verdict = entry["verdict"] if entry else (
+            "not checked (the CPU library crashes)" if case.get("crash")
+            else "not run")
+        rows.append(f"| {case['name']} | {case['what']} | "
+                    f"{verdict.replace('|', '/')} |")
+    return rows
+
+
+def bench_table(bench):
+    """One row per workload: nd's time beside its floor and torch's."""
+    if not bench or not bench.get("entries"):
+        return [bench.get("note", "The benchmark did not run.")
+                if bench else "The benchmark did not run."]
+    lines = [f"Device: {bench.get('device', '?')}; copy bandwidth "
+             f"{bench.get('bandwidth', 0) / 1e12:.2f} TB/s (read + write, "
+             f"device-to-device, 1 GiB); a launch {bench.get('launch_us', 0):.1f}"
+             f" us back to back; torch {bench.get('torch', '?')}.", ""]
+    header = bench_gpu_header()
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    for key, row in bench["entries"].items():
+        lines.append("| " + " | ".join(str(c) for c in row) + " |")
+    return lines
+
+
+def bench_gpu_header():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench_gpu
+    return bench_gpu.HEADER
+
+
+def cmd_report(args):
+    manifest = load_manifest(args.dir)
+    cases = manifest["cases"]
+    check = load_json(os.path.join(args.dir, "check-cuda.json"))
+    bench = load_json(os.path.join(args.dir, "bench.json"))
+    compiled_path = os.path.join(args.dir, "compiled.txt")
+    compiled = open(compiled_path).read().strip() \
+        if os.path.exists(compiled_path) else "did not run"
+    date = datetime.datetime.now(datetime.timezone.utc).strftime(
+        "%Y-%m-%d %H:%M UTC")
+    lines = [f"## GPU check of {date}", "",
+             f"- GPU and driver: {environment()}",
+             f"- Python {sys.version.split()[0]}, numpy {np.__version__}",
+             f"- Steps: {args.steps or 'see the log'}", ""]
+    lines.append("### Test cases against nd's CPU results")
+    lines.append("")
+    if check:
+        lines += ["```", summarize_cases(check, cases), "```", ""]
+    lines += ["<details><summary>Every case</summary>", ""]
+    lines += case_table(check, cases)
+    lines += ["", "</details>", "", "### Benchmark", ""]
+    lines += bench_table(bench)
+    lines += ["", "### A library of nd-compile --target=cuda", "", "```",
+              compiled, "```", ""]
+    text = "\n".join(lines)
+    with open(os.path.join(args.dir, "gpu-results.md"), "w") as f:
+        f.write(text)
+    failures = len(failed_cases(check)) if check else None
+    print(f"report: {os.path.join(args.dir, 'gpu-results.md')} ("
+          f"{len(cases)} cases: "
+          + (f"{len(check['entries'])} run, {failures} failures"
+             if check else "not run") + "; "
+          + (f"{len(bench['entries'])} workloads" if bench and
+             bench.get("entries") else "no benchmark") + ")")
+    return 0
 
 
 def main():
@@ -462,9 +731,18 @@ def main():
     bench.add_argument("--only", help="comma-separated workload keys")
     bench.add_argument("--quick", action="store_true",
                        help="fewer runs per workload")
+    for command in (check, bench):
+        command.add_argument("--resume", action="store_true",
+                             help="go on from the verdicts recorded so far")
+        command.add_argument("--deadline", type=float, default=0,
+                             help="stop cleanly after this time (seconds "
+                                  "since the epoch)")
+    report = sub.add_parser("report", help="the record of a run")
+    report.add_argument("dir")
+    report.add_argument("--steps", help="the steps' verdicts, for the record")
     args = parser.parse_args()
-    return {"expect": cmd_expect, "check": cmd_check,
-            "bench": cmd_bench}[args.command](args)
+    return {"expect": cmd_expect, "check": cmd_check, "bench": cmd_bench,
+            "report": cmd_report}[args.command](args)
 
 
 if __name__ == "__main__":

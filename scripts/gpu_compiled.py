@@ -11,8 +11,14 @@ donated: a 4x3 f32 cache updated in place at `rows` with `values`, then rows
   handed back as output 0, the gathered rows in a buffer nd allocated;
 - an id out of range: ND_ERROR_CHECK_FAILED with nd's message, and the next
   call works;
-- the device form (kv) on device buffers and, with torch, on torch's current
-  stream: the same values, read back from the GPU.
+- the device form (kv) on device buffers on the legacy default stream and,
+  with torch, on torch's current stream and on a stream of torch's whose
+  inputs are written behind a kernel that keeps the GPU busy (a call that
+  ran on another stream would read them before they are there): the same
+  values, read back from the GPU;
+- an id out of range in the device form: the call returns at once, and the
+  failure (nd's message) comes from the next call on the stream, or from
+  nd_cuda_synchronize, and the call after it works.
 
 Expected values come from numpy. Exit status 0 when everything passed, 1 on
 a failure, 2 without a usable GPU (the library still loads, and a call
@@ -62,7 +68,9 @@ def inputs_of(ids):
     ids = np.array(ids, np.int64)
     updated = cache.copy()
     updated[rows[:, 0]] = values
-    return [cache, rows, values, ids], updated, updated[ids]
+    # (No rows to expect where an id is out of range: the call fails.)
+    valid = bool(np.all((ids >= -4) & (ids < 4)))
+    return [cache, rows, values, ids], updated, updated[ids] if valid else None
 
 
 class Library:
@@ -78,6 +86,8 @@ class Library:
         self.runtime.nd_cuda_copy.argtypes = [ctypes.c_void_p,
                                               ctypes.c_void_p,
                                               ctypes.c_size_t]
+        self.runtime.nd_cuda_synchronize.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
         self.lib = ctypes.CDLL(os.path.join(directory, "libkv_cuda.so"))
         self.host = self.lib.kv_host
         self.host.argtypes = [ctypes.POINTER(Context), ctypes.POINTER(Tensor),
@@ -114,22 +124,40 @@ class Library:
             self.runtime.nd_cuda_tensor_free(ctypes.byref(outputs[k]))
         return status, message, arrays[0], got, updated, gathered, same
 
-    def call_device(self, ids):
-        """The device form on nd_cuda_alloc buffers, or on torch tensors
-        and torch's stream where torch has CUDA."""
+    def synchronize(self, stream):
+        message = ctypes.create_string_buffer(4096)
+        status = self.runtime.nd_cuda_synchronize(stream, message,
+                                                  len(message))
+        return status, message.value.decode(errors="replace")
+
+    def call_device(self, ids, where="default"):
+        """The device form on nd_cuda_alloc buffers and the legacy default
+        stream, or on torch tensors and torch's current stream ("default")
+        or a busy stream of torch's ("side"). The status is the call's own:
+        its failed check comes from nd_cuda_synchronize."""
         arrays, updated, gathered = inputs_of(ids)
         keep = []
         dtypes = [ND_DTYPE_F32, ND_DTYPE_I64, ND_DTYPE_F32, ND_DTYPE_I64]
+        torch = torch_with_cuda()
         stream = None
-        try:
-            import torch
-            use_torch = torch.cuda.is_available()
-        except ImportError:
-            use_torch = False
-        if use_torch:
+        if torch:
             buffers = [torch.from_numpy(a).cuda() for a in arrays]
+            torch.cuda.synchronize()
+            side = torch.cuda.current_stream()
+            if where == "side":
+                # The inputs land on a stream of torch's behind a kernel
+                # that keeps the GPU busy for a while (copies between
+                # device buffers do not make the host wait): a call that
+                # ran on another stream would read them before they are
+                # there.
+                side = torch.cuda.Stream()
+                with torch.cuda.stream(side):
+                    torch.cuda._sleep(200_000_000)
+                    sources = buffers  # alive until the stream has run
+                    buffers = [torch.empty_like(b).copy_(b) for b in sources]
+                    keep.append(sources)
             pointers = [b.data_ptr() for b in buffers]
-            stream = torch.cuda.current_stream().cuda_stream
+            stream = side.cuda_stream or None
         else:
             pointers = []
             for a in arrays:
@@ -142,11 +170,11 @@ class Library:
         status = self.device(ctypes.byref(self.context), stream, inputs, 4,
                              outputs, 2)
         message = self.message.value.decode(errors="replace")
+        if status == 0:
+            status, message = self.synchronize(stream)
         cache = np.zeros((4, 3), np.float32)
         got = None
         if status == 0:
-            if use_torch:
-                torch.cuda.current_stream().synchronize()
             same = outputs[0].data == pointers[0]
             self.runtime.nd_cuda_copy(cache.ctypes.data, pointers[0],
                                       cache.nbytes)
@@ -154,14 +182,64 @@ class Library:
             got = np.zeros(shape, np.float32)
             self.runtime.nd_cuda_copy(got.ctypes.data, outputs[1].data,
                                       got.nbytes)
-            for k in range(2):
-                self.runtime.nd_cuda_tensor_free(ctypes.byref(outputs[k]))
             message = f"output 0 is the cache's buffer: {same}"
-        if not use_torch:
+        for k in range(2):
+            self.runtime.nd_cuda_tensor_free(ctypes.byref(outputs[k]))
+        if not torch:
             for pointer in pointers:
                 self.runtime.nd_cuda_free(pointer, None)
-        where = "torch's stream" if use_torch else "nd's stream"
-        return status, message, cache, got, updated, gathered, where
+        return status, message, cache, got, updated, gathered
+
+    def device_error(self):
+        """A failed check of the device form: reported by the next call on
+        the stream (which runs nothing), then by nd_cuda_synchronize; the
+        call after each works. Returns what went wrong, or None."""
+        stream = None
+        torch = torch_with_cuda()
+        if torch:
+            stream = torch.cuda.current_stream().cuda_stream or None
+        problems = []
+        for reporter in ("next call", "synchronize"):
+            arrays, _, _ = inputs_of([2, 4])
+            pointers = [self.runtime.nd_cuda_alloc(a.nbytes) for a in arrays]
+            for p, a in zip(pointers, arrays):
+                self.runtime.nd_cuda_copy(p, a.ctypes.data, a.nbytes)
+            keep = []
+            dtypes = [ND_DTYPE_F32, ND_DTYPE_I64, ND_DTYPE_F32, ND_DTYPE_I64]
+            inputs = (Tensor * 4)(*[tensor(p, a.shape, d, keep) for p, a, d
+                                    in zip(pointers, arrays, dtypes)])
+            outputs = (Tensor * 2)()
+            status = self.device(ctypes.byref(self.context), stream, inputs,
+                                 4, outputs, 2)
+            if status != 0:
+                problems.append(f"the failing call returned {status}")
+            if reporter == "next call":
+                status = self.device(ctypes.byref(self.context), stream,
+                                     inputs, 4, (Tensor * 2)(), 2)
+                message = self.message.value.decode(errors="replace")
+            else:
+                status, message = self.synchronize(stream)
+            if status != ND_ERROR_CHECK_FAILED or "out of range" not in \
+                    message:
+                problems.append(f"{reporter}: status {status}: {message}")
+            for k in range(2):
+                self.runtime.nd_cuda_tensor_free(ctypes.byref(outputs[k]))
+            for pointer in pointers:
+                self.runtime.nd_cuda_free(pointer, stream)
+            status, message, _, got, _, gathered = self.call_device([1])
+            if status != 0 or not np.array_equal(got, gathered):
+                problems.append(f"after the {reporter}'s report: status "
+                                f"{status}: {message}")
+        return "; ".join(problems) or None
+
+
+def torch_with_cuda():
+    """torch, where it has CUDA."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch if torch.cuda.is_available() else None
 
 
 def main(directory):
@@ -190,19 +268,30 @@ def main(directory):
     if status != 0 or not np.array_equal(got, gathered):
         failures.append(f"the call after the error: status {status}: "
                         f"{message}")
-    status, message, cache, got, updated, gathered, where = \
-        library.call_device([3, 0])
-    if status != 0:
-        failures.append(f"device form ({where}): status {status}: "
-                        f"{message}")
-    elif not (np.array_equal(cache, updated) and
-              np.array_equal(got, gathered)) or "True" not in message:
-        failures.append(f"device form ({where}): cache {cache.tolist()}, "
-                        f"rows {got.tolist()}, {message}")
+    torch = torch_with_cuda()
+    places = ["default", "side"] if torch else ["default"]
+    for where in places:
+        status, message, cache, got, updated, gathered = \
+            library.call_device([3, 0], where)
+        what = {"default": "torch's current stream" if torch else
+                "the legacy default stream",
+                "side": "a busy stream of torch's"}[where]
+        if status != 0:
+            failures.append(f"device form ({what}): status {status}: "
+                            f"{message}")
+        elif not (np.array_equal(cache, updated) and
+                  np.array_equal(got, gathered)) or "True" not in message:
+            failures.append(f"device form ({what}): cache {cache.tolist()}, "
+                            f"rows {got.tolist()}, {message}")
+    problem = library.device_error()
+    if problem:
+        failures.append(f"device form, id out of range: {problem}")
+    where = ", ".join(places)
     for failure in failures:
         print("FAIL compiled:", failure)
     print(f"compiled: libkv_cuda.so (nd-compile --target=cuda), host and "
-          f"device forms ({where}): {len(failures)} failures")
+          f"device forms (streams: {where}), asynchronous errors: "
+          f"{len(failures)} failures")
     return 1 if failures else 0
 
 

@@ -57,6 +57,15 @@ extern "C" {
    before its later stores. */
 #define ND_ABI_LOWERED_STORE_FENCE "__nd_store_fence"
 
+/* What --convert-nd-to-gpu leaves for the later stages (see
+   lib/Conversion/NdToGPU/ErrorRecord.h): `__nd_gpu_error_record(i64 words)
+   : memref<?xi64>`, the function's error record, zero at its start, and
+   `__nd_gpu_error_record_end(record) {nd.messages = [M1, ...]}` before each
+   return, which reports the check whose code (1, 2, ...) the record holds. */
+#define ND_ABI_LOWERED_GPU_RECORD "__nd_gpu_error_record"
+#define ND_ABI_LOWERED_GPU_RECORD_END "__nd_gpu_error_record_end"
+#define ND_ABI_MESSAGES_ATTR "nd.messages"
+
 /*===----------------------------------------------------------------------===*
  * The messages of failed checks in generated code
  *
@@ -185,6 +194,36 @@ ND_RUNTIME_EXPORT int32_t ND_ABI_CUDA_INVOKE_HOST(
     const nd_signature *signature, nd_packed_fn packed, nd_context *context,
     const nd_tensor *inputs, size_t num_inputs, nd_tensor *outputs,
     size_t num_outputs);
+
+/*===----------------------------------------------------------------------===*
+ * What the host code of nd-to-gpu calls in libnd_cuda_runtime.so
+ *
+ * Besides upstream's `mgpu*` entry points: functions with MLIR's C interface
+ * (`llvm.emit_c_interface` declarations; the library defines the
+ * ND_ABI_CIFACE name, whose first argument receives the result's memref
+ * descriptor), all inside the call scope of nd-c/CudaRuntime.h:
+ *
+ * - ND_ABI_CUDA_ERROR_RECORD(i64 words) : memref<?xi64>: the error record of
+ *   the call's stream (at least `words` words, zero unless a failure of an
+ *   earlier call has not been reported yet);
+ * - ND_ABI_CUDA_ERROR_RECORD_END(memref<?xi64> record, memref<?xi8>
+ *   messages): the function's checks are queued: the runtime reports a code
+ *   the record holds once it has run, with the code-th message of
+ *   `messages` (NUL-terminated texts one after the other, an empty text
+ *   after the last);
+ * - ND_ABI_CUDA_SCRATCH(i64 bytes) : memref<?xi8>: a buffer of the call's
+ *   scratch arena, valid until the call's end (freeing it is harmless and
+ *   not needed): buffers the host code frees before it returns.
+ *===----------------------------------------------------------------------===*/
+
+#define ND_ABI_CIFACE_(symbol) _mlir_ciface_##symbol
+/* The C name of the function that an `llvm.emit_c_interface` declaration
+   named `symbol` calls. */
+#define ND_ABI_CIFACE(symbol) ND_ABI_CIFACE_(symbol)
+
+#define ND_ABI_CUDA_ERROR_RECORD nd_cuda_error_record
+#define ND_ABI_CUDA_ERROR_RECORD_END nd_cuda_error_record_end
+#define ND_ABI_CUDA_SCRATCH nd_cuda_scratch
 
 #ifdef __cplusplus
 }

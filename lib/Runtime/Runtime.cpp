@@ -1,7 +1,8 @@
 //===- Runtime.cpp - libnd_runtime.so ---------------------------*- C++ -*-===//
 //
 // The run-time library of code that nd-compile builds: the C interface of
-// nd-c/Runtime.h, the entry points the generated code calls (nd-c/
+// nd-c/Runtime.h (its functions that need no call in CInterface.cpp, which
+// libnd_cuda_runtime.so exports too), the entry points the generated code calls (nd-c/
 // RuntimeABI.h: `nd_runtime_invoke` from each exported entry, the error
 // reporter, the allocator, the conversions to bfloat16) and nothing else. It
 // depends on LLVM's OpenMP runtime for the thread count of a call, and on no
@@ -12,7 +13,6 @@
 #include "BFloat16.h"
 #include "Call.h"
 #include "Memory.h"
-#include "nd/Version.h"
 
 #include <cstddef>
 
@@ -66,43 +66,5 @@ ND_RUNTIME_EXPORT float ND_ABI_TRUNC_F32_TO_BF16(float value) {
 ND_RUNTIME_EXPORT float ND_ABI_TRUNC_F64_TO_BF16(double value) {
   return asReturnedBFloat16(toBFloat16(value));
 }
-
-void nd_tensor_free(nd_tensor *tensor) {
-  if (tensor)
-    releaseTensor(*tensor);
-}
-
-void nd_set_threads(nd_signature *signature, int32_t threads) {
-  if (signature)
-    __atomic_store_n(&signature->threads, threads < 0 ? 0 : threads,
-                     __ATOMIC_RELAXED);
-}
-
-const char *nd_status_string(int32_t status) {
-  switch (status) {
-  case ND_OK:
-    return "ok";
-  case ND_ERROR_INVALID_ARGUMENT:
-    return "invalid argument";
-  case ND_ERROR_CHECK_FAILED:
-    return "check failed";
-  case ND_ERROR_OUT_OF_MEMORY:
-    return "out of memory";
-  case ND_ERROR_ABI_MISMATCH:
-    return "ABI mismatch";
-  case ND_ERROR_DRIVER:
-    return "driver error";
-  default:
-    return "unknown status";
-  }
-}
-
-const char *nd_dtype_name(int32_t dtype) { return getDTypeName(dtype); }
-
-size_t nd_dtype_size(int32_t dtype) { return getElementSize(dtype); }
-
-const char *nd_runtime_version(void) { return ND_VERSION_STRING; }
-
-int32_t nd_runtime_abi_version(void) { return ND_ABI_VERSION; }
 
 } // extern "C"

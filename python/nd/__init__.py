@@ -21,10 +21,13 @@ from ._errors import ArgumentError, CompileError, DTypeError, Error
 from ._runtime import configure
 from ._module import BoundCall, Module, TensorSpec
 from ._compile import compile, default_cache_dir
+from ._cuda import set_synchronous as cuda_set_synchronous
+from ._cuda import synchronize as cuda_synchronize
 
 __all__ = ["ArgumentError", "BoundCall", "CompileError", "DTypeError",
            "Error", "Module", "TensorSpec", "compile", "configure",
-           "default_cache_dir", "load", "runtime_version"]
+           "cuda_set_synchronous", "cuda_synchronize", "default_cache_dir",
+           "load", "runtime_version"]
 
 
 def load(path, entry=None):

@@ -1,7 +1,11 @@
 """Modules that nd-compile --target=cuda built (include/nd-c/CudaRuntime.h):
 libnd_cuda_runtime.so through ctypes, and the device form of a call on torch
-CUDA tensors, on torch's current stream, with no host round trip. (The host
-form is an ordinary call of _module.BoundCall on the entry NAME_host.)"""
+CUDA tensors, on torch's current stream whatever it is (the legacy default
+stream, the per-thread one or a stream of the caller's), with no host round
+trip: the call returns once its work is queued, and a failed check of its
+kernels raises nd.Error from the next call on that stream or from
+synchronize(). (The host form is an ordinary call of _module.BoundCall on the
+entry NAME_host.)"""
 
 import ctypes
 import os
@@ -41,21 +45,37 @@ class CudaRuntime:
         lib = self.lib
         lib.nd_cuda_tensor_free.argtypes = [ctypes.POINTER(Tensor)]
         lib.nd_cuda_tensor_free.restype = None
-        lib.nd_cuda_copy.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
-                                     ctypes.c_size_t]
-        lib.nd_cuda_copy.restype = ctypes.c_int32
+        lib.nd_cuda_copy_async.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                           ctypes.c_size_t, ctypes.c_void_p]
+        lib.nd_cuda_copy_async.restype = ctypes.c_int32
+        lib.nd_cuda_synchronize.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                            ctypes.c_size_t]
+        lib.nd_cuda_synchronize.restype = ctypes.c_int32
+        lib.nd_cuda_set_synchronous.argtypes = [ctypes.c_int32]
+        lib.nd_cuda_set_synchronous.restype = ctypes.c_int32
         lib.nd_cuda_last_message.argtypes = []
         lib.nd_cuda_last_message.restype = ctypes.c_char_p
         self.free = lib.nd_cuda_tensor_free
 
-    def copy(self, dst, src, size):
-        """A synchronous copy between device buffers; nd.Error if it
-        fails."""
-        status = self.lib.nd_cuda_copy(dst, src, size)
+    def _raise(self, status, message):
+        raise Error(message, status=STATUS_NAMES.get(status, "error"),
+                    code=status)
+
+    def copy_async(self, dst, src, size, stream):
+        """Queues a copy between device buffers on `stream`; nd.Error if the
+        driver refuses it."""
+        status = self.lib.nd_cuda_copy_async(dst, src, size, stream)
         if status != 0:
-            message = self.lib.nd_cuda_last_message().decode(errors="replace")
-            raise Error(message, status=STATUS_NAMES.get(status, "error"),
-                        code=status)
+            self._raise(status, self.lib.nd_cuda_last_message().decode(
+                errors="replace"))
+
+    def synchronize(self, stream):
+        """Waits for `stream`; nd.Error for a failed check of nd's calls on
+        it that was not reported yet."""
+        message = ctypes.create_string_buffer(4096)
+        status = self.lib.nd_cuda_synchronize(stream, message, len(message))
+        if status != 0:
+            self._raise(status, message.value.decode(errors="replace"))
 
 
 def cuda_runtime():
@@ -161,8 +181,7 @@ def call_device(module, values, out):
     message = ctypes.create_string_buffer(4096)
     context = Context(threads=0, message=ctypes.addressof(message),
                       message_size=len(message))
-    stream = torch.cuda.current_stream(device).cuda_stream if device \
-        else None
+    stream = _stream_of(torch, device)
     status = module._device_function(
         ctypes.addressof(context), stream, ctypes.addressof(inputs),
         len(module.inputs), ctypes.addressof(outputs), len(module.outputs))
@@ -176,18 +195,55 @@ def call_device(module, values, out):
             results[k] = values[spec.alias]
             cuda.free(ctypes.byref(outputs[k]))
             continue
-        # A shape known after the call: nd's buffer, copied into torch's.
+        # A shape known after the call: nd's buffer, copied into torch's on
+        # the call's stream (nd frees its buffer after the copy, in stream
+        # order).
         tensor = outputs[k]
         shape = tuple(tensor.shape[d] for d in range(spec.rank))
         result = torch.empty(shape, dtype=_torch_dtype(spec), device=device)
         try:
             if result.numel():
-                torch.cuda.current_stream(device).synchronize()
-                cuda.copy(result.data_ptr(), tensor.data,
-                          result.numel() * result.element_size())
+                cuda.copy_async(result.data_ptr(), tensor.data,
+                                result.numel() * result.element_size(),
+                                stream)
         finally:
             cuda.free(ctypes.byref(tensor))
         results[k] = result
     if len(results) == 1:
         return results[0]
     return tuple(results) if results else None
+
+
+def _stream_of(torch, device):
+    """torch's current stream on `device` as torch reports it (cuda_stream):
+    0 becomes None, the legacy default stream, which is torch's default
+    stream unless torch was built for per-thread default streams (nd cannot
+    tell); any other handle (CU_STREAM_PER_THREAD = 2, a stream of torch's)
+    is passed as it is."""
+    if device is None:
+        return None
+    return torch.cuda.current_stream(device).cuda_stream or None
+
+
+def synchronize(stream=None):
+    """Waits for a CUDA stream and raises nd.Error for the first failed check
+    of nd's calls on it that no call has reported yet (the device form
+    reports its checks asynchronously: at the next call on the stream, or
+    here). `stream`: a torch.cuda.Stream, a CUstream as an int, or None:
+    torch's current stream if torch was imported, else the legacy default
+    stream."""
+    torch = _arrays.torch_module()
+    if stream is None and torch is not None and torch.cuda.is_available():
+        stream = torch.cuda.current_stream().cuda_stream
+    elif stream is not None and not isinstance(stream, int):
+        stream = stream.cuda_stream
+    cuda_runtime().synchronize(stream or None)
+
+
+def set_synchronous(synchronous):
+    """Whether every call of a GPU library waits for its stream and raises
+    its own failed check (True), or returns once its work is queued (False,
+    the default unless ND_CUDA_SYNCHRONOUS=1). For the whole process;
+    returns the previous setting."""
+    return bool(cuda_runtime().lib.nd_cuda_set_synchronous(
+        1 if synchronous else 0))

@@ -206,3 +206,154 @@ def test_host_form_on_a_stand_in_driver(build, tmp_path):
         "out True [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]",
         "error invalid argument input #1: expected element type f32, got "
         "f64"]
+
+
+# The device form through Python on the stand-in driver, whose launches are
+# recorded, not run: torch is a stand-in too (CUDA tensors over device
+# buffers of nd_cuda_alloc, and a current stream the test sets), so the
+# values are not checked, only which stream every driver call of a call
+# names and how a failed check reaches Python.
+_DEVICE_FORM_SCRIPT = """
+import ctypes, sys, types
+import nd
+from nd import _cuda
+
+driver = ctypes.CDLL("libcuda.so.1")
+driver.fake_ledger_length.restype = ctypes.c_long
+driver.fake_ledger_call.restype = ctypes.c_char_p
+driver.fake_ledger_stream.restype = ctypes.c_size_t
+driver.fake_ledger_call.argtypes = [ctypes.c_long]
+driver.fake_ledger_stream.argtypes = [ctypes.c_long]
+driver.fake_fail_next_check.argtypes = [ctypes.c_int64] * 3
+cuda = _cuda.cuda_runtime().lib
+cuda.nd_cuda_alloc.restype = ctypes.c_void_p
+cuda.nd_cuda_alloc.argtypes = [ctypes.c_size_t]
+
+torch = types.ModuleType("torch")
+class DType:
+    def __init__(self, name, size):
+        self.name, self.size = name, size
+for name, size in [("float32", 4), ("int32", 4), ("int64", 8)]:
+    setattr(torch, name, DType(name, size))
+class Device:
+    type = "cuda"
+# torch's buffers come from torch's allocator, not from nd: a pool of the
+# stand-in's memory taken before any call.
+pool = [cuda.nd_cuda_alloc(1 << 20)]
+class Tensor:
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype, self.device = tuple(shape), dtype, Device()
+        self.pointer = pool[0]
+        pool[0] += (max(self.numel(), 1) * dtype.size + 255) // 256 * 256
+    def numel(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+    def element_size(self):
+        return self.dtype.size
+    def data_ptr(self):
+        return self.pointer
+    def dim(self):
+        return len(self.shape)
+    def stride(self):
+        strides, step = [], 1
+        for d in reversed(self.shape):
+            strides.insert(0, step)
+            step *= d
+        return tuple(strides)
+    def is_contiguous(self):
+        return True
+    def detach(self):
+        return self
+class Stream:
+    def __init__(self, handle):
+        self.cuda_stream = handle
+current = [Stream(0)]
+torch.Tensor = Tensor
+torch.empty = lambda shape, dtype=None, device=None: Tensor(shape, dtype)
+torch.cuda = types.SimpleNamespace(
+    current_stream=lambda device=None: current[0],
+    is_available=lambda: True)
+sys.modules["torch"] = torch
+
+module = nd.load(sys.argv[1], entry="rows")
+table, ids = Tensor((50, 4), torch.float32), Tensor((37,), torch.int32)
+created = ctypes.c_void_p()
+driver.cuStreamCreate(ctypes.byref(created), 1)
+for name, handle in [("default", 0), ("per-thread", 2),
+                     ("created", created.value)]:
+    current[0] = Stream(handle)
+    module(table, ids)
+    start = driver.fake_ledger_length()
+    result = module(table, ids)
+    entries = [(driver.fake_ledger_call(i).decode(),
+                driver.fake_ledger_stream(i))
+               for i in range(start, driver.fake_ledger_length())]
+    strays = sorted({c for c, s in entries if s != handle})
+    syncs = sum(c == "cuStreamSynchronize" for c, _ in entries)
+    copies = sum(c == "cuMemcpyAsync" for c, _ in entries)
+    print(name, "shape", result.shape, "strays", strays, "syncs", syncs,
+          "copies", copies)
+current[0] = Stream(0)
+driver.fake_fail_next_check(2, 77, 50)
+module(table, ids)
+try:
+    module(table, ids)
+except nd.Error as error:
+    print("next call:", error.status, error.message)
+module(table, ids)
+print("after the report: ok")
+driver.fake_fail_next_check(2, 78, 50)
+module(table, ids)
+try:
+    nd.cuda_synchronize()
+except nd.Error as error:
+    print("synchronize:", error.status, error.message)
+nd.cuda_synchronize()
+print("synchronize again: ok")
+print("was synchronous:", nd.cuda_set_synchronous(True))
+driver.fake_fail_next_check(2, 79, 50)
+try:
+    module(table, ids)
+except nd.Error as error:
+    print("synchronous:", error.status, error.message)
+"""
+
+
+@pytest.mark.skipif(DRIVER, reason="a CUDA driver is present")
+def test_device_form_streams_on_a_stand_in_driver(build, tmp_path):
+    """The device form from Python names torch's current stream in every
+    driver call, whatever the stream is (the legacy default stream as 0,
+    the per-thread one as 2, a stream of the caller's); it queues its work
+    without waiting (no synchronization; the dynamic-shape result copied
+    into torch's buffer on the stream); and a failed check raises nd.Error
+    at the next call, from nd.cuda_synchronize(), or, in synchronous mode,
+    from the call itself."""
+    from conftest import SOURCE_ROOT
+    driver = tmp_path / "driver"
+    driver.mkdir()
+    source = os.path.join(SOURCE_ROOT, "test", "Integration", "GPU",
+                          "Inputs", "fake_cuda_driver.c")
+    subprocess.run(["cc", "-shared", "-fPIC", "-I" + TOOLKIT + "/include",
+                    source, "-o", str(driver / "libcuda.so.1")], check=True)
+    module = build(ROWS, target="cuda", entry="rows")
+    env = dict(os.environ, LD_LIBRARY_PATH=str(driver))
+    result = subprocess.run(
+        [sys.executable, "-c", _DEVICE_FORM_SCRIPT, module.path], env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert result.returncode == 0, result.stdout
+    lines = result.stdout.splitlines()
+    for line, name in zip(lines, ["default", "per-thread", "created"]):
+        assert line == (f"{name} shape (37, 4) strays [] syncs 0 copies 2"), \
+            result.stdout
+    message = ("'indices' is out of range for dim 0 of operand 'data' "
+               "(size 50)")
+    assert lines[3].startswith("next call: check failed "), result.stdout
+    assert "index 77 " in lines[3] and lines[3].endswith(message)
+    assert lines[4] == "after the report: ok"
+    assert lines[5].startswith("synchronize: check failed ")
+    assert "index 78 " in lines[5] and lines[5].endswith(message)
+    assert lines[6:8] == ["synchronize again: ok", "was synchronous: False"]
+    assert lines[8].startswith("synchronous: check failed ")
+    assert "index 79 " in lines[8] and lines[8].endswith(message)

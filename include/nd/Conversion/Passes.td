@@ -689,10 +689,13 @@ def ConvertNdToGPU : Pass<"convert-nd-to-gpu", "ModuleOp"> {
     Run-time checks (`check-bounds`, oob<error>): every index value and
     every dynamic shape the verifier could not compare is checked; the first
     failure of a call (in program order, then row-major order of the
-    indices) is kept in a device error record, later kernels write nothing,
-    and at each return the host reports it through `__nd_report_error` with
-    the CPU lowering's message, which `--convert-nd-runtime-to-llvm` turns
-    into nd's error report. See docs/Rationale.md, "GPU".
+    indices) is kept in a device error record
+    (`__nd_gpu_error_record(words)` at the function's start), later kernels
+    write nothing, and each return reports it with the CPU lowering's
+    message (`__nd_gpu_error_record_end(record) {nd.messages = [...]}`);
+    `--nd-gpu-call-stream` makes these calls of nd's CUDA runtime, which
+    reports asynchronously, and `--nd-gpu-run-on-host` host code that
+    reports through `__nd_report_error`. See docs/Rationale.md, "GPU".
 
     Operands of other layouts than contiguous row-major are copied into
     contiguous buffers first (and a destination copied back).
@@ -744,21 +747,41 @@ def NdGPUHostMemory : Pass<"nd-gpu-host-memory", "ModuleOp"> {
 }
 
 def NdGPUCallStream : Pass<"nd-gpu-call-stream", "ModuleOp"> {
-  let summary = "Order the GPU work of each host function on one stream";
+  let summary = "The host side of a GPU call: one stream, no waiting, "
+                "scratch from an arena, the error record from the runtime";
   let description = [{
-    Makes every GPU operation of a host function (`gpu.launch_func`,
-    `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset`) asynchronous on
-    one stream, created once at the function's start (`gpu.wait async`):
-    everything runs in program order without the host waiting, also inside
-    `scf.if` and `scf.for`. The host waits (`gpu.wait`) only after a copy
-    into host memory (before it reads it) and before each return. With nd's
-    CUDA runtime the stream is the one the caller gave the call.
+    Prepares each host function's GPU work for nd's CUDA runtime
+    (nd-c/CudaRuntime.h), so that a call queues its work and returns
+    without waiting for the GPU:
+
+    - every GPU operation (`gpu.launch_func`, `gpu.alloc`, `gpu.dealloc`,
+      `gpu.memcpy`, `gpu.memset`) becomes asynchronous on one stream,
+      created once at the function's start (`gpu.wait async`): everything
+      runs in program order, also inside `scf.if` and `scf.for`. The host
+      waits (`gpu.wait`) only after a copy into host memory, before it reads
+      it; never at a return. With nd's CUDA runtime the stream is the one
+      the caller gave the call.
+    - A buffer the function allocates outside loops and cannot return
+      (followed through views, casts, `scf.for`, `scf.if` and calls) is
+      scratch: a view (`memref.view`) of a buffer of the call's scratch
+      arena, `nd_cuda_scratch(bytes)`, which the runtime keeps per stream
+      and grows when a call needs more (after a call's work in stream order,
+      so no driver allocation in the steady state). Buffers the function
+      may return stay `gpu.alloc`s.
+    - The error record calls of `--convert-nd-to-gpu`
+      (`__nd_gpu_error_record`, `__nd_gpu_error_record_end`) become the
+      runtime's `nd_cuda_error_record` and `nd_cuda_error_record_end`, the
+      messages of each function a private constant global.
 
     Upstream's `gpu-async-region` waits before every host operation with
     side effects and at region boundaries, which costs a synchronisation per
     kernel in nd's host code.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
 }
 
 def NdGPUModuleToFatbin : Pass<"nd-gpu-module-to-fatbin", "ModuleOp"> {
@@ -792,7 +815,9 @@ def NdGPURunOnHost : Pass<"nd-gpu-run-on-host", "ModuleOp"> {
     `gpu.launch` becomes loops over its blocks and, inside, over its threads,
     one thread after the other; `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`
     and `gpu.memset` become host allocations, copies and fills; `gpu.wait`
-    goes. A `gpu.barrier` at the top of a kernel's body splits the body into
+    goes. The error record of `--convert-nd-to-gpu` becomes a host buffer
+    cleared at the function's start, and each return reports the failed
+    check it holds through `__nd_report_error`, as the CPU lowering does. A `gpu.barrier` at the top of a kernel's body splits the body into
     phases, each run by every thread of the block before the next starts;
     the values a thread carries from one phase to a later one are kept in
     per-thread buffers, and workgroup memory is a buffer per block. Any

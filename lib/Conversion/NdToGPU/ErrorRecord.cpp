@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,21 +21,40 @@ using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::gpu_lowering;
 
+/// Declares the private function `name` of `type` in `module` unless it is
+/// declared; with `cInterface`, it is called through MLIR's C interface.
+static void declareFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                            FunctionType type, bool cInterface = false) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+  fn.setPrivate();
+  if (cInterface)
+    fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+}
+
+/// The type of the record as the runtime call returns it.
+static MemRefType dynamicWordsType(MLIRContext *context) {
+  return MemRefType::get({ShapedType::kDynamic}, IntegerType::get(context, 64));
+}
+
 ErrorRecord::ErrorRecord(OpBuilder &b, func::FuncOp func, int64_t numSlots)
     : numWords(kRecordHeader + numSlots) {
   OpBuilder::InsertionGuard guard(b);
+  auto module = func->getParentOfType<ModuleOp>();
+  Type i64 = b.getI64Type();
+  MemRefType dynamicType = dynamicWordsType(b.getContext());
+  declareFunction(b, module, kRecordFn, b.getFunctionType({i64}, dynamicType));
   b.setInsertionPointToStart(&func.getBody().front());
   Location loc = func.getLoc();
-  // One allocation seen as 32-bit words (to clear it with a memset) and as
-  // 64-bit ones.
-  bytes = allocFlat(b, loc, b.getI8Type(), numWords * 8);
-  Value zero = constIndex(b, loc, 0);
-  auto halves = MemRefType::get({2 * numWords}, b.getI32Type());
-  Value words32 =
-      memref::ViewOp::create(b, loc, halves, bytes, zero, ValueRange{});
-  fill32(b, loc, words32, 0);
-  auto wordsType = MemRefType::get({numWords}, b.getI64Type());
-  buffer = memref::ViewOp::create(b, loc, wordsType, bytes, zero, ValueRange{});
+  Value words = constInt(b, loc, i64, numWords);
+  dynamicBuffer =
+      func::CallOp::create(b, loc, kRecordFn, dynamicType, ValueRange{words})
+          .getResult(0);
+  auto wordsType = MemRefType::get({numWords}, i64);
+  buffer = memref::CastOp::create(b, loc, wordsType, dynamicBuffer);
 }
 
 int64_t ErrorRecord::addMessage(Operation *op, StringRef text) {
@@ -167,61 +187,194 @@ void ErrorRecord::recordFromHost(OpBuilder &b, Location loc, Value bad,
   });
 }
 
-/// Declares `__nd_report_error(i64, i64)` in `module` unless it is.
-static void declareReport(OpBuilder &b, ModuleOp module) {
-  if (module.lookupSymbol(kReportErrorFn))
-    return;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  Type i64 = b.getI64Type();
-  auto fn = func::FuncOp::create(b, module.getLoc(), kReportErrorFn,
-                                 b.getFunctionType({i64, i64}, {}));
-  fn.setPrivate();
-}
-
 void ErrorRecord::emitReports(OpBuilder &b, func::FuncOp func) const {
+  if (messages.empty())
+    return;
   auto module = func->getParentOfType<ModuleOp>();
-  declareReport(b, module);
+  declareFunction(b, module, kRecordEndFn,
+                  b.getFunctionType({dynamicBuffer.getType()}, {}));
+  SmallVector<Attribute> texts;
+  for (const std::string &message : messages)
+    texts.push_back(b.getStringAttr(message));
+  ArrayAttr table = b.getArrayAttr(texts);
   SmallVector<func::ReturnOp> returns;
   func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
   for (func::ReturnOp ret : returns) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ret);
-    Location loc = ret.getLoc();
-    auto hostType = MemRefType::get({numWords}, b.getI64Type());
-    Value host = memref::AllocaOp::create(b, loc, hostType);
-    gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
-                          buffer);
-    Value zero = constIndex(b, loc, 0);
-    Value one = constIndex(b, loc, 1);
-    Value two = constIndex(b, loc, 2);
-    Value code = memref::LoadOp::create(b, loc, host, zero);
-    Value a = memref::LoadOp::create(b, loc, host, one);
-    Value b2 = memref::LoadOp::create(b, loc, host, two);
-    Value which = toIndex(b, loc, code);
-    SmallVector<int64_t> cases;
-    for (int64_t i = 1, e = messages.size(); i <= e; ++i)
-      cases.push_back(i);
-    auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{}, which,
-                                               cases, cases.size());
-    for (auto [i, message] : llvm::enumerate(messages)) {
-      Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
-      OpBuilder cb = OpBuilder::atBlockBegin(&block);
-      auto call = func::CallOp::create(cb, loc, kReportErrorFn, TypeRange{},
-                                       ValueRange{a, b2});
-      call->setAttr(kMessageAttr, cb.getStringAttr(message));
-      scf::YieldOp::create(cb, loc);
-    }
-    Block &otherwise = switchOp.getDefaultRegion().emplaceBlock();
-    OpBuilder db = OpBuilder::atBlockBegin(&otherwise);
-    scf::YieldOp::create(db, loc);
-    dealloc(b, loc, bytes);
+    auto call = func::CallOp::create(b, ret.getLoc(), kRecordEndFn, TypeRange{},
+                                     ValueRange{dynamicBuffer});
+    call->setAttr(kMessagesAttr, table);
   }
 }
 
-std::tuple<Value, Value, Value> gpu_lowering::describeTupleComponent(
-    OpBuilder &b, Location loc, Value indices, Value position, Value k,
-    ArrayRef<Value> sizes, int64_t baseCode) {
+//===----------------------------------------------------------------------===//
+// The record on the host (--nd-gpu-run-on-host)
+//===----------------------------------------------------------------------===//
+
+/// The calls of `name` in `module`.
+static SmallVector<func::CallOp> callsOf(ModuleOp module, StringRef name) {
+  SmallVector<func::CallOp> calls;
+  module.walk([&](func::CallOp call) {
+    if (call.getCallee() == name)
+      calls.push_back(call);
+  });
+  return calls;
+}
+
+/// Erases the declaration of `name` in `module`, if any.
+static void eraseDeclaration(ModuleOp module, StringRef name) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    fn.erase();
+}
+
+/// A record in host memory, cleared word by word.
+static void expandRecordOnHost(OpBuilder &b, func::CallOp call) {
+  b.setInsertionPoint(call);
+  Location loc = call.getLoc();
+  Value words = toIndex(b, loc, call.getOperand(0));
+  auto type = cast<MemRefType>(call.getResult(0).getType());
+  Value record = memref::AllocOp::create(b, loc, type, ValueRange{words});
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value none = constInt(b, loc, b.getI64Type(), 0);
+  buildFor(b, loc, zero, words, one,
+           [&](OpBuilder &nb, Location nloc, Value i) {
+             memref::StoreOp::create(nb, nloc, none, record, ValueRange{i});
+           });
+  call.getResult(0).replaceAllUsesWith(record);
+  call.erase();
+}
+
+/// Reports the check whose code the host record holds, then frees it.
+static void expandRecordEndOnHost(OpBuilder &b, func::CallOp call) {
+  b.setInsertionPoint(call);
+  Location loc = call.getLoc();
+  Value record = call.getOperand(0);
+  auto table = call->getAttrOfType<ArrayAttr>(kMessagesAttr);
+  Value zero = constIndex(b, loc, 0);
+  Value one = constIndex(b, loc, 1);
+  Value two = constIndex(b, loc, 2);
+  Value code = memref::LoadOp::create(b, loc, record, zero);
+  Value a = memref::LoadOp::create(b, loc, record, one);
+  Value b2 = memref::LoadOp::create(b, loc, record, two);
+  Value which = toIndex(b, loc, code);
+  SmallVector<int64_t> cases;
+  for (int64_t i = 1, e = table.size(); i <= e; ++i)
+    cases.push_back(i);
+  auto switchOp = scf::IndexSwitchOp::create(b, loc, TypeRange{}, which, cases,
+                                             cases.size());
+  for (auto [i, message] : llvm::enumerate(table.getAsRange<StringAttr>())) {
+    Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
+    OpBuilder cb = OpBuilder::atBlockBegin(&block);
+    auto report = func::CallOp::create(cb, loc, kReportErrorFn, TypeRange{},
+                                       ValueRange{a, b2});
+    report->setAttr(kMessageAttr, message);
+    scf::YieldOp::create(cb, loc);
+  }
+  Block &otherwise = switchOp.getDefaultRegion().emplaceBlock();
+  OpBuilder db = OpBuilder::atBlockBegin(&otherwise);
+  scf::YieldOp::create(db, loc);
+  memref::DeallocOp::create(b, loc, record);
+  call.erase();
+}
+
+void gpu_lowering::expandErrorRecordsOnHost(ModuleOp module) {
+  OpBuilder b(module.getContext());
+  Type i64 = b.getI64Type();
+  if (!callsOf(module, kRecordEndFn).empty())
+    declareFunction(b, module, kReportErrorFn,
+                    b.getFunctionType({i64, i64}, {}));
+  // The ends first: they use the records.
+  for (func::CallOp call : callsOf(module, kRecordEndFn))
+    expandRecordEndOnHost(b, call);
+  for (func::CallOp call : callsOf(module, kRecordFn))
+    expandRecordOnHost(b, call);
+  eraseDeclaration(module, kRecordEndFn);
+  eraseDeclaration(module, kRecordFn);
+}
+
+//===----------------------------------------------------------------------===//
+// The record on a device (--nd-gpu-call-stream)
+//===----------------------------------------------------------------------===//
+
+/// The messages of `table` as the runtime reads them: each NUL-terminated,
+/// one after the other, an empty one after the last.
+static SmallVector<int8_t> packMessages(ArrayAttr table) {
+  SmallVector<int8_t> bytes;
+  for (StringAttr message : table.getAsRange<StringAttr>()) {
+    for (char c : message.getValue())
+      bytes.push_back(static_cast<int8_t>(c));
+    bytes.push_back(0);
+  }
+  bytes.push_back(0);
+  return bytes;
+}
+
+/// A private constant global of `symbols` holding `table` (one per distinct
+/// table), as a memref<?xi8> at `call`.
+static Value messagesAt(OpBuilder &b, SymbolTable &symbols, func::CallOp call,
+                        ArrayAttr table,
+                        llvm::DenseMap<Attribute, memref::GlobalOp> &globals) {
+  Location loc = call.getLoc();
+  memref::GlobalOp &global = globals[table];
+  if (!global) {
+    SmallVector<int8_t> bytes = packMessages(table);
+    auto type =
+        MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
+    auto tensorType =
+        RankedTensorType::get(type.getShape(), type.getElementType());
+    auto value = DenseElementsAttr::get(tensorType, ArrayRef<int8_t>(bytes));
+    // Made outside the module, then inserted under a name of its own.
+    OpBuilder detached(b.getContext());
+    global = memref::GlobalOp::create(detached, loc, "__nd_gpu_messages",
+                                      b.getStringAttr("private"), type, value,
+                                      /*constant=*/true, /*alignment=*/nullptr);
+    auto module = cast<ModuleOp>(symbols.getOp());
+    symbols.insert(global, module.getBody()->begin());
+  }
+  b.setInsertionPoint(call);
+  Value whole = memref::GetGlobalOp::create(b, loc, global.getType(),
+                                            global.getSymName());
+  auto dynamicType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  return memref::CastOp::create(b, loc, dynamicType, whole);
+}
+
+void gpu_lowering::lowerErrorRecordsForDevice(ModuleOp module) {
+  OpBuilder b(module.getContext());
+  MemRefType wordsType = dynamicWordsType(module.getContext());
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  StringRef recordFn = ND_ABI_NAME(ND_ABI_CUDA_ERROR_RECORD);
+  StringRef endFn = ND_ABI_NAME(ND_ABI_CUDA_ERROR_RECORD_END);
+  SmallVector<func::CallOp> records = callsOf(module, kRecordFn);
+  SmallVector<func::CallOp> ends = callsOf(module, kRecordEndFn);
+  if (!records.empty())
+    declareFunction(b, module, recordFn,
+                    b.getFunctionType({b.getI64Type()}, wordsType),
+                    /*cInterface=*/true);
+  if (!ends.empty())
+    declareFunction(b, module, endFn,
+                    b.getFunctionType({wordsType, bytesType}, {}),
+                    /*cInterface=*/true);
+  for (func::CallOp call : records)
+    call.setCallee(recordFn);
+  llvm::DenseMap<Attribute, memref::GlobalOp> globals;
+  SymbolTable symbols(module);
+  for (func::CallOp call : ends) {
+    auto table = call->getAttrOfType<ArrayAttr>(kMessagesAttr);
+    Value messages = messagesAt(b, symbols, call, table, globals);
+    func::CallOp::create(b, call.getLoc(), endFn, TypeRange{},
+                         ValueRange{call.getOperand(0), messages});
+    call.erase();
+  }
+  eraseDeclaration(module, kRecordEndFn);
+  eraseDeclaration(module, kRecordFn);
+}
+
+std::tuple<Value, Value, Value>
+gpu_lowering::describeTupleComponent(OpBuilder &b, Location loc, Value indices,
+                                     Value position, Value k,
+                                     ArrayRef<Value> sizes, int64_t baseCode) {
   Value c = remIndex(b, loc, position, k);
   Value raw = loadIndexValue(b, loc, indices, position);
   Value size = selectByIndex(b, loc, c, sizes);

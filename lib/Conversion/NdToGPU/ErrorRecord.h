@@ -1,13 +1,14 @@
 //===- ErrorRecord.h - run-time checks of nd's GPU kernels ------*- C++ -*-===//
 //
 // Internal to the NdToGPU library. A function whose nd ops check indices or
-// dynamic shapes at run time keeps one *error record* in device memory for
-// each call, a buffer of i64 words:
+// dynamic shapes at run time uses an *error record* in device memory, a
+// buffer of i64 words:
 //
-//   [0] the code of the first failed check of the call (0: none), [1] and
-//   [2] the two values its message prints, [3] unused, [4 + s] slot s: the
-//   first bad position found by op s's check, stored as its complement so
-//   that an unsigned atomic max keeps the smallest position and 0 means none.
+//   [0] the code of the first failed check (0: none), [1] and [2] the two
+//   values its message prints, [3] the runtime's (see below), [4 + s] slot s:
+//   the first bad position found by op s's check, stored as its complement
+//   so that an unsigned atomic max keeps the smallest position and 0 means
+//   none.
 //
 // A check kernel notes each bad index value with an atomic max into its op's
 // slot (integer atomics: the outcome does not depend on their order), then one
@@ -16,11 +17,28 @@
 // once it is set, so no op writes after a failed check, without a round trip
 // to the host. A dynamic shape the host finds wrong is recorded the same way,
 // by a one-thread kernel, so that the first failure in program order is the
-// one reported. At each return the host copies the record back (after the
-// stream has run everything) and, if a code is set, reports its message
-// through `__nd_report_error(a, b) {nd.message = "<location>: <op>: <text>"}`,
-// the call the CPU lowering makes: the LLVM stage of the pipeline turns it
-// into nd's error report.
+// one reported.
+//
+// The lowering leaves two calls for a later stage:
+//
+//   %r = func.call @__nd_gpu_error_record(%words) : (i64) -> memref<?xi64>
+//       the function's record, at its start, zero in every word;
+//   func.call @__nd_gpu_error_record_end(%r) {nd.messages = [M1, M2, ...]}
+//       before each return: report the check whose code the record holds,
+//       if any, with message Mcode ("<location>: <op>: <text>", a printf
+//       format with two `%lld` for words 1 and 2; codes count from 1).
+//
+// On a device (`--nd-gpu-call-stream`: lowerErrorRecordsForDevice) they are
+// calls of nd's CUDA runtime, which keeps one record per stream. It is zero
+// when a call starts because a call that leaves it set has failed and the
+// runtime clears it when it reports that failure: a successful call costs
+// no clearing, and the report reaches the caller asynchronously
+// (nd-c/CudaRuntime.h); word 3 is a constant 1, which tells the runtime
+// that its copy of the header has landed in host memory. On the host
+// (`--nd-gpu-run-on-host`: expandErrorRecordsOnHost) the record is a host
+// buffer cleared at the start, and the return reports through
+// `__nd_report_error(a, b) {nd.message = M}`, the call the CPU lowering
+// makes, which the LLVM stage turns into nd's error report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +47,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "nd-c/RuntimeABI.h"
 
 #include <string>
 
@@ -36,16 +56,23 @@ namespace mlir::nd::gpu_lowering {
 
 /// The name of the function a failed check reports through (see
 /// `--convert-nd-runtime-to-llvm`) and the attribute of its message.
-inline constexpr llvm::StringLiteral kReportErrorFn = "__nd_report_error";
-inline constexpr llvm::StringLiteral kMessageAttr = "nd.message";
+inline constexpr llvm::StringLiteral kReportErrorFn =
+    ND_ABI_LOWERED_REPORT_ERROR;
+inline constexpr llvm::StringLiteral kMessageAttr = ND_ABI_MESSAGE_ATTR;
 
 /// Words of the record before the slots.
 inline constexpr int64_t kRecordHeader = 4;
 
+/// The calls the lowering leaves for the record (see above) and the
+/// attribute of their messages.
+inline constexpr llvm::StringLiteral kRecordFn = ND_ABI_LOWERED_GPU_RECORD;
+inline constexpr llvm::StringLiteral kRecordEndFn =
+    ND_ABI_LOWERED_GPU_RECORD_END;
+inline constexpr llvm::StringLiteral kMessagesAttr = ND_ABI_MESSAGES_ATTR;
+
 class ErrorRecord {
 public:
-  /// Allocates and clears the record of `func` at its start, with
-  /// `numSlots` slots.
+  /// Takes the record of `func` at its start, with `numSlots` slots.
   ErrorRecord(OpBuilder &b, func::FuncOp func, int64_t numSlots);
 
   /// The record as a device buffer of i64 words.
@@ -95,12 +122,13 @@ public:
   void recordFromHost(OpBuilder &b, Location loc, Value bad, int64_t code,
                       Value a, Value b2) const;
 
-  /// Before each return of the function: copies the record back, reports a
-  /// failed check and frees the record.
+  /// Before each return of the function: reports a failed check (nothing
+  /// when no check registered a message).
   void emitReports(OpBuilder &b, func::FuncOp func) const;
 
 private:
-  Value bytes;
+  /// The record as the call returns it, and as a buffer of numWords words.
+  Value dynamicBuffer;
   Value buffer;
   int64_t numWords;
   int64_t nextSlot = 0;
@@ -115,6 +143,17 @@ std::tuple<Value, Value, Value>
 describeTupleComponent(OpBuilder &b, Location loc, Value indices,
                        Value position, Value k, ArrayRef<Value> sizes,
                        int64_t baseCode);
+
+/// `--nd-gpu-run-on-host`: the records of `module` in host memory, cleared
+/// at the start of their function; each failed check reported at a return
+/// through `__nd_report_error` with its message.
+void expandErrorRecordsOnHost(ModuleOp module);
+
+/// `--nd-gpu-call-stream`: the records of `module` from nd's CUDA runtime
+/// (ND_ABI_CUDA_ERROR_RECORD and ND_ABI_CUDA_ERROR_RECORD_END of
+/// nd-c/RuntimeABI.h, through MLIR's C interface), each function's messages
+/// in a constant global that the runtime reads when it reports.
+void lowerErrorRecordsForDevice(ModuleOp module);
 
 } // namespace mlir::nd::gpu_lowering
 

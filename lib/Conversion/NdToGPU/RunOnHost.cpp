@@ -10,12 +10,17 @@
 // use it. Workgroup attributions become one host buffer per launch (the
 // blocks run one after the other).
 //
+// The error records of nd's checks become host buffers whose failures are
+// reported at each return (ErrorRecord.h).
+//
 // Preconditions: kernels are `gpu.launch` regions (not outlined); the GPU
 // operations of host functions are synchronous.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToGPU/NdToGPU.h"
+
+#include "ErrorRecord.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -216,6 +221,7 @@ struct NdGPURunOnHostPass
 
   void runOnOperation() override {
     OpBuilder b(&getContext());
+    gpu_lowering::expandErrorRecordsOnHost(getOperation());
     SmallVector<gpu::LaunchOp> launches;
     SmallVector<Operation *> operations;
     getOperation().walk([&](Operation *op) {

@@ -31,6 +31,9 @@ int main(void) {
   nd_cuda_free(buffer, NULL);
   char host[4] = {0};
   printf("copy: %d\n", nd_cuda_copy(host, host, sizeof host));
+  printf("copy queued: %d\n", nd_cuda_copy_async(host, host, sizeof host, NULL));
+  status = nd_cuda_synchronize(NULL, message, sizeof message);
+  printf("synchronize: %d %s\n", status, message);
 
   /* What a library built by nd-to-gpu does: its modules load when it does
    * (the load fails quietly), and a call records why it cannot run. */
