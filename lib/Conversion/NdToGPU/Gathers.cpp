@@ -266,10 +266,9 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
       return std::make_pair(row, index.bad);
     };
     emitRowGather(hb, hloc, g);
-    if (checking)
+    if (checking) {
       emitAloneIndexCheck(hb, hloc, g, numIndices, oob, axisSize, record,
                           slot);
-    if (checking)
       record->finalize(
           hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
             Value raw = loadIndexValue(fb, floc, flatIndices, position);
@@ -279,6 +278,7 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
             Value size64 = fromIndex(fb, floc, i64, axisSize);
             return std::make_tuple(codeValue, raw64, size64);
           });
+    }
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);
     release(hb, hloc, g.indices);
