@@ -267,8 +267,7 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
     };
     emitRowGather(hb, hloc, g);
     if (checking) {
-      emitAloneIndexCheck(hb, hloc, g, numIndices, oob, axisSize, record,
-                          slot);
+      emitAloneIndexCheck(hb, hloc, g, numIndices, oob, axisSize, record, slot);
       record->finalize(
           hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
             Value raw = loadIndexValue(fb, floc, flatIndices, position);
