@@ -219,6 +219,40 @@ static std::string whyNoTiles(Operation *op, const IterationSpace &space) {
   return {};
 }
 
+/// Why the loops that tile `op` itself cannot yield its result, or an empty
+/// string: a gather's result type that leaves a dim dynamic where its
+/// operands give a static size. Upstream's tiling yields the loops' results
+/// in a destination it builds from those sizes (MLIR 22's
+/// `tensor::getOrCreateDestination`), of another type than the result it
+/// replaces. (A scatter's destination is its own operand; fusion into a
+/// consumer's tiles builds no destination.)
+static std::string whyNoDestination(Operation *op,
+                                    const IterationSpace &space) {
+  if (space.destination || op->getNumResults() != 1)
+    return {};
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  unsigned resultValue = space.maps.size() - 1;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    const NdLoop &loop = space.loops[space.loopOf(resultValue, d)];
+    auto extentType =
+        cast<ShapedType>(op->getOperand(loop.extentValue).getType());
+    int64_t size = extentType.getDimSize(loop.extentDim);
+    if (ShapedType::isDynamic(size))
+      continue;
+    return "its result type leaves dim " + std::to_string(d) +
+           " dynamic where dim " + std::to_string(loop.extentDim) + " of '" +
+           space.names[loop.extentValue].str() + "' gives " +
+           std::to_string(size) +
+           ": the loops of tiles would yield a result of another type (MLIR "
+           "22 builds their destination from the operands' sizes); make the "
+           "result type as static as the operands, or fuse the op into a "
+           "tiled consumer";
+  }
+  return {};
+}
+
 /// Why `op` cannot run on the tile `[offsets, offsets + sizes)` of its
 /// iteration domain, or an empty string when it can.
 static std::string whyNotTileable(Operation *op, const IterationSpace &space,
@@ -362,11 +396,10 @@ domainTileOf(OpBuilder &b, Operation *op, const IterationSpace &space,
 
 /// Whether some tiles of values are tiles of their loops (isLoopTile; no IR
 /// built).
-static bool
-areLoopTiles(Operation *op, const IterationSpace &space,
-                      ArrayRef<unsigned> valueNumbers,
-                      ArrayRef<SmallVector<OpFoldResult>> allOffsets,
-                      ArrayRef<SmallVector<OpFoldResult>> allSizes) {
+static bool areLoopTiles(Operation *op, const IterationSpace &space,
+                         ArrayRef<unsigned> valueNumbers,
+                         ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+                         ArrayRef<SmallVector<OpFoldResult>> allSizes) {
   for (auto [v, offsets, sizes] :
        llvm::zip_equal(valueNumbers, allOffsets, allSizes))
     for (int64_t d = 0, e = offsets.size(); d < e; ++d)
@@ -688,6 +721,9 @@ struct NdTilingModel
                         SmallVector<OpFoldResult> &resultOffsets,
                         SmallVector<OpFoldResult> &resultSizes) const {
     IterationSpace space = spaceOf(op);
+    std::string why = whyNoDestination(op, space);
+    if (!why.empty())
+      return op->emitOpError("cannot be tiled as asked: ") << why;
     OperandTiles tiles = tilesOf(b, op, space, offsets, sizes);
     resultOffsets = tiles.offsets.back();
     resultSizes = tiles.sizes.back();
@@ -812,8 +848,7 @@ struct NdTilingModel
       Operation *op, ArrayRef<unsigned> operandNumbers,
       ArrayRef<SmallVector<OpFoldResult>> allOffsets,
       ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
-    return areLoopTiles(op, spaceOf(op), operandNumbers, allOffsets,
-                                 allSizes);
+    return areLoopTiles(op, spaceOf(op), operandNumbers, allOffsets, allSizes);
   }
 };
 } // namespace

@@ -179,3 +179,23 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A gather whose result type is less static than its operands give (dim 0,
+// 3 in 'indices'): MLIR 22's tiling yields its loops' results in a
+// destination built from the operands' sizes, of another type than the
+// result; nd refuses rather than leave a return of the wrong type.
+func.func @less_static_result(%d: tensor<3x3x?xi32>, %i: tensor<3x?x?xi64>) -> tensor<?x3xi32> {
+  // expected-error @below {{'nd.gather_nd' op cannot be tiled as asked: its result type leaves dim 0 dynamic where dim 0 of 'indices' gives 3: the loops of tiles would yield a result of another type (MLIR 22 builds their destination from the operands' sizes); make the result type as static as the operands, or fuse the op into a tiled consumer}}
+  // expected-error @below {{failed to generate tiling loops}}
+  %r = nd.gather_nd %d[%i] batch_dims(2) : tensor<3x3x?xi32>, tensor<3x?x?xi64> -> tensor<?x3xi32>
+  return %r : tensor<?x3xi32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["nd.gather_nd"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l:2 = transform.structured.tile_using_for %op tile_sizes [2, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
