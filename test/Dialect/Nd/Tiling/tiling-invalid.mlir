@@ -141,8 +141,9 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // An empty result whose loop of tiles would have no trips: the tiled
-// program would never check index -2 against the empty axis, which the
-// untiled one reports (test/nd-run/tiled.test runs it).
+// program would never check index -2 against dim 1 of 'data' (of size 0 at
+// run time), which the untiled op reports
+// (test/nd-run/empty-result-gather.test runs it untiled).
 func.func @empty_result(%d: tensor<0x?xui8>, %i: tensor<2xi64>) -> tensor<0x2xui8> {
   // expected-error @below {{'nd.gather' op cannot be tiled as asked: 'data' has no elements (dim 0 has size 0)}}
   // expected-error @below {{faild to tile operation}}
