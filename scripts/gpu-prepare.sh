@@ -6,12 +6,13 @@
 #   scripts/gpu-prepare.sh [OUT]        (default: build/gpu-check)
 #
 # ND_BUILD_DIR names nd's build (default: build), CUDA_HOME the toolkit;
-# ND_GPU_QUICK=1 draws half the random cases; ND_GPU_HOST_ONLY=1 builds and
-# checks only what runs here (the CPU and host libraries: check-nd's
-# differential test of the GPU lowering); ND_GPU_SAMPLE=N keeps N of the
-# random and larger cases and ND_GPU_NO_BENCH=1 leaves the benchmark out,
-# for dry runs of gpu-check.sh on a stand-in driver (check-nd's
-# gpu-check-dry-run.test).
+# ND_GPU_QUICK=1 draws half the random cases; ND_GPU_FUZZ=N draws N random
+# cases of every kind of shapes (empty ones too) instead of the usual cases,
+# ND_GPU_SEED their seed; ND_GPU_HOST_ONLY=1 builds and checks only what runs
+# here (the CPU and host libraries: check-nd's differential tests of the GPU
+# lowering); ND_GPU_SAMPLE=N keeps N of the random and larger cases and
+# ND_GPU_NO_BENCH=1 leaves the benchmark out, for dry runs of gpu-check.sh on
+# a stand-in driver (check-nd's gpu-check-dry-run.test).
 #
 # OUT then holds:
 #   libcases_cuda.so    the test cases compiled by nd-to-gpu (sm_90 and sm_80
@@ -85,7 +86,8 @@ chmod +x "$OUT/gpu-check.sh"
 
 echo "== the test cases"
 "$PYTHON" "$ROOT/scripts/gpu_cases.py" "$OUT" ${ND_GPU_QUICK:+--quick} \
-  ${ND_GPU_SAMPLE:+--sample "$ND_GPU_SAMPLE"}
+  ${ND_GPU_SAMPLE:+--sample "$ND_GPU_SAMPLE"} \
+  ${ND_GPU_FUZZ:+--fuzz "$ND_GPU_FUZZ"} ${ND_GPU_SEED:+--seed "$ND_GPU_SEED"}
 start=$(date +%s)
 # The host libraries run here only: bf16 conversions from the support file,
 # strided copies from MLIR's C runner utilities.

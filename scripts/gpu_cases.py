@@ -12,7 +12,7 @@ Writes, into DIR:
 The expected results are added later by `gpu_check.py expect`, which runs
 the same module compiled by nd's CPU pipeline.
 
-Usage: gpu_cases.py DIR [--seed N] [--quick] [--sample N]
+Usage: gpu_cases.py DIR [--seed N] [--quick | --fuzz N] [--sample N]
 
 --sample N keeps N of the random and larger cases (evenly spread) and every
 error and donated case: a small set for dry runs of the check's machinery.
@@ -327,6 +327,34 @@ def donated_entries(rng):
                   donated=[0])]
 
 
+def fuzz_entries(rng, count):
+    """`count` random cases for a random differential test: every op in
+    turn, of shapes drawn among static ones, a static 0 dim and a dim that
+    is 0 at run time only (nd_cases.random_shaped_case), every fifth one
+    under oob<error> with an index out of range."""
+    out = []
+    for index in range(count):
+        op = nd_cases.OPS[index % len(nd_cases.OPS)]
+        shapes = nd_cases.SHAPES[int(rng.integers(0, len(nd_cases.SHAPES)))]
+        bad = index % 5 == 4
+        while True:
+            case = nd_cases.random_shaped_case(rng, op, shapes,
+                                               "error" if bad else None)
+            name = "write_indices" if op == "tensor_scatter" else "indices"
+            indices = case.array(name)
+            if not bad or (indices is not None and indices.size):
+                break
+        if bad:
+            position = tuple(int(rng.integers(0, d)) for d in indices.shape)
+            indices[position] = -1000 - index
+        element = case.operands[0][2]
+        dyn = bool(case.dynamic or case.result_dynamic)
+        what = describe(case, element, dyn) + f" {shapes}" + \
+            (" bad index" if bad else "")
+        out.append(case_entry(case, what))
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir")
@@ -336,13 +364,21 @@ def main():
     parser.add_argument("--sample", type=int, default=0,
                         help="keep this many of the random and larger "
                              "cases")
+    parser.add_argument("--fuzz", type=int, metavar="N",
+                        help="only N random cases of every kind of shapes, "
+                             "some with an index out of range (see "
+                             "fuzz_entries)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    values = random_entries(rng, args.quick) + big_entries(rng)
-    if args.sample:
-        step = max(1, len(values) // args.sample)
-        values = values[::step][:args.sample]
-    entries = values + error_entries(rng) + donated_entries(rng)
+    if args.fuzz:
+        print(f"seed {args.seed}")
+        entries = fuzz_entries(rng, args.fuzz)
+    else:
+        values = random_entries(rng, args.quick) + big_entries(rng)
+        if args.sample:
+            step = max(1, len(values) // args.sample)
+            values = values[::step][:args.sample]
+        entries = values + error_entries(rng) + donated_entries(rng)
     os.makedirs(args.dir, exist_ok=True)
     functions, manifest = [], []
     for n, entry in enumerate(entries):

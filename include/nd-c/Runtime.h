@@ -40,7 +40,9 @@
 |* - A failed call writes no output and allocates nothing that outlives it;  *|
 |*   inputs that are not donated are untouched. An op whose run-time check    *|
 |*   fails writes nothing, but ops before it in the same call may already     *|
-|*   have updated a donated input.                                           *|
+|*   have updated a donated input. One exception: a call whose compiled code  *|
+|*   cannot allocate a buffer (ND_ERROR_OUT_OF_MEMORY, "cannot allocate N     *|
+|*   bytes") ends there and does not release the buffers it allocated before. *|
 |*                                                                            *|
 |* Calls are independent: several threads may call one entry (or several     *|
 |* libraries) at once, each with its own context, and each gets its own      *|

@@ -99,6 +99,17 @@ typedef struct nd_call_state nd_call_state;
 void ND_ABI_REPORT_ERROR(nd_call_state *state, const char *format, int64_t a,
                          int64_t b);
 
+/* An allocation of the generated code failed (--nd-check-allocations):
+   `format` names the location and has one `%lld`, the bytes asked for
+   (`bytes`; `unused` is 0). Reported and kept as nd_report_error's, except
+   that the call's status is ND_ERROR_OUT_OF_MEMORY; the generated code then
+   returns from the entry without touching the buffer (the buffers the call
+   had allocated before are not released). libnd_runner_utils.so prints the
+   message and exits with status 1. */
+#define ND_ABI_REPORT_OUT_OF_MEMORY nd_report_out_of_memory
+void ND_ABI_REPORT_OUT_OF_MEMORY(nd_call_state *state, const char *format,
+                                 int64_t bytes, int64_t unused);
+
 /*===----------------------------------------------------------------------===*
  * Buffers
  *

@@ -310,6 +310,8 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
                                  llvm::JITSymbolFlags::Exported};
     };
     add(ND_ABI_NAME(ND_ABI_REPORT_ERROR), &::nd::runtime::reportError);
+    add(ND_ABI_NAME(ND_ABI_REPORT_OUT_OF_MEMORY),
+        &::nd::runtime::reportOutOfMemory);
     add(ND_ABI_NAME(ND_ABI_ALLOC), &allocateBuffer);
     add(ND_ABI_NAME(ND_ABI_ALIGNED_ALLOC), &allocateAlignedBuffer);
     add(ND_ABI_NAME(ND_ABI_FREE), &::nd::runtime::release);

@@ -139,6 +139,8 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   }
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // A buffer that cannot be allocated ends the call with nd's report.
+  pm.addPass(createNdCheckAllocations());
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -188,8 +188,9 @@ void nd::runtime::copyStrided(const Memory &memory, uint8_t *dst,
 // Error reports
 //===----------------------------------------------------------------------===//
 
-void nd::runtime::reportError(nd_call_state *state, const char *format,
-                              int64_t a, int64_t b) {
+/// Records the first report of a call with its status.
+static void report(nd_call_state *state, int32_t status, const char *format,
+                   int64_t a, int64_t b) {
   auto lla = static_cast<long long>(a);
   auto llb = static_cast<long long>(b);
   if (!state) {
@@ -200,6 +201,7 @@ void nd::runtime::reportError(nd_call_state *state, const char *format,
   }
   if (state->failed.exchange(true))
     return;
+  state->status = status;
   int size = std::snprintf(nullptr, 0, format, lla, llb);
   if (size < 0) {
     state->message = format;
@@ -208,6 +210,16 @@ void nd::runtime::reportError(nd_call_state *state, const char *format,
   state->message.resize(static_cast<size_t>(size) + 1);
   std::snprintf(state->message.data(), state->message.size(), format, lla, llb);
   state->message.resize(static_cast<size_t>(size));
+}
+
+void nd::runtime::reportError(nd_call_state *state, const char *format,
+                              int64_t a, int64_t b) {
+  report(state, ND_ERROR_CHECK_FAILED, format, a, b);
+}
+
+void nd::runtime::reportOutOfMemory(nd_call_state *state, const char *format,
+                                    int64_t bytes, int64_t unused) {
+  report(state, ND_ERROR_OUT_OF_MEMORY, format, bytes, unused);
 }
 
 //===----------------------------------------------------------------------===//
@@ -432,7 +444,7 @@ int32_t Call::run(int32_t threads, const ThreadControl &control) {
   holdsResults = signature.num_outputs > 0;
   if (state.failed.load()) {
     releaseResults();
-    return fail(ND_ERROR_CHECK_FAILED, state.message);
+    return fail(state.status, state.message);
   }
   return ND_OK;
 }

@@ -22,9 +22,12 @@
 #include <vector>
 
 /// The error state of one call (opaque to generated code, which passes a
-/// pointer to it to every report): the first failed check's message.
+/// pointer to it to every report): the first report's message and status
+/// (ND_ERROR_CHECK_FAILED, or ND_ERROR_OUT_OF_MEMORY for an allocation of the
+/// generated code).
 struct nd_call_state {
   std::atomic<bool> failed{false};
+  int32_t status = 0;
   std::string message;
 };
 
@@ -35,6 +38,11 @@ namespace nd::runtime {
 /// passed none), prints the message to stderr. Never exits.
 void reportError(nd_call_state *state, const char *format, int64_t a,
                  int64_t b);
+
+/// Records a failed allocation of the generated code in `state` as
+/// reportError does, with the status ND_ERROR_OUT_OF_MEMORY.
+void reportOutOfMemory(nd_call_state *state, const char *format,
+                       int64_t bytes, int64_t unused);
 
 /// Where the buffers of a call live: what allocates, releases and copies
 /// them. `copy` copies `bytes` between two buffers of that memory, ordered

@@ -39,6 +39,16 @@ ND_EXPORT void *ND_ABI_ALIGNED_ALLOC(size_t alignment, size_t size) {
 ND_EXPORT void ND_ABI_FREE(void *buffer) { nd::runtime::release(buffer); }
 
 ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *, const char *format,
+                                   int64_t a, int64_t b);
+
+/// A failed allocation ends the process as a failed check does.
+ND_EXPORT void ND_ABI_REPORT_OUT_OF_MEMORY(nd_call_state *state,
+                                           const char *format, int64_t bytes,
+                                           int64_t unused) {
+  ND_ABI_REPORT_ERROR(state, format, bytes, unused);
+}
+
+ND_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *, const char *format,
                                    int64_t a, int64_t b) {
   static std::atomic<bool> reported{false};
   if (reported.exchange(true))

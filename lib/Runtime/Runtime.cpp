@@ -51,6 +51,13 @@ ND_RUNTIME_EXPORT void ND_ABI_REPORT_ERROR(nd_call_state *state,
   reportError(state, format, a, b);
 }
 
+ND_RUNTIME_EXPORT void ND_ABI_REPORT_OUT_OF_MEMORY(nd_call_state *state,
+                                                   const char *format,
+                                                   int64_t bytes,
+                                                   int64_t unused) {
+  reportOutOfMemory(state, format, bytes, unused);
+}
+
 ND_RUNTIME_EXPORT void *ND_ABI_ALLOC(size_t size) { return allocate(size); }
 
 ND_RUNTIME_EXPORT void *ND_ABI_ALIGNED_ALLOC(size_t alignment, size_t size) {

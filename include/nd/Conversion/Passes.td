@@ -393,6 +393,54 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
 // Entries of compiled code: the LLVM stage after nd-to-llvm
 //===----------------------------------------------------------------------===//
 
+def NdCheckAllocations : Pass<"nd-check-allocations", "ModuleOp"> {
+  let summary = "End the call where an allocation of the generated code fails";
+  let description = [{
+    Runs in the LLVM stage of `nd-to-llvm`, on the LLVM dialect. Every
+    allocation of the generated code (a call of `_mlir_memref_to_llvm_alloc`
+    or `_mlir_memref_to_llvm_aligned_alloc`, or of `malloc` and
+    `aligned_alloc` without `runtime-allocator`) is followed by a test of its
+    result: a null buffer of a non-zero size calls the host's
+    `nd_report_out_of_memory(state, "<location>: cannot allocate %lld
+    bytes for a buffer of the compiled code", bytes, 0)` (with a null state,
+    which `--nd-call-state` replaces; nd-c/RuntimeABI.h) and nothing reads
+    or writes through the buffer:
+
+    - in a function's body, the function returns at once (zeros for its
+      results, which the host releases as null buffers);
+    - inside an OpenMP region (a loop body, a parallel region), that
+      iteration or thread leaves the region, and the function returns after
+      the region's op;
+    - a call of a function of the module that may fail this way is followed
+      by a test of a thread-local flag the failing function set, and its
+      caller returns as well.
+
+    Buffers the call allocated before the failure are not released. A
+    function without allocations is left as it is, and so is an allocation
+    inside a region whose terminator takes operands (none of nd's
+    pipelines makes one).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def NdCheckDimIndices : Pass<"nd-check-dim-indices", "ModuleOp"> {
+  let summary = "Reject a `tensor.dim` or `memref.dim` of a constant index "
+                "out of range";
+  let description = [{
+    Runs first in `nd-to-gpu`. A `tensor.dim` or `memref.dim` whose index is
+    a constant outside `[0, rank)` of a ranked operand is an error naming
+    the index and the rank: upstream's ops leave such a dim undefined, and
+    with the GPU dialect loaded MLIR 22's canonicalizer crashes on the
+    `memref.dim` that bufferization makes of it (`SimplifyDimOfAllocOp`,
+    GPUDialect.cpp).
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps
+    of MLIR 22"): llvm-project issue #205073, retired by PR #205338 (June
+    2026, after the 22.x branch), whose pattern leaves an index out of range
+    alone. An index that becomes a constant only by folding is not seen.
+  }];
+}
+
 def NdReturnThroughPointer : Pass<"nd-return-through-pointer", "ModuleOp"> {
   let summary = "Make an entry function write its results through a pointer";
   let description = [{

@@ -87,6 +87,33 @@ static void emitRowGather(OpBuilder &b, Location loc, const RowGather &g) {
       });
 }
 
+/// The index values of a gather checked on their own, where the result has
+/// no rows although `indices` has values (a dim of data before the axis is
+/// 0; the CPU lowering checks them then too): a row gather of `numIndices`
+/// rows of no elements, row `e` read through index value `e`, which notes a
+/// bad one as the rows of `g` do and writes nothing.
+static void emitAloneIndexCheck(OpBuilder &b, Location loc, const RowGather &g,
+                                Value numIndices, OobMode oob, Value axisSize,
+                                ErrorRecord *record, int64_t slot) {
+  RowGather alone = g;
+  alone.entries = numIndices;
+  alone.rowLen = constIndex(b, loc, 0);
+  Value flatIndices = g.indices.flat;
+  alone.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
+    Value raw = loadIndexValue(kb, kloc, flatIndices, e);
+    ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
+    buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
+      record->noteBad(nb, nloc, slot, e);
+    });
+    return std::make_pair(constIndex(kb, kloc, 0), index.bad);
+  };
+  Value zero = constIndex(b, loc, 0);
+  Value noRows = cmpIndex(b, loc, arith::CmpIPredicate::eq, g.entries, zero);
+  buildIf(b, loc, noRows, [&](OpBuilder &cb, Location cloc) {
+    emitRowGather(cb, cloc, alone);
+  });
+}
+
 LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
   OpBuilder &b = l.b;
   Location loc = l.loc;
@@ -208,6 +235,8 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
   Value rowLen = product(b, loc, dimValues(b, loc, data, axis + 1, r));
   Value perBatch = product(b, loc, dimValues(b, loc, indices, bDims, q));
   Value entries = mulIndex(b, loc, outer, perBatch);
+  Value batch = product(b, loc, dimValues(b, loc, data, 0, bDims));
+  Value numIndices = mulIndex(b, loc, batch, perBatch);
   ErrorRecord *record = l.record;
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
@@ -237,7 +266,8 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
       return std::make_pair(row, index.bad);
     };
     emitRowGather(hb, hloc, g);
-    if (checking)
+    if (checking) {
+      emitAloneIndexCheck(hb, hloc, g, numIndices, oob, axisSize, record, slot);
       record->finalize(
           hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
             Value raw = loadIndexValue(fb, floc, flatIndices, position);
@@ -247,6 +277,7 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
             Value size64 = fromIndex(fb, floc, i64, axisSize);
             return std::make_tuple(codeValue, raw64, size64);
           });
+    }
     writeBack(hb, hloc, g.into);
     release(hb, hloc, g.data);
     release(hb, hloc, g.indices);

@@ -3,13 +3,15 @@
 // `--nd-call-state`: every function the module defines takes the state of
 // the host's call (`nd_call_state *`, nd-c/RuntimeABI.h) as a new last
 // argument and passes it on, to the functions it calls and to
-// `nd_report_error`. OpenMP regions are regions of their function in the
-// LLVM dialect (the OpenMP translation outlines them later), so reports made
-// by worker threads see the state of the call that forked them.
+// `nd_report_error` and `nd_report_out_of_memory`. OpenMP regions are regions
+// of their function in the LLVM dialect (the OpenMP translation outlines them
+// later), so reports made by worker threads see the state of the call that
+// forked them.
 //
 // Preconditions: the module is in the LLVM dialect with nd's run-time calls
-// lowered (`--convert-nd-runtime-to-llvm`): each report is a direct call of
-// `nd_report_error` whose first argument is the state.
+// lowered (`--convert-nd-runtime-to-llvm`, `--nd-check-allocations`): each
+// report is a direct call of `nd_report_error` or `nd_report_out_of_memory`
+// whose first argument is the state.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,13 +108,13 @@ struct NdCallStatePass
         appendArgument(call, state);
         return;
       }
-      if (*callee != kHostReportErrorFn)
+      if (*callee != kHostReportErrorFn && *callee != kHostReportOutOfMemoryFn)
         return;
       if (call.getArgOperands().empty() ||
           call.getArgOperands().front().getType() != pointerType) {
         call.emitError() << "expected the call state as the first argument "
                             "of @"
-                         << kHostReportErrorFn;
+                         << *callee;
         malformed = true;
         return;
       }

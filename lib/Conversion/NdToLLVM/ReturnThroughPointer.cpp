@@ -69,7 +69,7 @@ static SmallVector<SmallVector<int64_t, 2>> allocatedPointerPaths(Type type) {
 }
 
 /// For each result, the argument of `function` that its allocated pointer is
-/// at every return, or -1.
+/// at every return (but those of zeros), or -1.
 static SmallVector<int64_t>
 findResultBuffers(LLVM::LLVMFuncOp function, ArrayRef<LLVM::ReturnOp> returns) {
   Type resultType = function.getFunctionType().getReturnType();
@@ -79,6 +79,10 @@ findResultBuffers(LLVM::LLVMFuncOp function, ArrayRef<LLVM::ReturnOp> returns) {
   SmallVector<int64_t> buffers(paths.size(), -2);
   Block *entry = &function.getBody().front();
   for (LLVM::ReturnOp op : returns) {
+    // The zeros a call that cannot allocate a buffer returns
+    // (--nd-check-allocations) say nothing about the results' buffers.
+    if (op.getArg() && op.getArg().getDefiningOp<LLVM::ZeroOp>())
+      continue;
     for (auto [k, path] : llvm::enumerate(paths)) {
       Value field = traceField(op.getArg(), path);
       auto argument = dyn_cast_or_null<BlockArgument>(field);

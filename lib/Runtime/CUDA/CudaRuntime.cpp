@@ -273,6 +273,21 @@ ND_EXPORT void ND_ABI_CIFACE(ND_ABI_CUDA_SCRATCH)(MemRef1D *result,
   describeBuffer(result, takeScratch(static_cast<size_t>(bytes)), bytes);
 }
 
+/// A host buffer that nd-to-llvm's code could not allocate
+/// (--nd-check-allocations; nd's GPU check loads the CPU library of its
+/// cases beside this runtime): reported as a failed check is, with the
+/// status ND_ERROR_OUT_OF_MEMORY.
+ND_EXPORT void ND_ABI_REPORT_OUT_OF_MEMORY(nd_call_state *callState,
+                                           const char *format, int64_t bytes,
+                                           int64_t unused) {
+  char buffer[1024];
+  std::snprintf(buffer, sizeof buffer, format, static_cast<long long>(bytes),
+                static_cast<long long>(unused));
+  fail(ND_CUDA_ERROR_OUT_OF_MEMORY, buffer);
+  if (callState)
+    nd::runtime::reportOutOfMemory(callState, format, bytes, unused);
+}
+
 //===----------------------------------------------------------------------===//
 // The entry points of MLIR's gpu-to-llvm lowering
 //===----------------------------------------------------------------------===//

@@ -248,6 +248,40 @@ def main(out):
                 "[8, 16] : (!transform.any_op) -> (!transform.any_op, "
                 "!transform.any_op, !transform.any_op)"])
 
+    # A scatter_elements whose data is wider than its indices off the axis,
+    # fused into a consumer tiled across data's columns: the issue's case
+    # (4 columns of data, 2 of indices, tiles of 2) and a larger one whose
+    # last consumer tiles lie past the indices.
+    fused_scatter_elements(out, "scatter_elements_wider_issue",
+                           np.zeros((4, 4), np.int32),
+                           np.array([[0, 1], [2, 3]], np.int64),
+                           np.array([[1, 2], [3, 4]], np.int32), "[4, 2]")
+    fused_scatter_elements(out, "scatter_elements_wider_data",
+                           RNG.integers(-50, 50, (12, 10)).astype(np.int32),
+                           indices((5, 6), 12),
+                           RNG.integers(-50, 50, (5, 6)).astype(np.int32),
+                           "[4, 3]")
+
+
+def fused_scatter_elements(out, name, data, idx, upd, tile_sizes):
+    """nd.scatter_elements along axis 0 into `x + x`, the add tiled with
+    `tile_sizes` and the scatter fused into its tiles."""
+    res = ref.scatter_elements(data, idx, upd, axis=0)
+    t = mlir_type(data)
+    write_case(out, name, [data, idx, upd],
+               [f"%s = nd.scatter_elements %a0[%a1], %a2 axis(0) : {t}, "
+                f"{mlir_type(idx)}, {mlir_type(upd)}",
+                f"%e = tensor.empty() : {t}",
+                f"%r = linalg.add ins(%s, %s : {t}, {t}) outs(%e : {t}) -> "
+                f"{t}"],
+               [("%r", t)], [res + res],
+               [match("add", "linalg.add"),
+                match("s", "nd.scatter_elements"),
+                forall("t", "add", tile_sizes),
+                "    %f, %nl = transform.structured.fuse_into_containing_op "
+                "%s into %t_loop : (!transform.any_op, !transform.any_op) -> "
+                "(!transform.any_op, !transform.any_op)"])
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

@@ -40,11 +40,18 @@ namespace nd {
 #define GEN_PASS_DECL_NDCALLSTATE
 #define GEN_PASS_DECL_NDRECORDSIGNATURE
 #define GEN_PASS_DECL_NDEXPORTENTRY
+#define GEN_PASS_DECL_NDCHECKALLOCATIONS
+#define GEN_PASS_DECL_NDCHECKDIMINDICES
 #include "nd/Conversion/Passes.h.inc"
 
 /// The host function a failed run-time check calls (nd-c/RuntimeABI.h).
 inline constexpr llvm::StringLiteral kHostReportErrorFn =
     ND_ABI_NAME(ND_ABI_REPORT_ERROR);
+
+/// The host function a failed allocation of the generated code calls
+/// (nd-c/RuntimeABI.h; `--nd-check-allocations`).
+inline constexpr llvm::StringLiteral kHostReportOutOfMemoryFn =
+    ND_ABI_NAME(ND_ABI_REPORT_OUT_OF_MEMORY);
 
 /// Emits, at `builder`'s insertion point, the run-time report of a failed
 /// check that `--convert-nd-runtime-to-llvm` lowers to a call of the host's

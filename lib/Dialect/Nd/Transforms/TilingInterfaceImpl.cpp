@@ -31,6 +31,7 @@
 
 #include "nd/Dialect/Nd/Transforms/TilingInterfaceImpl.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -86,13 +87,19 @@ static bool isWholeDim(OpFoldResult size, Value value, int64_t dim) {
   return source == value && index && *index == dim;
 }
 
+/// Whether a tile `[offset, offset + size)` of dim `dim` of `value` is the
+/// whole dim.
+static bool isWholeTile(OpFoldResult offset, OpFoldResult size, Value value,
+                        int64_t dim) {
+  std::optional<int64_t> start = getConstantIntValue(offset);
+  return start && *start == 0 && isWholeDim(size, value, dim);
+}
+
 /// Whether a tile `[offset, offset + size)` of `loop` covers it whole.
 static bool coversLoop(Operation *op, const NdLoop &loop, OpFoldResult offset,
                        OpFoldResult size) {
-  std::optional<int64_t> start = getConstantIntValue(offset);
-  if (!start || *start != 0)
-    return false;
-  return isWholeDim(size, op->getOperand(loop.extentValue), loop.extentDim);
+  return isWholeTile(offset, size, op->getOperand(loop.extentValue),
+                     loop.extentDim);
 }
 
 /// A slice of a tensor or a view of a buffer.
@@ -143,6 +150,45 @@ static Value wholeValue(Operation *op, const IterationSpace &space,
   return op->getOperand(space.destination.value_or(0));
 }
 
+/// The value whose dims value `v` (map order) has, where they may differ from
+/// its loops' extents: an operand's own, a scatter's result its
+/// destination's; null for a gather's result, whose dims are its loops'.
+static Value ownDims(Operation *op, const IterationSpace &space, unsigned v) {
+  if (v < op->getNumOperands())
+    return op->getOperand(v);
+  if (space.destination)
+    return op->getOperand(*space.destination);
+  return Value();
+}
+
+/// Whether dim `d` of value `v` (map order), on an iterated loop, may be
+/// larger than the loop's extent as far as the types tell: `data` off the
+/// axis of the Elements ops (and a scatter_elements' result) need only be at
+/// least as large as `indices`. A tile of the loop then covers positions
+/// `[0, extent)` of the dim only; the rest of it is no tile's.
+static bool mayExceedLoop(Operation *op, const IterationSpace &space,
+                          unsigned v, int64_t d) {
+  const NdLoop &loop = space.loops[space.loopOf(v, d)];
+  Value own = ownDims(op, space, v);
+  Value extent = op->getOperand(loop.extentValue);
+  if (!loop.uneven || !own || own == extent)
+    return false;
+  int64_t size = cast<ShapedType>(own.getType()).getDimSize(d);
+  int64_t extentSize =
+      cast<ShapedType>(extent.getType()).getDimSize(loop.extentDim);
+  return ShapedType::isDynamic(size) || size != extentSize;
+}
+
+/// Whether two tiles of `loop` are the same: the same offsets and sizes, or
+/// both the whole loop (a dim the loop's extent is not read from may give
+/// its size as another value).
+static bool sameLoopTile(Operation *op, const NdLoop &loop, OpFoldResult o1,
+                         OpFoldResult s1, OpFoldResult o2, OpFoldResult s2) {
+  if (isEqualConstantIntOrValue(o1, o2) && isEqualConstantIntOrValue(s1, s2))
+    return true;
+  return coversLoop(op, loop, o1, s1) && coversLoop(op, loop, o2, s2);
+}
+
 namespace {
 /// The tiles an op's operands and result take for a tile of its iteration
 /// domain.
@@ -151,11 +197,70 @@ struct OperandTiles {
 };
 } // namespace
 
+/// Why `op` has no tiles: a value with a static dim of size 0, or an empty
+/// string. The op has no elements to tile, MLIR 22's slices of such a dim do
+/// not verify (a static offset must be below the dim's size, 0 included),
+/// and a loop of tiles over an empty dim never runs, so that the index
+/// values its tiles would check are never checked (the untiled op checks
+/// them, result empty or not).
+static std::string whyNoTiles(Operation *op, const IterationSpace &space) {
+  for (auto [v, name] : llvm::enumerate(space.names)) {
+    Type type = v < op->getNumOperands() ? op->getOperand(v).getType()
+                                         : op->getResult(0).getType();
+    ArrayRef<int64_t> shape = cast<ShapedType>(type).getShape();
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      if (size != 0)
+        continue;
+      return "'" + name.str() + "' has no elements (dim " + std::to_string(d) +
+             " has size 0): there is nothing to tile, and tiles that never "
+             "run would leave the index values unchecked";
+    }
+  }
+  return {};
+}
+
+/// Why the loops that tile `op` itself cannot yield its result, or an empty
+/// string: a gather's result type that leaves a dim dynamic where its
+/// operands give a static size. Upstream's tiling yields the loops' results
+/// in a destination it builds from those sizes (MLIR 22's
+/// `tensor::getOrCreateDestination`), of another type than the result it
+/// replaces. (A scatter's destination is its own operand; fusion into a
+/// consumer's tiles builds no destination.)
+static std::string whyNoDestination(Operation *op,
+                                    const IterationSpace &space) {
+  if (space.destination || op->getNumResults() != 1)
+    return {};
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  unsigned resultValue = space.maps.size() - 1;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    const NdLoop &loop = space.loops[space.loopOf(resultValue, d)];
+    auto extentType =
+        cast<ShapedType>(op->getOperand(loop.extentValue).getType());
+    int64_t size = extentType.getDimSize(loop.extentDim);
+    if (ShapedType::isDynamic(size))
+      continue;
+    return "its result type leaves dim " + std::to_string(d) +
+           " dynamic where dim " + std::to_string(loop.extentDim) + " of '" +
+           space.names[loop.extentValue].str() + "' gives " +
+           std::to_string(size) +
+           ": the loops of tiles would yield a result of another type (MLIR "
+           "22 builds their destination from the operands' sizes); make the "
+           "result type as static as the operands, or fuse the op into a "
+           "tiled consumer";
+  }
+  return {};
+}
+
 /// Why `op` cannot run on the tile `[offsets, offsets + sizes)` of its
 /// iteration domain, or an empty string when it can.
 static std::string whyNotTileable(Operation *op, const IterationSpace &space,
                                   ArrayRef<OpFoldResult> offsets,
                                   ArrayRef<OpFoldResult> sizes) {
+  std::string why = whyNoTiles(op, space);
+  if (!why.empty())
+    return why;
   for (int64_t i = 0, e = space.numIterated(); i < e; ++i) {
     const NdLoop &loop = space.loops[i];
     if (coversLoop(op, loop, offsets[i], sizes[i]))
@@ -176,14 +281,14 @@ static std::string whyNotTileable(Operation *op, const IterationSpace &space,
         return where +
                " holds the update entries, which apply in row-major order: "
                "tile it with sequential loops (scf.for), not in parallel";
-      // Entries that never collide write disjoint elements, but each tile
-      // of a scatter on tensors yields the whole destination.
-      if (op->getNumResults() != 0)
-        return where + " holds the update entries: each tile of a scatter "
-                       "on tensors yields the whole destination, so tiles of "
-                       "the entries cannot run in parallel (tile them with "
-                       "scf.for, or tile the scatter on buffers)";
-      break;
+      // Entries that never collide (distinct constant indices) write
+      // disjoint elements, but each tile of them takes the whole
+      // destination: on tensors it yields all of it (parallel tiles would
+      // overlap), on buffers the lowering may copy a view of it in and back.
+      return where + " holds the update entries: each tile of them takes "
+                     "the whole destination, so tiles of the entries cannot "
+                     "run in parallel, even where they never collide (tile "
+                     "them with sequential loops, scf.for)";
     }
     case LoopKind::Indexed:
     case LoopKind::Component:
@@ -195,7 +300,8 @@ static std::string whyNotTileable(Operation *op, const IterationSpace &space,
 
 /// The tiles of every value of `op` (map order) for the tile `[offsets,
 /// offsets + sizes)` of its iteration domain: a dim on an iterated loop takes
-/// the loop's tile, any other dim is whole.
+/// the loop's tile (the whole dim where the tile is the whole loop and the
+/// dim may be larger), any other dim is whole.
 static OperandTiles tilesOf(OpBuilder &b, Operation *op,
                             const IterationSpace &space,
                             ArrayRef<OpFoldResult> offsets,
@@ -207,6 +313,12 @@ static OperandTiles tilesOf(OpBuilder &b, Operation *op,
     SmallVector<OpFoldResult> valueOffsets, valueSizes;
     for (int64_t d = 0, e = map.getNumResults(); d < e; ++d) {
       unsigned loop = space.loopOf(v, d);
+      if (loop < numIterated && mayExceedLoop(op, space, v, d) &&
+          coversLoop(op, space.loops[loop], offsets[loop], sizes[loop])) {
+        valueOffsets.push_back(b.getIndexAttr(0));
+        valueSizes.push_back(sizeOf(b, loc, ownDims(op, space, v), d));
+        continue;
+      }
       if (loop < numIterated) {
         valueOffsets.push_back(offsets[loop]);
         valueSizes.push_back(sizes[loop]);
@@ -221,10 +333,23 @@ static OperandTiles tilesOf(OpBuilder &b, Operation *op,
   return tiles;
 }
 
+/// Whether the tile `[offset, offset + size)` of dim `d` of value `v` (map
+/// order) is a tile of the loop the dim is on: any tile of a dim on an
+/// iterated loop, unless the dim may be larger than the loop (then only the
+/// whole dim, which is the whole loop); only the whole dim on other loops.
+static bool isLoopTile(Operation *op, const IterationSpace &space, unsigned v,
+                       int64_t d, OpFoldResult offset, OpFoldResult size) {
+  if (space.loopOf(v, d) >= space.numIterated())
+    return isWholeTile(offset, size, wholeValue(op, space, v), d);
+  if (mayExceedLoop(op, space, v, d))
+    return isWholeTile(offset, size, ownDims(op, space, v), d);
+  return true;
+}
+
 /// The tile of the iteration domain that the tiles of some values (map
 /// order, `valueNumbers`) cover: each loop of theirs takes their tile, every
-/// other iterated loop is whole. Fails where a tile cuts a dim on a loop the
-/// op does not iterate, or two tiles cut one loop differently.
+/// other iterated loop is whole. Fails where a tile is not one of its loop
+/// (isLoopTile), or two tiles cut one loop differently.
 static LogicalResult
 domainTileOf(OpBuilder &b, Operation *op, const IterationSpace &space,
              ArrayRef<unsigned> valueNumbers,
@@ -238,22 +363,26 @@ domainTileOf(OpBuilder &b, Operation *op, const IterationSpace &space,
   for (auto [v, offsets, sizes] :
        llvm::zip_equal(valueNumbers, allOffsets, allSizes)) {
     for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
+      if (!isLoopTile(op, space, v, d, offsets[d], sizes[d]))
+        return failure();
       unsigned loop = space.loopOf(v, d);
-      if (loop >= numIterated) {
-        std::optional<int64_t> start = getConstantIntValue(offsets[d]);
-        if (!start || *start != 0 ||
-            !isWholeDim(sizes[d], wholeValue(op, space, v), d))
-          return failure();
+      if (loop >= numIterated)
         continue;
+      const NdLoop &nd = space.loops[loop];
+      OpFoldResult offset = offsets[d], size = sizes[d];
+      // A whole dim larger than its loop is the whole loop.
+      if (mayExceedLoop(op, space, v, d)) {
+        offset = b.getIndexAttr(0);
+        size = extentOf(b, op, nd);
       }
       if (domainOffsets[loop]) {
-        if (!isEqualConstantIntOrValue(domainOffsets[loop], offsets[d]) ||
-            !isEqualConstantIntOrValue(domainSizes[loop], sizes[d]))
+        if (!sameLoopTile(op, nd, domainOffsets[loop], domainSizes[loop],
+                          offset, size))
           return failure();
         continue;
       }
-      domainOffsets[loop] = offsets[d];
-      domainSizes[loop] = sizes[d];
+      domainOffsets[loop] = offset;
+      domainSizes[loop] = size;
     }
   }
   for (int64_t i = 0; i < numIterated; ++i) {
@@ -265,24 +394,146 @@ domainTileOf(OpBuilder &b, Operation *op, const IterationSpace &space,
   return success();
 }
 
-/// Whether some tiles of values cut only iterated loops (no IR built).
-static bool cutsOnlyIteratedLoops(Operation *op, const IterationSpace &space,
-                                  ArrayRef<unsigned> valueNumbers,
-                                  ArrayRef<SmallVector<OpFoldResult>> allOffsets,
-                                  ArrayRef<SmallVector<OpFoldResult>> allSizes) {
-  int64_t numIterated = space.numIterated();
+/// Whether some tiles of values are tiles of their loops (isLoopTile; no IR
+/// built).
+static bool areLoopTiles(Operation *op, const IterationSpace &space,
+                         ArrayRef<unsigned> valueNumbers,
+                         ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+                         ArrayRef<SmallVector<OpFoldResult>> allSizes) {
   for (auto [v, offsets, sizes] :
-       llvm::zip_equal(valueNumbers, allOffsets, allSizes)) {
-    for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
-      if (space.loopOf(v, d) < numIterated)
-        continue;
-      std::optional<int64_t> start = getConstantIntValue(offsets[d]);
-      if (!start || *start != 0 ||
-          !isWholeDim(sizes[d], wholeValue(op, space, v), d))
+       llvm::zip_equal(valueNumbers, allOffsets, allSizes))
+    for (int64_t d = 0, e = offsets.size(); d < e; ++d)
+      if (!isLoopTile(op, space, v, d, offsets[d], sizes[d]))
         return false;
+  return true;
+}
+
+/// The op on the tiles `tiles` of its values: slices of its operands; a
+/// scatter's result is its destination's tile, a gather's has the result
+/// tile's sizes.
+static FailureOr<TilingResult> buildTile(OpBuilder &b, Operation *op,
+                                         const IterationSpace &space,
+                                         const OperandTiles &tiles) {
+  Location loc = op->getLoc();
+  TilingResult result;
+  SmallVector<Value> operands;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    Value slice = sliceOf(b, loc, operand, tiles.offsets[i], tiles.sizes[i]);
+    result.generatedSlices.push_back(slice.getDefiningOp());
+    operands.push_back(slice);
+  }
+  SmallVector<Type> resultTypes;
+  if (op->getNumResults() == 1) {
+    if (space.destination) {
+      resultTypes.push_back(operands[*space.destination].getType());
+    } else {
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      SmallVector<int64_t> shape;
+      for (OpFoldResult size : tiles.sizes.back())
+        shape.push_back(
+            getConstantIntValue(size).value_or(ShapedType::kDynamic));
+      resultTypes.push_back(type.clone(shape));
     }
   }
-  return true;
+  Operation *tiled = mlir::clone(b, op, resultTypes, operands);
+  result.tiledOps.push_back(tiled);
+  llvm::append_range(result.tiledValues, tiled->getResults());
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// A consumer's tile of the result (generateResultTileValue)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How a consumer's tile of an op's result is computed.
+struct ResultTilePlan {
+  /// The tile of the iteration domain the op runs on.
+  SmallVector<OpFoldResult> domainOffsets, domainSizes;
+  /// The result dims larger than their loop that the consumer's tile cuts,
+  /// with the consumer's tile of each: `(dim, offset, size)`, the tile of
+  /// the destination (and the result) there.
+  SmallVector<std::tuple<int64_t, OpFoldResult, OpFoldResult>> beyondLoop;
+  /// Whether the op computes the tile widened over the dims index values
+  /// address, and where the consumer's tile lies in it.
+  bool widened = false;
+  SmallVector<OpFoldResult> innerOffsets;
+};
+} // namespace
+
+/// The part `[min(o, n), min(o + s, n))` of a loop of extent `n` that the
+/// tile `[o, o + s)` of a larger dim on it covers, as (offset, size): empty
+/// where the tile lies past the loop.
+static std::pair<OpFoldResult, OpFoldResult>
+partInLoop(OpBuilder &b, Operation *op, const NdLoop &loop, OpFoldResult offset,
+           OpFoldResult size) {
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  OpFoldResult extent = extentOf(b, op, loop);
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
+             d2 = getAffineDimExpr(2, ctx);
+  auto startMap = AffineMap::get(2, 0, {d0, d1}, ctx);
+  OpFoldResult start =
+      affine::makeComposedFoldedAffineMin(b, loc, startMap, {offset, extent});
+  auto endMap = AffineMap::get(3, 0, {d0 + d1, d2}, ctx);
+  OpFoldResult end = affine::makeComposedFoldedAffineMin(
+      b, loc, endMap, {offset, size, extent});
+  OpFoldResult length =
+      affine::makeComposedFoldedAffineApply(b, loc, d0 - d1, {end, start});
+  return {start, length};
+}
+
+/// The plan for the consumer's tile `[offsets, offsets + sizes)` of `op`'s
+/// result. A scatter's result dims that index values address are never cut:
+/// where the consumer's tile cuts them, the op computes the tile widened to
+/// the whole dims and the consumer's part is sliced out of it (recomputed per
+/// consumer tile, as fusion does, but of its other dims only). A result dim
+/// larger than its loop (a scatter_elements' data off the axis, wider than
+/// its indices) is cut as the consumer asks: the op runs on that tile of
+/// data and on the part of the loop inside it (partInLoop), never on slices
+/// of indices and updates past their extent.
+static ResultTilePlan planResultTile(OpBuilder &b, Operation *op,
+                                     const IterationSpace &space,
+                                     ArrayRef<OpFoldResult> offsets,
+                                     ArrayRef<OpFoldResult> sizes) {
+  int64_t numIterated = space.numIterated();
+  unsigned resultValue = space.maps.size() - 1;
+  Value own = ownDims(op, space, resultValue);
+  ResultTilePlan plan;
+  plan.domainOffsets.assign(numIterated, OpFoldResult());
+  plan.domainSizes.assign(numIterated, OpFoldResult());
+  for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
+    plan.innerOffsets.push_back(b.getIndexAttr(0));
+    unsigned loop = space.loopOf(resultValue, d);
+    bool whole = own && isWholeTile(offsets[d], sizes[d], own, d);
+    if (loop >= numIterated) {
+      if (!whole) {
+        plan.widened = true;
+        plan.innerOffsets.back() = offsets[d];
+      }
+      continue;
+    }
+    if (!mayExceedLoop(op, space, resultValue, d)) {
+      plan.domainOffsets[loop] = offsets[d];
+      plan.domainSizes[loop] = sizes[d];
+      continue;
+    }
+    // The whole dim is the whole loop (below).
+    if (whole)
+      continue;
+    auto [start, length] =
+        partInLoop(b, op, space.loops[loop], offsets[d], sizes[d]);
+    plan.domainOffsets[loop] = start;
+    plan.domainSizes[loop] = length;
+    plan.beyondLoop.push_back({d, offsets[d], sizes[d]});
+  }
+  for (int64_t i = 0; i < numIterated; ++i) {
+    if (plan.domainOffsets[i])
+      continue;
+    plan.domainOffsets[i] = b.getIndexAttr(0);
+    plan.domainSizes[i] = extentOf(b, op, space.loops[i]);
+  }
+  return plan;
 }
 
 //===----------------------------------------------------------------------===//
@@ -460,35 +711,7 @@ struct NdTilingModel
     std::string why = whyNotTileable(op, space, offsets, sizes);
     if (!why.empty())
       return op->emitOpError("cannot be tiled as asked: ") << why;
-    Location loc = op->getLoc();
-    OperandTiles tiles = tilesOf(b, op, space, offsets, sizes);
-
-    TilingResult result;
-    SmallVector<Value> operands;
-    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      Value slice = sliceOf(b, loc, operand, tiles.offsets[i], tiles.sizes[i]);
-      result.generatedSlices.push_back(slice.getDefiningOp());
-      operands.push_back(slice);
-    }
-    SmallVector<Type> resultTypes;
-    if (op->getNumResults() == 1) {
-      // A scatter's result is its destination's tile; a gather's has the
-      // tile's sizes.
-      if (space.destination) {
-        resultTypes.push_back(operands[*space.destination].getType());
-      } else {
-        auto type = cast<RankedTensorType>(op->getResult(0).getType());
-        SmallVector<int64_t> shape;
-        for (OpFoldResult size : tiles.sizes.back())
-          shape.push_back(getConstantIntValue(size).value_or(
-              ShapedType::kDynamic));
-        resultTypes.push_back(type.clone(shape));
-      }
-    }
-    Operation *tiled = mlir::clone(b, op, resultTypes, operands);
-    result.tiledOps.push_back(tiled);
-    llvm::append_range(result.tiledValues, tiled->getResults());
-    return result;
+    return buildTile(b, op, space, tilesOf(b, op, space, offsets, sizes));
   }
 
   LogicalResult
@@ -498,6 +721,9 @@ struct NdTilingModel
                         SmallVector<OpFoldResult> &resultOffsets,
                         SmallVector<OpFoldResult> &resultSizes) const {
     IterationSpace space = spaceOf(op);
+    std::string why = whyNoDestination(op, space);
+    if (!why.empty())
+      return op->emitOpError("cannot be tiled as asked: ") << why;
     OperandTiles tiles = tilesOf(b, op, space, offsets, sizes);
     resultOffsets = tiles.offsets.back();
     resultSizes = tiles.sizes.back();
@@ -511,51 +737,40 @@ struct NdTilingModel
       SmallVectorImpl<OpFoldResult> &domainSizes) const {
     IterationSpace space = spaceOf(op);
     unsigned resultValue = space.maps.size() - 1;
-    return domainTileOf(b, op, space, {resultValue},
-                        {llvm::to_vector(offsets)}, {llvm::to_vector(sizes)},
-                        domainOffsets, domainSizes);
+    return domainTileOf(b, op, space, {resultValue}, {llvm::to_vector(offsets)},
+                        {llvm::to_vector(sizes)}, domainOffsets, domainSizes);
   }
 
-  /// A tile of the result for a consumer's tile. A scatter's result dims
-  /// that index values address are never cut: where the consumer's tile cuts
-  /// them, the scatter computes the tile widened to the whole dims and the
-  /// consumer's part is sliced out of it (recomputed per consumer tile, as
-  /// fusion does, but of its other dims only).
+  /// A tile of the result for a consumer's tile (see planResultTile): the
+  /// op on the domain tile the plan gives, its destination's tile where it
+  /// is larger, and the consumer's part of it where it was widened.
   FailureOr<TilingResult>
   generateResultTileValue(Operation *op, OpBuilder &b, unsigned resultNumber,
                           ArrayRef<OpFoldResult> offsets,
                           ArrayRef<OpFoldResult> sizes) const {
     IterationSpace space = spaceOf(op);
-    int64_t numIterated = space.numIterated();
+    // Decided before any IR is built where it can be.
+    std::string why = whyNoTiles(op, space);
+    if (!why.empty())
+      return op->emitOpError("cannot be tiled as asked: ") << why;
+    ResultTilePlan plan = planResultTile(b, op, space, offsets, sizes);
+    why = whyNotTileable(op, space, plan.domainOffsets, plan.domainSizes);
+    if (!why.empty())
+      return op->emitOpError("cannot be tiled as asked: ") << why;
+    OperandTiles tiles =
+        tilesOf(b, op, space, plan.domainOffsets, plan.domainSizes);
     unsigned resultValue = space.maps.size() - 1;
-    SmallVector<OpFoldResult> wideOffsets(offsets), wideSizes(sizes);
-    SmallVector<OpFoldResult> innerOffsets, innerSizes;
-    bool widened = false;
-    Value destination = op->getOperand(space.destination.value_or(0));
-    for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
-      innerOffsets.push_back(b.getIndexAttr(0));
-      innerSizes.push_back(sizes[d]);
-      if (space.loopOf(resultValue, d) < numIterated)
-        continue;
-      std::optional<int64_t> start = getConstantIntValue(offsets[d]);
-      if (start && *start == 0 && isWholeDim(sizes[d], destination, d))
-        continue;
-      widened = true;
-      innerOffsets.back() = offsets[d];
-      wideOffsets[d] = b.getIndexAttr(0);
-      wideSizes[d] = sizeOf(b, op->getLoc(), destination, d);
+    for (auto [d, offset, size] : plan.beyondLoop) {
+      tiles.offsets[*space.destination][d] = offset;
+      tiles.sizes[*space.destination][d] = size;
+      tiles.offsets[resultValue][d] = offset;
+      tiles.sizes[resultValue][d] = size;
     }
-    SmallVector<OpFoldResult> domainOffsets, domainSizes;
-    if (failed(getIterationDomainTileFromResultTile(op, b, resultNumber,
-                                                    wideOffsets, wideSizes,
-                                                    domainOffsets, domainSizes)))
-      return failure();
-    FailureOr<TilingResult> tiled =
-        getTiledImplementation(op, b, domainOffsets, domainSizes);
-    if (failed(tiled) || !widened)
+    FailureOr<TilingResult> tiled = buildTile(b, op, space, tiles);
+    if (failed(tiled) || !plan.widened)
       return tiled;
     Value part = sliceOf(b, op->getLoc(), tiled->tiledValues[resultNumber],
-                         innerOffsets, innerSizes);
+                         plan.innerOffsets, sizes);
     tiled->tiledValues[resultNumber] = part;
     return tiled;
   }
@@ -633,8 +848,7 @@ struct NdTilingModel
       Operation *op, ArrayRef<unsigned> operandNumbers,
       ArrayRef<SmallVector<OpFoldResult>> allOffsets,
       ArrayRef<SmallVector<OpFoldResult>> allSizes) const {
-    return cutsOnlyIteratedLoops(op, spaceOf(op), operandNumbers, allOffsets,
-                                 allSizes);
+    return areLoopTiles(op, spaceOf(op), operandNumbers, allOffsets, allSizes);
   }
 };
 } // namespace
@@ -648,8 +862,9 @@ void mlir::nd::registerTilingInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NdDialect *) {
     // What the tiles are built from.
-    ctx->loadDialect<arith::ArithDialect, memref::MemRefDialect,
-                     scf::SCFDialect, tensor::TensorDialect>();
+    ctx->loadDialect<affine::AffineDialect, arith::ArithDialect,
+                     memref::MemRefDialect, scf::SCFDialect,
+                     tensor::TensorDialect>();
     attachTilingModels<GatherNDOp, GatherOp, GatherElementsOp, ScatterNDOp,
                        ScatterElementsOp, TensorScatterOp>(ctx);
   });

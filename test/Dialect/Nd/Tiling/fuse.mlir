@@ -178,3 +178,43 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A scatter_elements whose data is wider than its indices off the axis
+// (4 columns, 2 of indices), fused into a consumer tiled by 2 columns: the
+// tile scatters into its columns of data the part of the indices and
+// updates inside them, [min(c, 2), min(c + 2, 2)), empty for the columns
+// past the indices (never a slice of indices past their extent).
+// CHECK-DAG: #[[START:.*]] = affine_map<(d0) -> (2, d0 * 2)>
+// CHECK-DAG: #[[END:.*]] = affine_map<(d0) -> (2, d0 * 2 + 2)>
+// CHECK-LABEL: func.func @scatter_elements_wider_data
+// CHECK-SAME: (%[[DATA:.*]]: tensor<4x4xi32>, %[[IDX:.*]]: tensor<2x2xi64>, %[[UPD:.*]]: tensor<2x2xi32>)
+// CHECK: scf.forall (%[[I:.*]]) in (2)
+// CHECK-DAG: %[[C:.*]] = affine.apply {{.*}}(%[[I]])
+// CHECK-DAG: %[[S:.*]] = affine.min #[[START]](%[[I]])
+// CHECK-DAG: %[[E:.*]] = affine.min #[[END]](%[[I]])
+// CHECK-DAG: %[[N:.*]] = affine.apply {{.*}}(%[[E]], %[[S]])
+// CHECK-DAG: %[[D:.*]] = tensor.extract_slice %[[DATA]][0, %[[C]]] [4, 2] [1, 1]
+// CHECK-DAG: %[[X:.*]] = tensor.extract_slice %[[IDX]][0, %[[S]]] [2, %[[N]]] [1, 1]
+// CHECK-DAG: %[[U:.*]] = tensor.extract_slice %[[UPD]][0, %[[S]]] [2, %[[N]]] [1, 1]
+// CHECK: %[[T:.*]] = nd.scatter_elements %[[D]][%[[X]]], %[[U]] : tensor<4x2xi32>, tensor<2x?xi64>, tensor<2x?xi32>
+// CHECK: tensor.parallel_insert_slice %[[T]] into %{{.*}}[0, %[[C]]] [4, 2] [1, 1]
+func.func @scatter_elements_wider_data(%data: tensor<4x4xi32>, %idx: tensor<2x2xi64>, %upd: tensor<2x2xi32>) -> tensor<4x4xi32> {
+  %0 = nd.scatter_elements %data[%idx], %upd axis(0) : tensor<4x4xi32>, tensor<2x2xi64>, tensor<2x2xi32>
+  %e = tensor.empty() : tensor<4x4xi32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<4x4xi32>) outs(%e : tensor<4x4xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    linalg.yield %x : i32
+  } -> tensor<4x4xi32>
+  return %1 : tensor<4x4xi32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %s = transform.structured.match ops{["nd.scatter_elements"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %g tile_sizes [4, 2] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %f, %nl = transform.structured.fuse_into_containing_op %s into %l : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

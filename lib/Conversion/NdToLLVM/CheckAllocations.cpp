@@ -1,0 +1,355 @@
+//===- CheckAllocations.cpp - a failed allocation ends the call -*- C++ -*-===//
+//
+// `--nd-check-allocations` (the LLVM stage of nd-to-llvm): the generated code
+// tests every buffer it allocates, and a failed allocation reports "cannot
+// allocate N bytes" through the host (nd-c/RuntimeABI.h) and ends the call
+// instead of writing through a null pointer.
+//
+// A failure site is an allocation call (its result null for a non-zero
+// size) or a call of a function of the module that has failure sites (the
+// thread-local flag `__nd_alloc_failed` set once it returns; the caller
+// clears the flag before the call). A failure in a function's body returns
+// from the function with zeros for its results and the flag set. A failure
+// inside an OpenMP region (a loop body, a parallel region: the regions of
+// their function until the OpenMP translation outlines them) cannot return:
+// it sets the function's local flag (an alloca its worker threads share),
+// leaves the region through a copy of the region's terminator, and the
+// function tests the local flag after the region's op and returns from
+// there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nd/Conversion/CheckMessages.h"
+#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::nd {
+#define GEN_PASS_DEF_NDCHECKALLOCATIONS
+#include "nd/Conversion/Passes.h.inc"
+} // namespace mlir::nd
+
+using namespace mlir;
+using namespace mlir::nd;
+
+/// The thread-local flag a failed function leaves set for its caller.
+static constexpr StringLiteral kFailedFlag = "__nd_alloc_failed";
+/// The messages' globals (renamed on a clash).
+static constexpr StringLiteral kMessageName = "__nd_alloc_msg";
+
+/// The bytes an allocation call asks for, or null where `call` is none.
+static Value allocatedBytes(LLVM::CallOp call) {
+  std::optional<StringRef> callee = call.getCallee();
+  if (!callee || call.getNumResults() != 1)
+    return Value();
+  ValueRange args = call.getArgOperands();
+  if ((*callee == ND_ABI_NAME(ND_ABI_ALLOC) || *callee == "malloc") &&
+      args.size() == 1)
+    return args[0];
+  if ((*callee == ND_ABI_NAME(ND_ABI_ALIGNED_ALLOC) ||
+       *callee == "aligned_alloc") &&
+      args.size() == 2)
+    return args[1];
+  return Value();
+}
+
+/// The operand-less terminator that leaves `region` (a copy of which ends
+/// a failed iteration or thread), or null where it has none.
+static Operation *regionExit(Region &region) {
+  for (Block &block : region) {
+    if (block.empty())
+      continue;
+    Operation *terminator = &block.back();
+    if (terminator->hasTrait<OpTrait::IsTerminator>() &&
+        terminator->getNumSuccessors() == 0 &&
+        terminator->getNumOperands() == 0)
+      return terminator;
+  }
+  return nullptr;
+}
+
+/// The functions of `module` with failure sites: those that allocate, and
+/// those that call one, transitively.
+static llvm::DenseSet<StringAttr>
+functionsThatMayFail(ArrayRef<LLVM::LLVMFuncOp> defined) {
+  llvm::DenseSet<StringAttr> mayFail;
+  llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> callers;
+  SmallVector<StringAttr> worklist;
+  for (LLVM::LLVMFuncOp function : defined) {
+    StringAttr name = function.getSymNameAttr();
+    bool allocates = false;
+    function.walk([&](LLVM::CallOp call) {
+      if (allocatedBytes(call))
+        allocates = true;
+      else if (FlatSymbolRefAttr callee = call.getCalleeAttr())
+        callers[callee.getAttr()].insert(name);
+    });
+    if (allocates && mayFail.insert(name).second)
+      worklist.push_back(name);
+  }
+  while (!worklist.empty()) {
+    StringAttr callee = worklist.pop_back_val();
+    auto it = callers.find(callee);
+    if (it == callers.end())
+      continue;
+    for (StringAttr caller : it->second)
+      if (mayFail.insert(caller).second)
+        worklist.push_back(caller);
+  }
+  return mayFail;
+}
+
+namespace {
+/// What the checks of one module share.
+struct Checker {
+  OpBuilder b;
+  SymbolTable symbols;
+  LLVM::GlobalOp failedFlag;
+  LLVM::LLVMFuncOp reporter;
+  llvm::StringMap<LLVM::GlobalOp> messages;
+
+  Checker(ModuleOp module) : b(module.getContext()), symbols(module) {}
+
+  Type ptrType() { return LLVM::LLVMPointerType::get(b.getContext()); }
+  Value constant(Location loc, Type type, int64_t value) {
+    return LLVM::ConstantOp::create(b, loc, type,
+                                    b.getIntegerAttr(type, value));
+  }
+  /// This thread's `__nd_alloc_failed`.
+  Value flagAddress(Location loc) {
+    Value global = LLVM::AddressOfOp::create(b, loc, failedFlag);
+    return LLVM::ThreadlocalAddressOp::create(b, loc, ptrType(), global);
+  }
+  void setFlag(Location loc, Value address, int64_t value) {
+    Value byte = constant(loc, b.getI8Type(), value);
+    LLVM::StoreOp::create(b, loc, byte, address, /*alignment=*/1,
+                          /*isVolatile=*/false, /*isNonTemporal=*/false,
+                          /*isInvariantGroup=*/false,
+                          LLVM::AtomicOrdering::monotonic);
+  }
+  Value isFlagSet(Location loc, Value address) {
+    Value byte = LLVM::LoadOp::create(
+        b, loc, b.getI8Type(), address, /*alignment=*/1, /*isVolatile=*/false,
+        /*isNonTemporal=*/false, /*isInvariant=*/false,
+        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic);
+    Value zero = constant(loc, b.getI8Type(), 0);
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, byte, zero);
+  }
+  LLVM::GlobalOp message(Operation *site, ModuleOp module);
+  void report(Operation *site, Value bytes, ModuleOp module);
+  void returnFailed(LLVM::LLVMFuncOp function, Location loc);
+};
+} // namespace
+
+LLVM::GlobalOp Checker::message(Operation *site, ModuleOp module) {
+  std::string text = describeLocation(site) +
+                     ": cannot allocate %lld bytes for a buffer of the "
+                     "compiled code";
+  LLVM::GlobalOp &global = messages[text];
+  if (global)
+    return global;
+  text.push_back('\0');
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+  global = LLVM::GlobalOp::create(b, module.getLoc(), type,
+                                  /*isConstant=*/true, LLVM::Linkage::Private,
+                                  kMessageName, b.getStringAttr(text));
+  symbols.insert(global);
+  return global;
+}
+
+/// At the insertion point: the host's report of `bytes` not allocated at
+/// `site` (a null state: --nd-call-state gives the call's).
+void Checker::report(Operation *site, Value bytes, ModuleOp module) {
+  Location loc = site->getLoc();
+  LLVM::GlobalOp text = message(site, module);
+  Value format = LLVM::AddressOfOp::create(b, loc, text);
+  Value state = LLVM::ZeroOp::create(b, loc, ptrType());
+  Value unused = constant(loc, b.getI64Type(), 0);
+  LLVM::CallOp::create(b, loc, reporter,
+                       ValueRange{state, format, bytes, unused});
+}
+
+/// At the insertion point: the flag set for the caller, and a return of
+/// zeros.
+void Checker::returnFailed(LLVM::LLVMFuncOp function, Location loc) {
+  setFlag(loc, flagAddress(loc), 1);
+  Type resultType = function.getFunctionType().getReturnType();
+  if (isa<LLVM::LLVMVoidType>(resultType)) {
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    return;
+  }
+  Value zeros = LLVM::ZeroOp::create(b, loc, resultType);
+  LLVM::ReturnOp::create(b, loc, zeros);
+}
+
+/// Splits the block of `after` behind it and branches on `failed` to a new
+/// block (returned, empty, before the rest) or on to the rest.
+static Block *branchOnFailure(OpBuilder &b, Operation *after, Value failed) {
+  Block *block = after->getBlock();
+  Block *rest = block->splitBlock(after->getNextNode());
+  Block *failure = b.createBlock(rest);
+  b.setInsertionPointToEnd(block);
+  LLVM::CondBrOp::create(b, after->getLoc(), failed, failure, ValueRange{},
+                         rest, ValueRange{},
+                         std::make_pair(uint32_t(1), uint32_t(1 << 20)));
+  b.setInsertionPointToStart(failure);
+  return failure;
+}
+
+namespace {
+/// The checks of one function.
+struct FunctionChecks {
+  Checker &checker;
+  ModuleOp module;
+  LLVM::LLVMFuncOp function;
+  const llvm::DenseSet<StringAttr> &mayFail;
+  /// The flag of a failure inside an OpenMP region (created on first use).
+  Value localFlag;
+  /// The ops of the function's body whose regions hold a failure site.
+  llvm::SetVector<Operation *> regionOps;
+
+  void run();
+  bool isSite(LLVM::CallOp call) const;
+  void check(LLVM::CallOp site);
+  void leave(Operation *site);
+  Value getLocalFlag();
+};
+} // namespace
+
+bool FunctionChecks::isSite(LLVM::CallOp call) const {
+  if (allocatedBytes(call))
+    return true;
+  FlatSymbolRefAttr callee = call.getCalleeAttr();
+  return callee && mayFail.contains(callee.getAttr());
+}
+
+Value FunctionChecks::getLocalFlag() {
+  if (localFlag)
+    return localFlag;
+  OpBuilder &b = checker.b;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&function.getBody().front());
+  Location loc = function.getLoc();
+  Value one = checker.constant(loc, b.getI64Type(), 1);
+  localFlag = LLVM::AllocaOp::create(b, loc, checker.ptrType(), b.getI8Type(),
+                                     one, /*alignment=*/1);
+  checker.setFlag(loc, localFlag, 0);
+  return localFlag;
+}
+
+/// At the insertion point (a failure block): leaves the function, or the
+/// OpenMP region that holds `site`.
+void FunctionChecks::leave(Operation *site) {
+  OpBuilder &b = checker.b;
+  Location loc = site->getLoc();
+  Region *region = b.getInsertionBlock()->getParent();
+  if (region == &function.getBody()) {
+    checker.returnFailed(function, loc);
+    return;
+  }
+  checker.setFlag(loc, getLocalFlag(), 1);
+  b.clone(*regionExit(*region));
+  regionOps.insert(function.getBody().findAncestorOpInRegion(*site));
+}
+
+void FunctionChecks::check(LLVM::CallOp site) {
+  OpBuilder &b = checker.b;
+  Location loc = site.getLoc();
+  Region *region = site->getParentRegion();
+  if (region != &function.getBody() && !regionExit(*region))
+    return;
+  Value bytes = allocatedBytes(site);
+  Value failed;
+  Operation *last;
+  if (bytes) {
+    b.setInsertionPointAfter(site);
+    Value null = LLVM::ZeroOp::create(b, loc, checker.ptrType());
+    Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                        site.getResult(), null);
+    // malloc(0) may return null.
+    Value zero = checker.constant(loc, bytes.getType(), 0);
+    Value some =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bytes, zero);
+    failed = LLVM::AndOp::create(b, loc, isNull, some);
+  } else {
+    b.setInsertionPoint(site);
+    checker.setFlag(loc, checker.flagAddress(loc), 0);
+    b.setInsertionPointAfter(site);
+    failed = checker.isFlagSet(loc, checker.flagAddress(loc));
+  }
+  last = failed.getDefiningOp();
+  branchOnFailure(b, last, failed);
+  if (bytes)
+    checker.report(site, bytes, module);
+  leave(site);
+}
+
+void FunctionChecks::run() {
+  SmallVector<LLVM::CallOp> sites;
+  function.walk([&](LLVM::CallOp call) {
+    if (isSite(call))
+      sites.push_back(call);
+  });
+  for (LLVM::CallOp site : sites)
+    check(site);
+  // After each op whose region a failure left: the function's return.
+  OpBuilder &b = checker.b;
+  for (Operation *op : regionOps) {
+    b.setInsertionPointAfter(op);
+    Location loc = op->getLoc();
+    Value failed = checker.isFlagSet(loc, localFlag);
+    branchOnFailure(b, failed.getDefiningOp(), failed);
+    checker.returnFailed(function, loc);
+  }
+}
+
+namespace {
+struct NdCheckAllocationsPass
+    : public nd::impl::NdCheckAllocationsBase<NdCheckAllocationsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LLVM::LLVMFuncOp> defined;
+    for (auto function : module.getOps<LLVM::LLVMFuncOp>())
+      if (!function.isExternal())
+        defined.push_back(function);
+    llvm::DenseSet<StringAttr> mayFail = functionsThatMayFail(defined);
+    if (mayFail.empty())
+      return;
+
+    Checker checker(module);
+    OpBuilder &b = checker.b;
+    Type ptrType = checker.ptrType();
+    Type i64 = b.getI64Type();
+    FailureOr<LLVM::LLVMFuncOp> reporter = LLVM::lookupOrCreateFn(
+        b, module, kHostReportOutOfMemoryFn, {ptrType, ptrType, i64, i64},
+        LLVM::LLVMVoidType::get(&getContext()));
+    if (failed(reporter))
+      return signalPassFailure();
+    checker.reporter = *reporter;
+    b.setInsertionPointToStart(module.getBody());
+    Type i8 = b.getI8Type();
+    checker.failedFlag = LLVM::GlobalOp::create(
+        b, module.getLoc(), i8, /*isConstant=*/false, LLVM::Linkage::Internal,
+        kFailedFlag, b.getIntegerAttr(i8, 0), /*alignment=*/1,
+        /*addrSpace=*/0, /*dsoLocal=*/false, /*thread_local_=*/true);
+    checker.symbols.insert(checker.failedFlag);
+
+    for (LLVM::LLVMFuncOp function : defined) {
+      if (!mayFail.contains(function.getSymNameAttr()))
+        continue;
+      FunctionChecks checks{checker, module, function, mayFail, Value(), {}};
+      checks.run();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,98 @@
+// RUN: nd-opt %s --nd-check-allocations | FileCheck %s
+// The same on the LLVM IR it becomes: the OpenMP region keeps its exits.
+// RUN: nd-opt %s --nd-check-allocations | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=IR
+
+// One message per site, naming its location.
+// CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_alloc_msg[_0-9]*]]("{{.*}}nd-check-allocations.mlir:[[BODY:[0-9]+]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[LOOP:[0-9]+]]:14: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// CHECK-DAG: llvm.mlir.global internal thread_local @__nd_alloc_failed(0 : i8)
+// CHECK-DAG: llvm.func @nd_report_out_of_memory(!llvm.ptr, !llvm.ptr, i64, i64)
+llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
+llvm.func @use(!llvm.ptr)
+
+// A failed allocation in a function's body: the report, the flag for the
+// caller, and a return of zeros; nothing touches the buffer.
+// CHECK-LABEL: llvm.func @body
+llvm.func @body(%n: i64) -> !llvm.ptr {
+  %p = llvm.call @_mlir_memref_to_llvm_alloc(%n) : (i64) -> !llvm.ptr
+  llvm.call @use(%p) : (!llvm.ptr) -> ()
+  llvm.return %p : !llvm.ptr
+}
+// CHECK:      %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_alloc(%[[N:[^)]*]])
+// CHECK:      %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
+// CHECK:      %[[SOME:.*]] = llvm.icmp "ne" %[[N]]
+// CHECK:      %[[FAILED:.*]] = llvm.and %[[NULL]], %[[SOME]]
+// CHECK:      llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[FAIL:.*]], ^[[OK:.*]]
+// CHECK:    ^[[FAIL]]:
+// CHECK:      %[[TEXT:.*]] = llvm.mlir.addressof @[[MSG]]
+// CHECK:      llvm.call @nd_report_out_of_memory(%{{.*}}, %[[TEXT]], %[[N]], %{{.*}})
+// CHECK:      "llvm.intr.threadlocal.address"
+// CHECK:      llvm.store {{.*}} atomic monotonic
+// CHECK:      %[[ZERO:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK:      llvm.return %[[ZERO]]
+// CHECK:    ^[[OK]]:
+// CHECK-NEXT: llvm.call @use(%[[P]])
+
+// A call of a function that may fail: the flag cleared before, tested after.
+// CHECK-LABEL: llvm.func @caller
+llvm.func @caller(%n: i64) {
+  %p = llvm.call @body(%n) : (i64) -> !llvm.ptr
+  llvm.call @use(%p) : (!llvm.ptr) -> ()
+  llvm.return
+}
+// CHECK:      llvm.store {{.*}} atomic monotonic
+// CHECK-NEXT: %[[R:.*]] = llvm.call @body
+// CHECK:      llvm.load {{.*}} atomic monotonic
+// CHECK:      llvm.cond_br %{{.*}}, ^[[FAIL2:.*]], ^[[OK2:.*]]
+// CHECK:    ^[[FAIL2]]:
+// CHECK-NOT:  llvm.call @use
+// CHECK:      llvm.return
+// CHECK:    ^[[OK2]]:
+// CHECK-NEXT: llvm.call @use(%[[R]])
+
+// Inside an OpenMP loop: the failed iteration leaves the loop body, and the
+// function returns after the parallel region.
+// CHECK-LABEL: llvm.func @in_loop
+llvm.func @in_loop(%n: i64) {
+  %c0 = llvm.mlir.constant(0 : i64) : i64
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : i64 = (%c0) to (%n) step (%c1) {
+        %p = llvm.call @_mlir_memref_to_llvm_alloc(%n) : (i64) -> !llvm.ptr
+        llvm.call @use(%p) : (!llvm.ptr) -> ()
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  llvm.return
+}
+// CHECK:      %[[FLAG:.*]] = llvm.alloca %{{.*}} x i8
+// CHECK:      omp.parallel
+// CHECK:        llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK:        llvm.cond_br %{{.*}}, ^[[FAIL3:.*]], ^[[OK3:.*]]
+// CHECK:      ^[[FAIL3]]:
+// CHECK:        llvm.call @nd_report_out_of_memory
+// CHECK:        llvm.store %{{.*}}, %[[FLAG]] atomic monotonic
+// CHECK-NEXT:   omp.yield
+// CHECK:      ^[[OK3]]:
+// CHECK-NEXT:   llvm.call @use
+// CHECK-NEXT:   omp.yield
+// CHECK:      omp.terminator
+// CHECK:      llvm.load %[[FLAG]] atomic monotonic
+// CHECK:      llvm.cond_br
+
+// Nothing to check.
+// CHECK-LABEL: llvm.func @no_allocation
+// CHECK-NEXT:    llvm.call @use
+// CHECK-NEXT:    llvm.return
+llvm.func @no_allocation(%p: !llvm.ptr) {
+  llvm.call @use(%p) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// IR: define ptr @body(
+// IR: call void @nd_report_out_of_memory(ptr null,
+// IR: define void @in_loop(
+// IR: call {{.*}}@__kmpc_fork_call
