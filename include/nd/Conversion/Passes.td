@@ -820,7 +820,10 @@ def NdGPUMergeModules : Pass<"nd-gpu-merge-modules", "ModuleOp"> {
     moves every kernel into the first `gpu.module` (kernel names are unique:
     outlining names each after its host function and numbers the others) and
     points the launches at it: one assembly and one load per library.
-    Modules that carry targets or attributes of their own stay apart.
+    Modules that carry targets or attributes of their own stay apart. The
+    merged module gets NVPTX's data layout (`llvm.data_layout`): without
+    one, LLVM's default aligns 64-bit integers on 4 bytes and NVPTX splits
+    every 8-byte integer load into two.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
