@@ -292,13 +292,19 @@ void gpu_lowering::release(OpBuilder &b, Location loc,
     dealloc(b, loc, buffer.copy);
 }
 
+Value gpu_lowering::flatSize(OpBuilder &b, Location loc, Value flat) {
+  return dimValue(b, loc, flat, 0);
+}
+
 Value gpu_lowering::addressOf(OpBuilder &b, Location loc, Value flat,
                               Value offset) {
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, flat);
   Value start = addIndex(b, loc, metadata.getOffset(), offset);
-  auto type = cast<MemRefType>(flat.getType());
-  unsigned bits = type.getElementTypeBitWidth();
+  Type elementType = cast<MemRefType>(flat.getType()).getElementType();
+  // Index buffers hold 64-bit integers on the device.
+  unsigned bits =
+      elementType.isIndex() ? 64 : elementType.getIntOrFloatBitWidth();
   Value bytes = constIndex(b, loc, std::max<unsigned>(bits / 8, 1));
   return addIndex(b, loc, base, mulIndex(b, loc, start, bytes));
 }

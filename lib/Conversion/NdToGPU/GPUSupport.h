@@ -119,6 +119,9 @@ void writeBack(OpBuilder &b, Location loc, const FlatBuffer &buffer);
 /// Frees a read operand's contiguous copy.
 void release(OpBuilder &b, Location loc, const FlatBuffer &buffer);
 
+/// The number of elements of a 1-D buffer (a host index value).
+Value flatSize(OpBuilder &b, Location loc, Value flat);
+
 /// The address of element `offset` of a 1-D buffer, as an index value.
 Value addressOf(OpBuilder &b, Location loc, Value flat, Value offset);
 
