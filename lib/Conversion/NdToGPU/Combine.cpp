@@ -128,15 +128,32 @@ static std::pair<Value, Value> runBounds(OpBuilder &b, Location loc,
   return {loop.getResult(0), loop.getResult(2)};
 }
 
-/// The group's row word of tile `w` (0 past the tiles).
-static Value tileWord(OpBuilder &b, Location loc, const Combine &c,
-                      const GroupView &g, int64_t w) {
-  Value at = arith::AddIOp::create(b, loc, g.infoBase, i32Const(b, loc, w));
-  Value word = load(b, loc, g.info, at);
-  Value inUse = cmpIndex(b, loc, arith::CmpIPredicate::ult,
-                         constIndex(b, loc, w), c.runs.tiles);
+/// The group's row word of tile `w` (an i32).
+static Value tileWord(OpBuilder &b, Location loc, const GroupView &g,
+                      Value w) {
+  Value at = arith::AddIOp::create(b, loc, g.infoBase, w);
+  return load(b, loc, g.info, at);
+}
+
+/// `init` folded over the group's words of the tiles, in tile order:
+/// `step(w, word, acc)`. A loop, not unrolled: it runs where a run is
+/// looked up, not per update.
+static SmallVector<Value>
+foldTiles(OpBuilder &b, Location loc, const Combine &c, const GroupView &g,
+          ValueRange init,
+          function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
+                                          ValueRange)>
+              step) {
   Value zero = i32Const(b, loc, 0);
-  return arith::SelectOp::create(b, loc, inUse, word, zero);
+  Value one = i32Const(b, loc, 1);
+  Value tiles = toI32(b, loc, c.runs.tiles);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, tiles, one, init,
+      [&](OpBuilder &lb, Location lloc, Value w, ValueRange acc) {
+        Value word = tileWord(lb, lloc, g, w);
+        scf::YieldOp::create(lb, lloc, step(lb, lloc, w, word, acc));
+      });
+  return loop.getResults();
 }
 
 /// Phase 1, in the group's first thread: the run's start and length
@@ -184,14 +201,16 @@ static Value runLength(OpBuilder &b, Location loc, const Combine &c,
         arith::AddIOp::create(b, loc, g.infoBase, i32Const(b, loc, 1));
     return load(b, loc, g.info, second);
   }
-  Value length = i32Const(b, loc, 0);
-  Value mask = i32Const(b, loc, 0xFFFF);
-  for (int64_t w = 0; w < kMaxTiles; ++w) {
-    Value word = tileWord(b, loc, c, g, w);
-    Value part = arith::AndIOp::create(b, loc, word, mask);
-    length = arith::AddIOp::create(b, loc, length, part);
-  }
-  return length;
+  Value zero = i32Const(b, loc, 0);
+  SmallVector<Value> sum = foldTiles(
+      b, loc, c, g, ValueRange{zero},
+      [](OpBuilder &lb, Location lloc, Value, Value word, ValueRange acc) {
+        Value mask = i32Const(lb, lloc, 0xFFFF);
+        Value part = arith::AndIOp::create(lb, lloc, word, mask);
+        Value next = arith::AddIOp::create(lb, lloc, acc[0], part);
+        return SmallVector<Value>{next};
+      });
+  return sum[0];
 }
 
 /// The payload of the row's `j`-th entry (i32), from global memory.
@@ -204,26 +223,29 @@ static Value payloadOf(OpBuilder &b, Location loc, const Combine &c,
   }
   // The tile holding entry j: the tiles' runs follow one another in tile
   // order, which is the entries' order.
-  Value before = i32Const(b, loc, 0);
-  Value at = i32Const(b, loc, 0);
-  Value mask = i32Const(b, loc, 0xFFFF);
-  Value sixteen = i32Const(b, loc, 16);
-  for (int64_t w = 0; w < kMaxTiles; ++w) {
-    Value word = tileWord(b, loc, c, g, w);
-    Value length = arith::AndIOp::create(b, loc, word, mask);
-    Value start = arith::ShRUIOp::create(b, loc, word, sixteen);
-    Value end = arith::AddIOp::create(b, loc, before, length);
-    Value from = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j,
-                                       before);
-    Value here = andBool(b, loc, from, lessThan(b, loc, j, end));
-    Value offset = arith::SubIOp::create(b, loc, j, before);
-    Value tileStart = i32Const(b, loc, w * kSortTile);
-    Value inTile = arith::AddIOp::create(b, loc, start, offset);
-    Value position = arith::AddIOp::create(b, loc, tileStart, inTile);
-    at = arith::SelectOp::create(b, loc, here, position, at);
-    before = end;
-  }
-  return load(b, loc, c.runs.payloads, at);
+  Value zero = i32Const(b, loc, 0);
+  SmallVector<Value> found = foldTiles(
+      b, loc, c, g, ValueRange{zero, zero},
+      [&](OpBuilder &lb, Location lloc, Value w, Value word, ValueRange acc) {
+        Value before = acc[0];
+        Value mask = i32Const(lb, lloc, 0xFFFF);
+        Value length = arith::AndIOp::create(lb, lloc, word, mask);
+        Value sixteen = i32Const(lb, lloc, 16);
+        Value start = arith::ShRUIOp::create(lb, lloc, word, sixteen);
+        Value end = arith::AddIOp::create(lb, lloc, before, length);
+        Value from = arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::sge,
+                                           j, before);
+        Value below = lessThan(lb, lloc, j, end);
+        Value here = andBool(lb, lloc, from, below);
+        Value offset = arith::SubIOp::create(lb, lloc, j, before);
+        Value tileSize = i32Const(lb, lloc, kSortTile);
+        Value tileStart = arith::MulIOp::create(lb, lloc, w, tileSize);
+        Value inTile = arith::AddIOp::create(lb, lloc, start, offset);
+        Value position = arith::AddIOp::create(lb, lloc, tileStart, inTile);
+        Value at = arith::SelectOp::create(lb, lloc, here, position, acc[1]);
+        return SmallVector<Value>{end, at};
+      });
+  return load(b, loc, c.runs.payloads, found[1]);
 }
 
 /// Phase 2: the group's threads stage the payloads of the run's first

@@ -71,6 +71,8 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   OobMode oob = op.getOob();
   if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
     return op.emitOpError("reduction is not supported for this element type");
+  // Before any IR of the lowering, which would come between the two.
+  memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
   // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
   bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
 
@@ -108,7 +110,6 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   s.entries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
   s.rowLen = product(b, loc, dimValues(b, loc, data, k, r));
   Value kValue = constIndex(b, loc, k);
-  memref::CopyOp copy = foldableCopy(op, data, s.reduction);
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
     s.data = flatOperand(hb, hloc, data);
@@ -370,6 +371,8 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   p.oob = op.getOob();
   if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
     return op.emitOpError("reduction is not supported for this element type");
+  // Before any IR of the lowering, which would come between the two.
+  memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
 
   for (int64_t d = 0; d < p.rank; ++d)
     l.checkDims(updates, "updates", d, indices, "indices", d);
@@ -399,7 +402,6 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   s.entries = product(b, loc, p.indexDims);
   s.rowLen = constIndex(b, loc, 1);
   p.axisSize = p.dataDims[p.axis];
-  memref::CopyOp copy = foldableCopy(op, data, s.reduction);
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
     s.data = flatOperand(hb, hloc, data);
