@@ -27,6 +27,9 @@ static constexpr int64_t kStageUnroll = 4;
 static constexpr int64_t kInfoWords = kMaxTiles;
 /// Update loads each thread keeps in flight while it walks a run.
 static constexpr int64_t kLoadsInFlight = 8;
+/// The longest run the owners' kernel of the large path walks; longer ones
+/// (hub rows) are the long runs' kernel's.
+static constexpr int64_t kLongRun = 64;
 
 namespace {
 /// One combine kernel: the scatter, its runs and the kernel's variant.
@@ -38,6 +41,9 @@ struct Combine {
   /// Entries whose updates are loaded before any is combined.
   int64_t batch = 1;
   bool tallied = false;
+  /// The rows this kernel owns: runs of at most `atMost` entries (-1: any),
+  /// or of more than `above` (-1: any).
+  int64_t atMost = -1, above = -1;
 };
 
 /// A thread's view of its group in the kernel.
@@ -505,6 +511,18 @@ static void combineBody(OpBuilder &b, Location loc, const KernelIds &ids,
   barrier(b, loc);
   Value n = runLength(b, loc, c, g);
   Value work = g.live;
+  if (c.atMost >= 0) {
+    Value limit = i32Const(b, loc, c.atMost);
+    Value mine =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, n, limit);
+    work = andBool(b, loc, work, mine);
+  }
+  if (c.above >= 0) {
+    Value limit = i32Const(b, loc, c.above);
+    Value mine =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n, limit);
+    work = andBool(b, loc, work, mine);
+  }
   if (!c.s.source) {
     // In place, a row without entries stays as it is.
     Value zero = i32Const(b, loc, 0);
@@ -531,6 +549,30 @@ static int64_t combineUnitsPerThread(Value rowLen, int64_t vectorLength) {
   return std::clamp<int64_t>(llvm::divideCeil(units, kBlockSize), 1, 4);
 }
 
+/// Launches the owners' kernel `c` (its layout set) over every row.
+static void launchOwners(OpBuilder &b, Location loc, const Combine &c) {
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type();
+  SmallVector<MemRefType> shared = {
+      sharedType(ctx, i32, kBlockSize * kInfoWords),
+      sharedType(ctx, i32, kBlockSize * kStagePerThread)};
+  Value gridX = rowGrid(b, loc, c.layout);
+  launch(b, loc, gridX, c.layout.gridY, kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           combineBody(kb, kloc, ids, c);
+         },
+         shared);
+}
+
+/// Entries a thread of the long runs' kernel loads before it combines them:
+/// 32 registers' worth of elements.
+static int64_t longBatch(Type elementType) {
+  int64_t bits = 64;
+  if (elementType.isIntOrFloat())
+    bits = elementType.getIntOrFloatBitWidth();
+  return std::max<int64_t>(8, 32 / llvm::divideCeil(bits, 32));
+}
+
 void gpu_lowering::emitCombine(OpBuilder &b, Location loc, const RowScatter &s,
                                const SortedRuns &runs) {
   Type elementType = cast<MemRefType>(s.data.flat.getType()).getElementType();
@@ -544,24 +586,31 @@ void gpu_lowering::emitCombine(OpBuilder &b, Location loc, const RowScatter &s,
   Value dataSize = flatSize(b, loc, s.data.flat);
   Value updatesSize = flatSize(b, loc, s.updates.flat);
   Value small = fitsIn32Bits(b, loc, {dataSize, updatesSize});
-  MLIRContext *ctx = b.getContext();
-  Type i32 = b.getI32Type();
-  SmallVector<MemRefType> shared = {
-      sharedType(ctx, i32, kBlockSize * kInfoWords),
-      sharedType(ctx, i32, kBlockSize * kStagePerThread)};
   withVariants(
       b, loc, elementType, canVector, small,
       [&](OpBuilder &vb, Location vloc, KernelVariant variant) {
         int64_t units = combineUnitsPerThread(s.rowLen, variant.vectorLength);
-        Combine c{s, runs, rowLayout(vb, vloc, s.rows, s.rowLen, variant, units),
-                  elementType};
+        RowLayout layout =
+            rowLayout(vb, vloc, s.rows, s.rowLen, variant, units);
+        Combine c{s, runs, layout, elementType};
         c.batch = std::max<int64_t>(1, kLoadsInFlight / units);
         c.tallied = tallied;
-        Value gridX = rowGrid(vb, vloc, c.layout);
-        launch(vb, vloc, gridX, c.layout.gridY, kBlockSize,
-               [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-                 combineBody(kb, kloc, ids, c);
-               },
-               shared);
+        if (!runs.tiled)
+          c.atMost = kLongRun;
+        launchOwners(vb, vloc, c);
+      });
+  if (runs.tiled)
+    return;
+  // The long runs (a hub row): one element a thread and many entries in
+  // flight each, so that a hub's chain of combinations waits for a DRAM
+  // latency every `longBatch` entries instead of every few.
+  withOffsetVariants(
+      b, loc, small, [&](OpBuilder &vb, Location vloc, KernelVariant variant) {
+        RowLayout layout = rowLayout(vb, vloc, s.rows, s.rowLen, variant, 1);
+        Combine c{s, runs, layout, elementType};
+        c.batch = longBatch(elementType);
+        c.tallied = tallied;
+        c.above = kLongRun;
+        launchOwners(vb, vloc, c);
       });
 }

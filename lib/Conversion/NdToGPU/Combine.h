@@ -12,9 +12,14 @@
 //   payloads of up to 16 entries per thread into shared memory with
 //   coalesced loads, (3) the group walks the run once for the whole row:
 //   each thread holds up to four units of the row (RowEngine.h) and loads
-//   the units of several entries before it combines them, so that a long
-//   run keeps 8 loads in flight per thread instead of one chain of
-//   latencies;
+//   the units of several entries before it combines them (8 loads in
+//   flight per thread);
+// - after a full sort, runs of more than 64 entries (a hub row: the most
+//   frequent id of a Zipf distribution, a graph's hub node) are another
+//   kernel's, which takes one element a thread and loads 32 registers' worth
+//   of entries before it combines them: an element's combinations must
+//   follow one another, so a hub row waits one memory latency per batch,
+//   and the batch is as large as the registers allow;
 // - where the out-of-place copy of `data` is folded in (`source`), the
 //   group reads the row from the source and writes it to `data` whether or
 //   not it has entries: every byte of data is read once and written once;

@@ -105,6 +105,12 @@ static void withOffsetType(
       [&](OpBuilder &nb, Location nloc) { body(nb, nloc, wide); });
 }
 
+void gpu_lowering::withOffsetVariants(
+    OpBuilder &b, Location loc, Value small,
+    function_ref<void(OpBuilder &, Location, KernelVariant)> body) {
+  withOffsetType(b, loc, 1, small, body);
+}
+
 void gpu_lowering::withVariants(
     OpBuilder &b, Location loc, Type elementType, Value canVector, Value small,
     function_ref<void(OpBuilder &, Location, KernelVariant)> body) {

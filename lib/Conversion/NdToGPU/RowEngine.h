@@ -81,6 +81,12 @@ void withVariants(OpBuilder &b, Location loc, Type elementType,
                   Value canVector, Value small,
                   function_ref<void(OpBuilder &, Location, KernelVariant)> body);
 
+/// Builds `body(variant)` for elements one by one, with 32-bit offsets where
+/// `small` holds and 64-bit ones otherwise.
+void withOffsetVariants(
+    OpBuilder &b, Location loc, Value small,
+    function_ref<void(OpBuilder &, Location, KernelVariant)> body);
+
 /// The units of one chunk of a row that a thread takes.
 struct RowChunk {
   /// Element offsets of the thread's units within the row (offset type).
