@@ -81,7 +81,7 @@ SmallVector<MemRefType> gpu_lowering::tileSortShared(MLIRContext *ctx) {
   Type i32 = IntegerType::get(ctx, 32);
   Type i64 = IntegerType::get(ctx, 64);
   return {sharedType(ctx, i32, kSortTile), sharedType(ctx, i32, kSortTile),
-          sharedType(ctx, i64, kSortBlock)};
+          sharedType(ctx, i64, scanScratchSize(kSortBlock))};
 }
 
 TileBuffers gpu_lowering::tileBuffers(const KernelIds &ids) {

@@ -56,7 +56,7 @@ inline constexpr int64_t kMaxPasses = 4;
 inline constexpr int64_t kDroppedBit = int64_t(1) << 31;
 
 /// The shared memory of a tile sort: keys, payloads (kSortTile i32 each) and
-/// the scan's scratch (kSortBlock i64), in that order; a kernel asks for
+/// the scan's scratch (scanScratchSize(kSortBlock) i64), in that order; a kernel asks for
 /// these first and may ask for more after them.
 SmallVector<MemRefType> tileSortShared(MLIRContext *ctx);
 

@@ -162,7 +162,7 @@ func.func @scatter_nd_few(%cache: memref<1x32x4096x128xf16>, %indices: memref<1x
 // walk it once, in 16-byte vectors where they can.
 // CHECK-LABEL: func.func @scatter_nd_add_dynamic
 // CHECK: scf.if
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512, {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<512xi64, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512, {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<545xi64, #gpu.address_space<workgroup>>)
 // CHECK: gpu.barrier
 // CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>)
 // CHECK: gpu.barrier
@@ -172,7 +172,7 @@ func.func @scatter_nd_few(%cache: memref<1x32x4096x128xf16>, %indices: memref<1x
 // CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<1024xi32, #gpu.address_space<workgroup>>)
 // CHECK: memref.atomic_rmw addi
 // CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>)
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<512xi64, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<545xi64, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
 // CHECK: memref.atomic_rmw assign
 // CHECK: scf.while
 // CHECK: memref.atomic_rmw ori
