@@ -299,8 +299,9 @@ static void scatterIndexRows(OpBuilder &b, Location loc, const RowScatter &s,
                              Value rowLen) {
   RowScatter r = s;
   Value along = p.indexDims[p.axis];
-  Value one = constIndex(b, loc, 1);
-  Value planes = divIndex(b, loc, rowEntries, maxIndex(b, loc, along, one));
+  // Every row of data, entries or not (the owners write each one where the
+  // copy of data is folded in): off the axis, data has the dims of indices.
+  Value planes = product(b, loc, ArrayRef(p.dataDims).take_front(p.axis));
   r.entries = rowEntries;
   r.rowLen = rowLen;
   r.rows = mulIndex(b, loc, planes, p.axisSize);
