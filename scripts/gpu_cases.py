@@ -263,6 +263,28 @@ def big_entries(rng):
                              ("updates", updates, "f32")],
         {"axis": 1, "reduction": "none", "use_init_val": True,
          "oob": "error"}, (16, 3000), note="permutation")
+    # The sort's large path (more than 32768 entries or 65536 rows): 8-bit
+    # digits over several tiles with the look-back, dropped entries, every
+    # reduction family; the small path at its limit (8 tiles).
+    data = values(rng, (300, 8), np.float32)
+    ids = rng.integers(-320, 320, size=(40000, 1)).astype(np.int64)
+    updates = values(rng, (40000, 8), np.float32)
+    add("scatter_nd", [("data", data, "f32"), ("indices", ids, "i64"),
+                       ("updates", updates, "f32")],
+        {"reduction": "add", "oob": "skip"}, (300, 8), note="large sort")
+    data = values(rng, (70000,), np.float32)
+    ids = rng.integers(-70000, 70000, size=(6000,)).astype(np.int64)
+    updates = values(rng, (6000,), np.float32)
+    add("scatter_elements", [("data", data, "f32"), ("indices", ids, "i64"),
+                             ("updates", updates, "f32")],
+        {"axis": 0, "reduction": "mean", "use_init_val": False,
+         "oob": "error"}, (70000,), note="many rows")
+    data = values(rng, (4096, 2), np.int32)
+    ids = rng.integers(0, 4096, size=(32768, 1)).astype(np.int32)
+    updates = values(rng, (32768, 2), np.int32)
+    add("scatter_nd", [("data", data, "i32"), ("indices", ids, "i32"),
+                       ("updates", updates, "i32")],
+        {"reduction": "max", "oob": "error"}, (4096, 2), note="8 tiles")
     # tensor_scatter: rows of vectors, linear and circular.
     for mode in ("linear", "circular"):
         cache = values(rng, (2, 4, 64, 32), np.float16)
@@ -322,9 +344,27 @@ def donated_entries(rng):
         "  %r = nd.scatter_nd %cache[%pos], %kv : "
         f"{t}, tensor<1x4x1x3xi64>, tensor<1x4x1x16xf16>\n"
         f"  return %r : {t}\n}}")
-    return [Entry("scatter_nd f16 donated KV cache", None, text,
-                  [cache, pos, kv], ["f16", "i64", "f16"], "f16", 4,
-                  donated=[0])]
+    out = [Entry("scatter_nd f16 donated KV cache", None, text,
+                 [cache, pos, kv], ["f16", "i64", "f16"], "f16", 4,
+                 donated=[0])]
+    # Reductions in place: the owners leave rows without entries untouched,
+    # on the small path and on the large one.
+    for rows, count, note in ((64, 3000, "small"), (50, 40000, "large")):
+        data = values(rng, (rows, 4), np.float32)
+        ids = rng.integers(0, rows, size=(count, 1)).astype(np.int64)
+        updates = values(rng, (count, 4), np.float32)
+        t = f"tensor<{rows}x4xf32>"
+        text = with_c_interface(
+            f"func.func @NAME(%d: {t} {{nd.donated}}, "
+            f"%i: tensor<{count}x1xi64>, %u: tensor<{count}x4xf32>) -> "
+            f"{t} {{\n"
+            "  %r = nd.scatter_nd %d[%i], %u reduction<add> : "
+            f"{t}, tensor<{count}x1xi64>, tensor<{count}x4xf32>\n"
+            f"  return %r : {t}\n}}")
+        out.append(Entry(f"scatter_nd f32 add donated, {note} sort", None,
+                         text, [data, ids, updates], ["f32", "i64", "f32"],
+                         "f32", 2, donated=[0]))
+    return out
 
 
 def fuzz_entries(rng, count):

@@ -79,6 +79,10 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     return;
   }
+  // Constants and sizes computed from them go into the kernels (the
+  // canonicalizer hoisted them out of the launch regions): static sizes
+  // compile into the kernels instead of reaching them as parameters.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createNdGPUMergeModules());
   pm.addPass(createNdGPUCallStream());

@@ -720,17 +720,24 @@ def ConvertNdToGPU : Pass<"convert-nd-to-gpu", "ModuleOp"> {
     (`gpu.launch`, with scratch buffers from `gpu.alloc`):
 
     - gathers (`nd.gather_nd`, `nd.gather`): each index tuple's row of
-      `data` is copied by a group of threads in 16-byte vectors where the
-      element type, the row length and the buffers' alignment allow (tested
-      at run time), one element at a time otherwise; `nd.gather_elements`
-      reads one element per index value;
+      `data` is copied by a group of threads, up to four units a thread in
+      flight, in 16-byte vectors where the element type, the row length and
+      the buffers' alignment allow (tested at run time), one element at a
+      time otherwise, with 32-bit offsets where the buffers allow;
+      `nd.gather_elements` reads one element per index value (the index
+      values four at a time in vectors where it can);
     - scatters (`nd.scatter_nd`, `nd.scatter_elements`): deterministic, as
-      on the CPU: a pass computes each entry's destination row and checks
+      on the CPU: a kernel computes each entry's destination row and checks
       its indices; under reduction `none` the last entry of each row wins
       (an integer atomic max of the entry number); under any other reduction
-      the entries are sorted by destination with a stable radix sort and the
-      first entry of each run applies the run's updates in order (`mean` and
-      `use_init_val(false)` counted per element). No float atomics;
+      the entries are sorted stably by destination (tiles sorted in shared
+      memory; larger scatters a radix sort of 8-bit digits, one kernel a
+      digit) and one group of threads owns each destination row, applying
+      its entries' updates in order (`mean` and `use_init_val(false)`
+      counted per element). No float atomics. A copy of `data` into the
+      fresh buffer a scatter under a reduction updates (`memref.copy` just
+      before a `disposable` scatter) is folded into the owners, which read
+      the copy's source;
     - `nd.tensor_scatter`: each update row is copied to its place (writes
       never collide).
 
@@ -893,7 +900,10 @@ def NdGPUMergeModules : Pass<"nd-gpu-merge-modules", "ModuleOp"> {
     moves every kernel into the first `gpu.module` (kernel names are unique:
     outlining names each after its host function and numbers the others) and
     points the launches at it: one assembly and one load per library.
-    Modules that carry targets or attributes of their own stay apart.
+    Modules that carry targets or attributes of their own stay apart. The
+    merged module gets NVPTX's data layout (`llvm.data_layout`): without
+    one, LLVM's default aligns 64-bit integers on 4 bytes and NVPTX splits
+    every 8-byte integer load into two.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

@@ -292,13 +292,19 @@ void gpu_lowering::release(OpBuilder &b, Location loc,
     dealloc(b, loc, buffer.copy);
 }
 
+Value gpu_lowering::flatSize(OpBuilder &b, Location loc, Value flat) {
+  return dimValue(b, loc, flat, 0);
+}
+
 Value gpu_lowering::addressOf(OpBuilder &b, Location loc, Value flat,
                               Value offset) {
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, flat);
   Value start = addIndex(b, loc, metadata.getOffset(), offset);
-  auto type = cast<MemRefType>(flat.getType());
-  unsigned bits = type.getElementTypeBitWidth();
+  Type elementType = cast<MemRefType>(flat.getType()).getElementType();
+  // Index buffers hold 64-bit integers on the device.
+  unsigned bits =
+      elementType.isIndex() ? 64 : elementType.getIntOrFloatBitWidth();
   Value bytes = constIndex(b, loc, std::max<unsigned>(bits / 8, 1));
   return addIndex(b, loc, base, mulIndex(b, loc, start, bytes));
 }
@@ -387,32 +393,66 @@ void gpu_lowering::barrier(OpBuilder &b, Location loc) {
   gpu::BarrierOp::create(b, loc);
 }
 
+/// In a scan, one thread: replaces the values of `scratch` at [lo, hi)
+/// (index values) by their exclusive prefix sums, in order, and returns
+/// their sum. A loop (unrolled, the loads would all be live at once and the
+/// sort kernels would need more than 64 registers).
+static Value scanRange(OpBuilder &b, Location loc, Value scratch, Value lo,
+                       Value hi, Type type) {
+  Value zero = constInt(b, loc, type, 0);
+  Value one = constIndex(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, one, ValueRange{zero},
+      [&](OpBuilder &lb, Location lloc, Value i, ValueRange acc) {
+        Value v = memref::LoadOp::create(lb, lloc, scratch, i);
+        memref::StoreOp::create(lb, lloc, acc[0], scratch, i);
+        Value sum = arith::AddIOp::create(lb, lloc, acc[0], v);
+        scf::YieldOp::create(lb, lloc, sum);
+      });
+  return loop.getResult(0);
+}
+
 Value gpu_lowering::blockExclusiveScan(OpBuilder &b, Location loc,
                                        const KernelIds &ids, Value scratch,
                                        int64_t blockSize, Value value,
                                        Value &total) {
-  // Hillis-Steele: log2(blockSize) rounds of reading the partner's sum,
-  // a barrier, and adding it; the inclusive sums end up in `scratch`.
+  Type type = value.getType();
+  int64_t per = blockSize / kScanLanes;
   Value t = ids.threadX;
+  Value lanes = constIndex(b, loc, kScanLanes);
+  Value perValue = constIndex(b, loc, per);
+  Value sums = constIndex(b, loc, blockSize);
+  Value sumsEnd = constIndex(b, loc, blockSize + kScanLanes);
+  Value totalAt = sumsEnd;
   memref::StoreOp::create(b, loc, value, scratch, t);
   barrier(b, loc);
-  Value sum = value;
-  for (int64_t offset = 1; offset < blockSize; offset *= 2) {
-    Value off = constIndex(b, loc, offset);
-    Value hasPartner = cmpIndex(b, loc, arith::CmpIPredicate::uge, t, off);
-    Value partner = select(b, loc, hasPartner, subIndex(b, loc, t, off), t);
-    Value partnerSum = memref::LoadOp::create(b, loc, scratch, partner);
-    Value zero = constInt(b, loc, value.getType(), 0);
-    Value add = select(b, loc, hasPartner, partnerSum, zero);
-    barrier(b, loc);
-    sum = arith::AddIOp::create(b, loc, sum, add);
-    memref::StoreOp::create(b, loc, sum, scratch, t);
-    barrier(b, loc);
-  }
-  Value last = constIndex(b, loc, blockSize - 1);
-  total = memref::LoadOp::create(b, loc, scratch, last);
-  // Every thread has read the total before any thread writes `scratch`
-  // again (the caller's next use of it must follow a barrier).
+  // Each of 32 threads scans a stretch of the values in place and writes
+  // the stretch's sum.
+  Value raking = cmpIndex(b, loc, arith::CmpIPredicate::ult, t, lanes);
+  buildIf(b, loc, raking, [&](OpBuilder &nb, Location nloc) {
+    Value first = mulIndex(nb, nloc, t, perValue);
+    Value end = addIndex(nb, nloc, first, perValue);
+    Value sum = scanRange(nb, nloc, scratch, first, end, type);
+    Value at = addIndex(nb, nloc, sums, t);
+    memref::StoreOp::create(nb, nloc, sum, scratch, at);
+  });
   barrier(b, loc);
-  return arith::SubIOp::create(b, loc, sum, value);
+  // One thread scans the 32 sums in place and writes the total.
+  Value zero = constIndex(b, loc, 0);
+  Value isFirst = cmpIndex(b, loc, arith::CmpIPredicate::eq, t, zero);
+  buildIf(b, loc, isFirst, [&](OpBuilder &nb, Location nloc) {
+    Value all = scanRange(nb, nloc, scratch, sums, sumsEnd, type);
+    memref::StoreOp::create(nb, nloc, all, scratch, totalAt);
+  });
+  barrier(b, loc);
+  // Each thread: its stretch's prefix plus its own within the stretch.
+  Value stretch = divIndex(b, loc, t, perValue);
+  Value prefixAt = addIndex(b, loc, sums, stretch);
+  Value prefix = memref::LoadOp::create(b, loc, scratch, prefixAt);
+  Value within = memref::LoadOp::create(b, loc, scratch, t);
+  total = memref::LoadOp::create(b, loc, scratch, totalAt);
+  // Every thread has read the scratch before any thread writes it again
+  // (the caller's next use of it must follow a barrier).
+  barrier(b, loc);
+  return arith::AddIOp::create(b, loc, prefix, within);
 }

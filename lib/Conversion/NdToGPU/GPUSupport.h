@@ -119,6 +119,9 @@ void writeBack(OpBuilder &b, Location loc, const FlatBuffer &buffer);
 /// Frees a read operand's contiguous copy.
 void release(OpBuilder &b, Location loc, const FlatBuffer &buffer);
 
+/// The number of elements of a 1-D buffer (a host index value).
+Value flatSize(OpBuilder &b, Location loc, Value flat);
+
 /// The address of element `offset` of a 1-D buffer, as an index value.
 Value addressOf(OpBuilder &b, Location loc, Value flat, Value offset);
 
@@ -175,10 +178,23 @@ Value isFirstThread(OpBuilder &b, Location loc, const KernelIds &ids);
 /// `gpu.barrier`.
 void barrier(OpBuilder &b, Location loc);
 
-/// An exclusive prefix sum over the block of one `i32` per thread: returns
+/// Threads that rake a block-wide scan (see blockExclusiveScan).
+inline constexpr int64_t kScanLanes = 32;
+
+/// The elements of the shared scratch of a block-wide scan over `blockSize`
+/// threads.
+inline constexpr int64_t scanScratchSize(int64_t blockSize) {
+  return blockSize + kScanLanes + 1;
+}
+
+/// An exclusive prefix sum over the block of one integer per thread: returns
 /// the sum of the values of the threads before this one, and sets `total` to
-/// the block's sum. `scratch` is a shared buffer of at least `blockSize`
-/// `i32`s. Every thread of the block must call it (it has barriers).
+/// the block's sum. `scratch` is a shared buffer of `scanScratchSize` values
+/// of the value's type; `blockSize` is a multiple of kScanLanes. Every
+/// thread of the block must call it, at the kernel's top level (it has
+/// barriers). A raking scan: 32 threads each scan a stretch of the values
+/// in place, one thread scans the 32 stretches' sums, and every thread adds
+/// its stretch's prefix to its own; four barriers whatever the block size.
 Value blockExclusiveScan(OpBuilder &b, Location loc, const KernelIds &ids,
                          Value scratch, int64_t blockSize, Value value,
                          Value &total);

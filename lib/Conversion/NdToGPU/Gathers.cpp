@@ -27,6 +27,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -47,44 +50,48 @@ struct RowGather {
 };
 } // namespace
 
+/// The kernel body of a row gather of `layout`.
+static void gatherRows(OpBuilder &b, Location loc, const KernelIds &ids,
+                       const RowGather &g, const RowLayout &layout) {
+  Type type = layout.variant.offsets;
+  int64_t vl = layout.variant.vectorLength;
+  Value rowLen = fromIndex(b, loc, type, g.rowLen);
+  forEachRowChunk(
+      b, loc, ids, layout,
+      [&](OpBuilder &rb, Location rloc, Value e) {
+        Value entry = toIndex(rb, rloc, e);
+        auto [row, bad] = g.rowOf(rb, rloc, entry);
+        Value source = fromIndex(rb, rloc, type, row);
+        Value src = mulIndex(rb, rloc, source, rowLen);
+        Value dst = mulIndex(rb, rloc, e, rowLen);
+        return SmallVector<Value>{src, dst, bad};
+      },
+      [&](OpBuilder &cb, Location cloc, Value, ValueRange values,
+          const RowChunk &chunk) {
+        copyChunk(cb, cloc, chunk, g.data.flat, values[0], g.into.flat,
+                  values[1], /*zero=*/values[2], /*skip=*/Value(), vl);
+      });
+}
+
 static void emitRowGather(OpBuilder &b, Location loc, const RowGather &g) {
   Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
   Value canVector =
       canMoveVectors(b, loc, elementType, g.rowLen, {g.data.flat, g.into.flat});
-  withVectorChoice(
-      b, loc, elementType, canVector,
-      [&](OpBuilder &vb, Location vloc, int64_t vl) {
-        RowLayout layout = rowLayout(vb, vloc, g.entries, g.rowLen, vl);
-        launchRows(
-            vb, vloc, layout,
-            [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-              forEachRowUnit(
-                  kb, kloc, ids, layout,
-                  [&](OpBuilder &rb, Location rloc, Value e) {
-                    auto [row, bad] = g.rowOf(rb, rloc, e);
-                    Value src = mulIndex(rb, rloc, row, g.rowLen);
-                    Value dst = mulIndex(rb, rloc, e, g.rowLen);
-                    return SmallVector<Value>{src, dst, bad};
-                  },
-                  [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
-                      Value u) {
-                    Value vlValue = constIndex(ub, uloc, vl);
-                    Value at = mulIndex(ub, uloc, u, vlValue);
-                    Value dst = addIndex(ub, uloc, values[1], at);
-                    buildIfElse(
-                        ub, uloc, values[2],
-                        [&](OpBuilder &zb, Location zloc) {
-                          Value zero = zeroUnit(zb, zloc, elementType, vl);
-                          storeUnit(zb, zloc, zero, g.into.flat, dst, vl);
-                        },
-                        [&](OpBuilder &cb, Location cloc) {
-                          Value src = addIndex(cb, cloc, values[0], at);
-                          Value v = loadUnit(cb, cloc, g.data.flat, src, vl);
-                          storeUnit(cb, cloc, v, g.into.flat, dst, vl);
-                        });
-                  });
-            });
-      });
+  Value dataSize = flatSize(b, loc, g.data.flat);
+  Value intoSize = flatSize(b, loc, g.into.flat);
+  Value small = fitsIn32Bits(b, loc, {dataSize, intoSize});
+  withVariants(b, loc, elementType, canVector, small,
+               [&](OpBuilder &vb, Location vloc, KernelVariant variant) {
+                 int64_t units =
+                     unitsPerThreadFor(g.rowLen, variant.vectorLength);
+                 RowLayout layout =
+                     rowLayout(vb, vloc, g.entries, g.rowLen, variant, units);
+                 launchRows(vb, vloc, layout,
+                            [&](OpBuilder &kb, Location kloc,
+                                const KernelIds &ids) {
+                              gatherRows(kb, kloc, ids, g, layout);
+                            });
+               });
 }
 
 /// The index values of a gather checked on their own, where the result has
@@ -368,6 +375,112 @@ static void emitEvenElementsGather(OpBuilder &b, Location loc,
          });
 }
 
+/// Positions of a gather_elements each thread of the vector kernel takes.
+static constexpr int64_t kElementsPerThread = 4;
+
+/// In the vector kernel: the data element of result position `f` (its index
+/// value `raw`, `t` its position in the plane), or zero where bad.
+static Value gatherOne(OpBuilder &b, Location loc, const ElementsGather &g,
+                       Type type, Value raw, Value f, Value t, Value dBase,
+                       Value inner, bool innerIsOne) {
+  Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
+  ResolvedIndex index = resolveIndex(b, loc, g.oob, raw, g.axisSize);
+  if (g.record && g.slot >= 0)
+    buildIf(b, loc, index.bad, [&](OpBuilder &nb, Location nloc) {
+      Value position = toIndex(nb, nloc, f);
+      g.record->noteBad(nb, nloc, g.slot, position);
+    });
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{elementType}, index.bad,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, zeroValue(b, loc, elementType));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  Value position = fromIndex(b, loc, type, index.position);
+  Value at = addIndex(b, loc, dBase, mulIndex(b, loc, position, inner));
+  if (!innerIsOne)
+    at = addIndex(b, loc, at, remIndex(b, loc, t, inner));
+  Value atIndex = toIndex(b, loc, at);
+  Value v = memref::LoadOp::create(b, loc, g.data.flat, ValueRange{atIndex});
+  scf::YieldOp::create(b, loc, v);
+  return ifOp.getResult(0);
+}
+
+/// In the vector kernel: result positions `[f, f + 4)`: their index values
+/// in one vector load, the data elements one by one, the results in one
+/// vector store.
+static void gatherFour(OpBuilder &b, Location loc, const ElementsGather &g,
+                       Type type, Value f, Value t, Value dBase, Value inner,
+                       bool innerIsOne) {
+  Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
+  Type indexType = cast<MemRefType>(g.indices.flat.getType()).getElementType();
+  auto indexVector = VectorType::get({kElementsPerThread}, indexType);
+  Value fIndex = toIndex(b, loc, f);
+  Value raws = vector::LoadOp::create(b, loc, indexVector, g.indices.flat,
+                                      ValueRange{fIndex},
+                                      /*nontemporal=*/false, llvm::Align(16));
+  SmallVector<Value> values;
+  for (int64_t j = 0; j < kElementsPerThread; ++j) {
+    Value raw = vector::ExtractOp::create(b, loc, raws, j);
+    Value rawIndex = toIndex(b, loc, raw);
+    Value jValue = constInt(b, loc, type, j);
+    Value fj = addIndex(b, loc, f, jValue);
+    Value tj = addIndex(b, loc, t, jValue);
+    values.push_back(gatherOne(b, loc, g, type, rawIndex, fj, tj, dBase,
+                               inner, innerIsOne));
+  }
+  auto resultVector = VectorType::get({kElementsPerThread}, elementType);
+  Value result = vector::FromElementsOp::create(b, loc, resultVector, values);
+  int64_t bytes = kElementsPerThread * elementType.getIntOrFloatBitWidth() / 8;
+  vector::StoreOp::create(b, loc, result, g.into.flat, ValueRange{fIndex},
+                          /*nontemporal=*/false,
+                          llvm::Align(std::min<int64_t>(bytes, 16)));
+}
+
+/// Off the axis, data has the dims of indices and a plane is a whole number
+/// of vectors of four positions: each thread takes four positions, reading
+/// their index values in one vector and writing their results in one.
+static void emitVectorElementsGather(OpBuilder &b, Location loc,
+                                     const ElementsGather &g, Type type) {
+  int64_t rank = g.indexDims.size();
+  Value planes = product(b, loc, ArrayRef(g.indexDims).take_front(g.axis));
+  Value inner = product(b, loc, ArrayRef(g.indexDims).drop_front(g.axis + 1));
+  Value along = g.indexDims[g.axis];
+  Value plane = mulIndex(b, loc, along, inner);
+  Value dataPlane = mulIndex(b, loc, g.axisSize, inner);
+  bool innerIsOne = true;
+  for (int64_t d = g.axis + 1; d < rank; ++d)
+    innerIsOne &= getConstantIntValue(g.indexDims[d]) == 1;
+  Value four = constIndex(b, loc, kElementsPerThread);
+  Value quads = divIndex(b, loc, plane, four);
+  Value gridX = gridFor(b, loc, quads, kBlockSize);
+  Value gridY = gridFor(b, loc, planes, constIndex(b, loc, 1), kMaxBlocksY);
+  launch(b, loc, gridX, gridY, kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           Value planeT = fromIndex(kb, kloc, type, plane);
+           Value dataPlaneT = fromIndex(kb, kloc, type, dataPlane);
+           Value innerT = fromIndex(kb, kloc, type, inner);
+           Value fourT = constInt(kb, kloc, type, kElementsPerThread);
+           Value blockY = fromIndex(kb, kloc, type, ids.blockY);
+           Value gridYT = fromIndex(kb, kloc, type, ids.gridY);
+           Value planesT = fromIndex(kb, kloc, type, planes);
+           buildFor(kb, kloc, blockY, planesT, gridYT,
+                    [&](OpBuilder &ob, Location oloc, Value o) {
+                      Value fBase = mulIndex(ob, oloc, o, planeT);
+                      Value dBase = mulIndex(ob, oloc, o, dataPlaneT);
+                      gridStrideLoop(
+                          ob, oloc, ids, quads,
+                          [&](OpBuilder &tb, Location tloc, Value q) {
+                            Value qT = fromIndex(tb, tloc, type, q);
+                            Value t = mulIndex(tb, tloc, qT, fourT);
+                            Value f = addIndex(tb, tloc, fBase, t);
+                            gatherFour(tb, tloc, g, type, f, t, dBase, innerT,
+                                       innerIsOne);
+                          });
+                    });
+         });
+}
+
 /// Any dims: each position is delinearized.
 static void emitGeneralElementsGather(OpBuilder &b, Location loc,
                                       const ElementsGather &g) {
@@ -396,6 +509,51 @@ static void emitGeneralElementsGather(OpBuilder &b, Location loc,
               Value zero = constIndex(lb, lloc, 0);
               gatherElement(lb, lloc, g, f, base, dataStrides[g.axis], zero);
             });
+      });
+}
+
+/// Whether the even kernel can take four positions a thread: planes of
+/// whole vectors, an element type with vectors, 16-byte aligned buffers.
+static Value canGatherFour(OpBuilder &b, Location loc,
+                           const ElementsGather &g) {
+  Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
+  if (!isVectorizable(elementType))
+    return constBool(b, loc, false);
+  Value plane = product(b, loc, ArrayRef(g.indexDims).drop_front(g.axis));
+  Value four = constIndex(b, loc, kElementsPerThread);
+  Value zero = constIndex(b, loc, 0);
+  Value rest = remIndex(b, loc, plane, four);
+  Value ok = cmpIndex(b, loc, arith::CmpIPredicate::eq, rest, zero);
+  for (Value buffer : {g.indices.flat, g.into.flat}) {
+    Value address = addressOf(b, loc, buffer, zero);
+    ok = andBool(b, loc, ok, isAligned(b, loc, address, 16));
+  }
+  return ok;
+}
+
+/// The even form: four positions a thread where it can (32-bit offsets
+/// where the buffers allow), one otherwise.
+static void emitEvenChoice(OpBuilder &b, Location loc,
+                           const ElementsGather &g) {
+  Value four = canGatherFour(b, loc, g);
+  Value dataSize = flatSize(b, loc, g.data.flat);
+  Value intoSize = flatSize(b, loc, g.into.flat);
+  Value small = fitsIn32Bits(b, loc, {dataSize, intoSize});
+  buildIfElse(
+      b, loc, four,
+      [&](OpBuilder &vb, Location vloc) {
+        Type i32 = vb.getI32Type(), index = vb.getIndexType();
+        buildIfElse(
+            vb, vloc, small,
+            [&](OpBuilder &nb, Location nloc) {
+              emitVectorElementsGather(nb, nloc, g, i32);
+            },
+            [&](OpBuilder &nb, Location nloc) {
+              emitVectorElementsGather(nb, nloc, g, index);
+            });
+      },
+      [&](OpBuilder &sb, Location sloc) {
+        emitEvenElementsGather(sb, sloc, g);
       });
 }
 
@@ -443,9 +601,7 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
     g.into = flatOperand(hb, hloc, into, /*readContents=*/false);
     buildIfElse(
         hb, hloc, even,
-        [&](OpBuilder &eb, Location eloc) {
-          emitEvenElementsGather(eb, eloc, g);
-        },
+        [&](OpBuilder &eb, Location eloc) { emitEvenChoice(eb, eloc, g); },
         [&](OpBuilder &eb, Location eloc) {
           emitGeneralElementsGather(eb, eloc, g);
         });

@@ -1,13 +1,15 @@
 //===- MergeModules.cpp - the nd-gpu-merge-modules pass ---------*- C++ -*-===//
 //
 // `--nd-gpu-merge-modules`: the kernels `gpu-kernel-outlining` put in a module
-// each, moved into one module (see the pass description).
+// each, moved into one module that carries NVPTX's data layout (see the pass
+// description).
 //
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToGPU/NdToGPU.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -18,6 +20,13 @@ namespace mlir::nd {
 
 using namespace mlir;
 using namespace mlir::nd;
+
+/// NVPTX's data layout as far as loads and stores need it. Without one, the
+/// translation to LLVM IR takes LLVM's default, in which a 64-bit integer is
+/// 4-byte aligned, and NVPTX splits each 8-byte integer load into two 4-byte
+/// loads (the target machine's layout comes too late, after translation).
+static constexpr llvm::StringLiteral kNvptxDataLayout =
+    "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
 
 /// Whether `module` is a plain module of outlined kernels: no targets, no
 /// attributes but its name, symbols that are GPU functions.
@@ -42,9 +51,13 @@ struct NdGPUMergeModulesPass
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
       if (isPlain(gpuModule))
         plain.push_back(gpuModule);
-    if (plain.size() < 2)
+    if (plain.empty())
       return;
     gpu::GPUModuleOp target = plain.front();
+    target->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
+                    StringAttr::get(&getContext(), kNvptxDataLayout));
+    if (plain.size() < 2)
+      return;
     SymbolTable targetSymbols(target);
     llvm::StringMap<StringAttr> moved;
     for (gpu::GPUModuleOp source : ArrayRef(plain).drop_front()) {

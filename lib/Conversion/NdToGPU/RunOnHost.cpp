@@ -123,14 +123,16 @@ static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
                  << type << " carried across a barrier cannot run on the host";
         auto bufferType = MemRefType::get({ShapedType::kDynamic}, type);
         carried[result] =
-            memref::AllocaOp::create(b, loc, bufferType, ValueRange{threads});
+            memref::AllocOp::create(b, loc, bufferType, ValueRange{threads});
       }
     }
   }
   // Workgroup memory: one buffer, used by the blocks one after the other.
+  // The launch's buffers are on the heap, freed after it: on the stack, a
+  // function with many launches would keep them all.
   SmallVector<Value> shared;
   for (BlockArgument arg : launch.getWorkgroupAttributions())
-    shared.push_back(memref::AllocaOp::create(
+    shared.push_back(memref::AllocOp::create(
         b, loc, inHostMemory(cast<MemRefType>(arg.getType()))));
 
   buildLoops3(
@@ -181,6 +183,10 @@ static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
               });
         }
       });
+  for (Value buffer : shared)
+    memref::DeallocOp::create(b, loc, buffer);
+  for (auto [value, buffer] : carried)
+    memref::DeallocOp::create(b, loc, buffer);
   launch.erase();
   return success();
 }

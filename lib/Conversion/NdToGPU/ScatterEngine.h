@@ -9,23 +9,32 @@
 // entries in row-major order of the entries, as nd's CPU lowering applies
 // them:
 //
-// 1. a *key* pass reads every index once, checks it (oob<error>: noted in
+// 1. a *key* kernel reads every index once, checks it (oob<error>: noted in
 //    the op's slot of the error record) and writes each entry's destination
-//    row, or `rows` for a dropped entry; nothing is written to data before
-//    the check has been recorded, so a failed check leaves data untouched;
+//    row as a 32-bit key (bit 31 set for a dropped entry); nothing is written
+//    to data before the check has been recorded, so a failed check leaves
+//    data untouched;
 // 2. reduction `none`: each destination row keeps its last entry (an integer
 //    atomic max of the entry number per row: the winner does not depend on
-//    the order of the atomics), and the winners write their rows;
+//    the order of the atomics), and the winners write their rows; with at
+//    most 256 entries one kernel does it all;
 // 3. any other reduction: the entries are sorted by destination, stably
-//    (RadixSort.h), and the first entry of each run of equal destinations
-//    owns the row: its group of threads walks the run in order, combining
-//    each update into the row (coalesced along the row, 16-byte vectors where
-//    possible), with `mean` and `use_init_val(false)` counted per element as
-//    on the CPU.
+//    (RadixSort.h), and one group of threads owns each destination row
+//    (Combine.h). A small scatter (at most 8 tiles of kSortTile entries and
+//    65536 rows: the MoE combine's 32,768 entries) takes two kernels: one
+//    computes and checks the keys and sorts each tile in shared memory,
+//    writing each tile's sorted payloads and the start and length of each
+//    row's entries in it; the owners then read each row's entries tile by
+//    tile. A larger one takes a memset, the key kernel (which also counts
+//    the digits of every pass), one kernel per 8-bit digit and the owners.
 //
 // No float atomics and no tree reductions: the order of the updates of an
 // element is fixed, so results are bit-identical run to run and equal the
 // CPU's.
+//
+// The copy of `data` an out-of-place scatter makes can be folded into the
+// owners (`source`): they read each row from the source and write it to
+// data, with or without updates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +56,9 @@ struct RowScatter {
   /// `use_init_val` (scatter_elements): whether data's value takes part.
   bool useInit = true;
   FlatBuffer data, updates;
+  /// Under a reduction, where the copy of `data` is folded in: the flat
+  /// contents data starts from (null: data is updated in place).
+  Value source;
   Value entries, rowLen, rows;
   /// In a kernel: the destination row of entry `e` and whether the entry is
   /// dropped.

@@ -13,8 +13,11 @@
 //   by the index value.
 //
 // The destination is updated in place: it is the caller's buffer where the
-// caller donated it, or the copy of `data` bufferization made (a device
-// copy, before the op).
+// caller donated it, or the copy of `data` bufferization made. Under a
+// reduction, that copy (a `memref.copy` into a fresh, disposable buffer
+// just before the op) is folded into the scatter: the owners of the rows
+// read the copy's source and write every row of the destination
+// (Combine.h), so that each byte of data moves once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,10 +32,31 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::gpu_lowering;
+
+/// The copy of `data` just before `op` that the op can take over: under a
+/// reduction, a copy of a contiguous buffer into the fresh buffer the op
+/// updates (disposable: nothing reads it if the op fails). Null otherwise.
+static memref::CopyOp foldableCopy(Operation *op, Value data,
+                                   ReductionKind reduction) {
+  if (reduction == ReductionKind::None || !op->hasAttr("disposable"))
+    return {};
+  auto copy = dyn_cast_or_null<memref::CopyOp>(op->getPrevNode());
+  if (!copy || copy.getTarget() != data || copy.getSource() == data)
+    return {};
+  if (!data.getDefiningOp<memref::AllocOp>())
+    return {};
+  auto sourceType = cast<MemRefType>(copy.getSource().getType());
+  auto dataType = cast<MemRefType>(data.getType());
+  if (!isContiguous(sourceType) || !isContiguous(dataType) ||
+      sourceType.getShape() != dataType.getShape())
+    return {};
+  return copy;
+}
 
 LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   OpBuilder &b = l.b;
@@ -47,6 +71,8 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   OobMode oob = op.getOob();
   if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
     return op.emitOpError("reduction is not supported for this element type");
+  // Before any IR of the lowering, which would come between the two.
+  memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
   // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
   bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
 
@@ -87,6 +113,8 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
     s.data = flatOperand(hb, hloc, data);
+    if (copy)
+      s.source = flatView(hb, hloc, copy.getSource());
     s.updates = flatOperand(hb, hloc, updates);
     FlatBuffer flatIndices = flatOperand(hb, hloc, indices);
     Value indexBuffer = flatIndices.flat;
@@ -121,7 +149,62 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
     release(hb, hloc, s.updates);
     release(hb, hloc, flatIndices);
   });
+  if (copy)
+    copy.erase();
   return success();
+}
+
+/// In the uniform rows test: raises `flag` where a unit of the chunk holds
+/// another value than the row's first (`values`: the row's start and first
+/// value).
+static void noteMismatch(OpBuilder &b, Location loc, Value indices,
+                         ValueRange values, const RowChunk &chunk, Value flag,
+                         int64_t vl) {
+  SmallVector<Value> units =
+      loadChunk(b, loc, indices, values[0], chunk, Value(), vl);
+  Value differs = constBool(b, loc, false);
+  for (auto [k, unit] : llvm::enumerate(units)) {
+    for (int64_t i = 0; i < vl; ++i) {
+      Value value = unit;
+      if (vl > 1)
+        value = vector::ExtractOp::create(b, loc, unit, i);
+      Value other = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          value, values[1]);
+      if (chunk.inside[k])
+        other = andBool(b, loc, other, chunk.inside[k]);
+      differs = orBool(b, loc, differs, other);
+    }
+  }
+  buildIf(b, loc, differs, [&](OpBuilder &nb, Location nloc) {
+    Value one = constInt(nb, nloc, nb.getI32Type(), 1);
+    Value zero = constIndex(nb, nloc, 0);
+    memref::StoreOp::create(nb, nloc, one, flag, zero);
+  });
+}
+
+/// The kernel of the uniform rows test: a row whose units hold another
+/// value than its first raises `flag`.
+static void emitUniformRowsKernel(OpBuilder &b, Location loc, Value indices,
+                                  Value rows, Value rowLen, Value flag,
+                                  KernelVariant variant) {
+  int64_t vl = variant.vectorLength;
+  int64_t units = unitsPerThreadFor(rowLen, vl);
+  RowLayout layout = rowLayout(b, loc, rows, rowLen, variant, units);
+  launchRows(b, loc, layout,
+             [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+               Value length = fromIndex(kb, kloc, variant.offsets, rowLen);
+               forEachRowChunk(
+                   kb, kloc, ids, layout,
+                   [&](OpBuilder &rb, Location rloc, Value row) {
+                     Value start = mulIndex(rb, rloc, row, length);
+                     Value first = loadUnit(rb, rloc, indices, start, 1);
+                     return SmallVector<Value>{start, first};
+                   },
+                   [&](OpBuilder &cb, Location cloc, Value, ValueRange values,
+                       const RowChunk &chunk) {
+                     noteMismatch(cb, cloc, indices, values, chunk, flag, vl);
+                   });
+             });
 }
 
 /// Whether, `even` holding, each of the `rows` rows of `rowLen` index values
@@ -137,30 +220,15 @@ static Value emitUniformRowsTest(OpBuilder &b, Location loc, Value even,
     Type i32 = b.getI32Type();
     Value flag = allocFlat(b, loc, i32, 1);
     fill32(b, loc, flag, 0);
-    RowLayout layout = rowLayout(b, loc, rows, rowLen, 1);
-    launchRows(
-        b, loc, layout,
-        [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-          forEachRowUnit(
-              kb, kloc, ids, layout,
-              [&](OpBuilder &rb, Location rloc, Value row) {
-                Value start = mulIndex(rb, rloc, row, rowLen);
-                Value first = memref::LoadOp::create(rb, rloc, indices, start);
-                return SmallVector<Value>{start, first};
-              },
-              [&](OpBuilder &ub, Location uloc, Value, ValueRange values,
-                  Value u) {
-                Value at = addIndex(ub, uloc, values[0], u);
-                Value value = memref::LoadOp::create(ub, uloc, indices, at);
-                Value differs = arith::CmpIOp::create(
-                    ub, uloc, arith::CmpIPredicate::ne, value, values[1]);
-                buildIf(ub, uloc, differs, [&](OpBuilder &nb, Location nloc) {
-                  Value one = constInt(nb, nloc, i32, 1);
-                  Value zero = constIndex(nb, nloc, 0);
-                  memref::StoreOp::create(nb, nloc, one, flag, zero);
-                });
-              });
-        });
+    Type indexType = cast<MemRefType>(indices.getType()).getElementType();
+    Value canVector = canMoveVectors(b, loc, indexType, rowLen, {indices});
+    Value size = flatSize(b, loc, indices);
+    Value small = fitsIn32Bits(b, loc, {size});
+    withVariants(b, loc, indexType, canVector, small,
+                 [&](OpBuilder &vb, Location vloc, KernelVariant variant) {
+                   emitUniformRowsKernel(vb, vloc, indices, rows, rowLen,
+                                         flag, variant);
+                 });
     auto hostType = MemRefType::get({1}, i32);
     Value host = memref::AllocaOp::create(b, loc, hostType);
     gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
@@ -178,6 +246,119 @@ static Value emitUniformRowsTest(OpBuilder &b, Location loc, Value even,
   return ifOp.getResult(0);
 }
 
+namespace {
+/// What the two forms of a scatter_elements (elements, or rows of one index)
+/// share.
+struct ElementsPlan {
+  OobMode oob;
+  int64_t rank, axis;
+  bool checking = false;
+  int64_t code = 0;
+  SmallVector<Value> dataDims, indexDims, dataStrides;
+  Value axisSize;
+  /// The flat indices (set on the host, inside the shape checks).
+  Value indices;
+};
+} // namespace
+
+/// Notes a bad index value at `at` in the op's slot (where checked).
+static void noteIfBad(OpBuilder &b, Location loc, const RowScatter &s,
+                      const ElementsPlan &p, Value bad, Value at) {
+  if (!p.checking)
+    return;
+  buildIf(b, loc, bad, [&](OpBuilder &nb, Location nloc) {
+    s.record->noteBad(nb, nloc, s.slot, at);
+  });
+}
+
+/// Element by element: any dims, any index values. The destination of
+/// entry `entry` is its own position with the axis coordinate replaced.
+static void scatterElementwise(OpBuilder &b, Location loc, const RowScatter &s,
+                               const ElementsPlan &p) {
+  RowScatter e = s;
+  e.rowOf = [&s, &p](OpBuilder &kb, Location kloc, Value entry) {
+    SmallVector<Value> coords = delinearize(kb, kloc, entry, p.indexDims);
+    Value raw = loadIndexValue(kb, kloc, p.indices, entry);
+    ResolvedIndex index = resolveIndex(kb, kloc, p.oob, raw, p.axisSize);
+    noteIfBad(kb, kloc, s, p, index.bad, entry);
+    coords[p.axis] = index.position;
+    Value flat = constIndex(kb, kloc, 0);
+    for (int64_t d = 0; d < p.rank; ++d) {
+      Value term = mulIndex(kb, kloc, coords[d], p.dataStrides[d]);
+      flat = addIndex(kb, kloc, flat, term);
+    }
+    return std::make_pair(flat, index.bad);
+  };
+  emitRowScatter(b, loc, e);
+}
+
+/// Rows of one index: entry `entry` is a row of `rowLen` positions after
+/// the axis, keyed by its first index value.
+static void scatterIndexRows(OpBuilder &b, Location loc, const RowScatter &s,
+                             const ElementsPlan &p, Value rowEntries,
+                             Value rowLen) {
+  RowScatter r = s;
+  Value along = p.indexDims[p.axis];
+  // Every row of data, entries or not (the owners write each one where the
+  // copy of data is folded in): off the axis, data has the dims of indices.
+  Value planes = product(b, loc, ArrayRef(p.dataDims).take_front(p.axis));
+  r.entries = rowEntries;
+  r.rowLen = rowLen;
+  r.rows = mulIndex(b, loc, planes, p.axisSize);
+  r.rowOf = [&s, &p, rowLen, along](OpBuilder &kb, Location kloc,
+                                   Value entry) {
+    Value at = mulIndex(kb, kloc, entry, rowLen);
+    Value raw = loadIndexValue(kb, kloc, p.indices, at);
+    ResolvedIndex index = resolveIndex(kb, kloc, p.oob, raw, p.axisSize);
+    noteIfBad(kb, kloc, s, p, index.bad, at);
+    Value plane = divIndex(kb, kloc, entry, along);
+    Value start = mulIndex(kb, kloc, plane, p.axisSize);
+    Value row = addIndex(kb, kloc, start, index.position);
+    return std::make_pair(row, index.bad);
+  };
+  emitRowScatter(b, loc, r);
+}
+
+/// Host plan: where dims follow the axis and data has the dims of indices
+/// off the axis, the positions of indices that differ only after the axis
+/// form a contiguous row of both buffers; where every such row holds one
+/// index value (an index broadcast along the dims after the axis, as a
+/// GNN's aggregation has it), the op scatters whole rows. One pass over the
+/// indices finds out (the host waits for its answer).
+static void scatterElementsPlan(OpBuilder &b, Location loc,
+                                const RowScatter &s, const ElementsPlan &p) {
+  bool hasRows = p.axis + 1 < p.rank;
+  if (!hasRows) {
+    scatterElementwise(b, loc, s, p);
+    return;
+  }
+  Value evenRows = constBool(b, loc, true);
+  for (int64_t d = 0; d < p.rank; ++d) {
+    if (d == p.axis)
+      continue;
+    Value same = cmpIndex(b, loc, arith::CmpIPredicate::eq, p.dataDims[d],
+                          p.indexDims[d]);
+    evenRows = andBool(b, loc, evenRows, same);
+  }
+  ArrayRef<Value> dims = p.indexDims;
+  Value rowLen = product(b, loc, dims.drop_front(p.axis + 1));
+  Value rowEntries = product(b, loc, dims.take_front(p.axis + 1));
+  // Rows of no element hold no index value to key them by.
+  Value zero = constIndex(b, loc, 0);
+  Value nonEmpty = cmpIndex(b, loc, arith::CmpIPredicate::ne, rowLen, zero);
+  evenRows = andBool(b, loc, evenRows, nonEmpty);
+  Value useRows = emitUniformRowsTest(b, loc, evenRows, p.indices, rowEntries,
+                                      rowLen);
+  buildIfElse(
+      b, loc, useRows,
+      [&](OpBuilder &rb, Location rloc) {
+        scatterIndexRows(rb, rloc, s, p, rowEntries, rowLen);
+      },
+      [&](OpBuilder &eb, Location eloc) {
+        scatterElementwise(eb, eloc, s, p);
+      });
+}
+
 LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
                                                  ScatterElementsOp op) {
   OpBuilder &b = l.b;
@@ -185,140 +366,65 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   Value data = op.getData(), indices = op.getIndices(),
         updates = op.getUpdates();
   auto dataType = cast<MemRefType>(data.getType());
-  int64_t rank = dataType.getRank();
-  int64_t axis = op.getNormalizedAxis();
-  OobMode oob = op.getOob();
+  ElementsPlan p;
+  p.rank = dataType.getRank();
+  p.axis = op.getNormalizedAxis();
+  p.oob = op.getOob();
   if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
     return op.emitOpError("reduction is not supported for this element type");
+  // Before any IR of the lowering, which would come between the two.
+  memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
 
-  for (int64_t d = 0; d < rank; ++d)
+  for (int64_t d = 0; d < p.rank; ++d)
     l.checkDims(updates, "updates", d, indices, "indices", d);
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
+  for (int64_t d = 0; d < p.rank; ++d)
+    if (d != p.axis)
       l.checkDims(indices, "indices", d, data, "data", d, /*atMost=*/true);
 
-  bool checking = l.checksIndices(oob);
+  p.checking = l.checksIndices(p.oob);
   RowScatter s;
   s.op = op;
   s.reduction = op.getReduction();
   s.useInit = op.getUseInitVal();
   s.record = l.record;
-  int64_t code = 0;
-  if (checking) {
+  if (p.checking) {
     s.slot = l.record->takeSlot();
-    code = l.record->addMessage(op, indexMessage(axis));
+    p.code = l.record->addMessage(op, indexMessage(p.axis));
   }
-
-  SmallVector<Value> dataDims = dimValues(b, loc, data, 0, rank);
-  SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, rank);
-  SmallVector<Value> dataStrides(rank);
+  p.dataDims = dimValues(b, loc, data, 0, p.rank);
+  p.indexDims = dimValues(b, loc, indices, 0, p.rank);
+  p.dataStrides.resize(p.rank);
   Value running = constIndex(b, loc, 1);
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    dataStrides[d] = running;
-    running = mulIndex(b, loc, running, dataDims[d]);
+  for (int64_t d = p.rank - 1; d >= 0; --d) {
+    p.dataStrides[d] = running;
+    running = mulIndex(b, loc, running, p.dataDims[d]);
   }
   s.rows = running;
-  s.entries = product(b, loc, indexDims);
+  s.entries = product(b, loc, p.indexDims);
   s.rowLen = constIndex(b, loc, 1);
-  Value axisSize = dataDims[axis];
-  // Rows: where dims follow the axis and data has the dims of indices off
-  // the axis, the positions of indices that differ only after the axis form
-  // a contiguous row of both buffers.
-  bool hasRows = axis + 1 < rank;
-  Value evenRows = constBool(b, loc, hasRows);
-  for (int64_t d = 0; d < rank && hasRows; ++d)
-    if (d != axis)
-      evenRows = andBool(b, loc, evenRows,
-                         cmpIndex(b, loc, arith::CmpIPredicate::eq, dataDims[d],
-                                  indexDims[d]));
-  Value rowLen = product(b, loc, ArrayRef(indexDims).drop_front(axis + 1));
-  Value rowEntries = product(b, loc, ArrayRef(indexDims).take_front(axis + 1));
-  Value along = indexDims[axis];
-  // Rows of no element hold no index value to key them by.
-  Value zero = constIndex(b, loc, 0);
-  evenRows = andBool(b, loc, evenRows,
-                     cmpIndex(b, loc, arith::CmpIPredicate::ne, rowLen, zero));
+  p.axisSize = p.dataDims[p.axis];
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
     s.data = flatOperand(hb, hloc, data);
+    if (copy)
+      s.source = flatView(hb, hloc, copy.getSource());
     s.updates = flatOperand(hb, hloc, updates);
     FlatBuffer flatIndices = flatOperand(hb, hloc, indices);
-    Value indexBuffer = flatIndices.flat;
-    ErrorRecord *record = l.record;
-    int64_t slot = s.slot;
-    s.describe = [&, indexBuffer](OpBuilder &fb, Location floc,
-                                  Value position) {
-      Value raw = loadIndexValue(fb, floc, indexBuffer, position);
+    p.indices = flatIndices.flat;
+    s.describe = [&p](OpBuilder &fb, Location floc, Value position) {
+      Value raw = loadIndexValue(fb, floc, p.indices, position);
       Type i64 = fb.getI64Type();
-      Value codeValue = constInt(fb, floc, i64, code);
+      Value codeValue = constInt(fb, floc, i64, p.code);
       Value raw64 = fromIndex(fb, floc, i64, raw);
-      Value size64 = fromIndex(fb, floc, i64, axisSize);
+      Value size64 = fromIndex(fb, floc, i64, p.axisSize);
       return std::make_tuple(codeValue, raw64, size64);
     };
-    // Element by element: any dims, any index values.
-    auto elements = [&](OpBuilder &eb, Location eloc) {
-      RowScatter e = s;
-      e.rowOf = [&, indexBuffer, record, slot](OpBuilder &kb, Location kloc,
-                                               Value entry) {
-        SmallVector<Value> coords = delinearize(kb, kloc, entry, indexDims);
-        Value raw = loadIndexValue(kb, kloc, indexBuffer, entry);
-        ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
-        if (checking)
-          buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
-            record->noteBad(nb, nloc, slot, entry);
-          });
-        coords[axis] = index.position;
-        Value flat = constIndex(kb, kloc, 0);
-        for (int64_t d = 0; d < rank; ++d)
-          flat = addIndex(kb, kloc, flat,
-                          mulIndex(kb, kloc, coords[d], dataStrides[d]));
-        return std::make_pair(flat, index.bad);
-      };
-      emitRowScatter(eb, eloc, e);
-    };
-    if (!hasRows) {
-      elements(hb, hloc);
-    } else {
-      // Where every row of indices holds one value (an index broadcast
-      // along the dims after the axis, as a GNN's aggregation has it), the
-      // op scatters whole rows: keys per row, rows moved by groups of
-      // threads. One pass over the indices finds out (and the host waits for
-      // its answer); the rows then need no other look at them.
-      Value useRows = emitUniformRowsTest(hb, hloc, evenRows, indexBuffer,
-                                          rowEntries, rowLen);
-      buildIfElse(
-          hb, hloc, useRows,
-          [&](OpBuilder &rb, Location rloc) {
-            RowScatter r = s;
-            r.entries = rowEntries;
-            r.rowLen = rowLen;
-            r.rows = mulIndex(
-                rb, rloc,
-                divIndex(rb, rloc, rowEntries,
-                         maxIndex(rb, rloc, along, constIndex(rb, rloc, 1))),
-                axisSize);
-            r.rowOf = [&, indexBuffer, record,
-                       slot](OpBuilder &kb, Location kloc, Value entry) {
-              Value at = mulIndex(kb, kloc, entry, rowLen);
-              Value raw = loadIndexValue(kb, kloc, indexBuffer, at);
-              ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
-              if (checking)
-                buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
-                  record->noteBad(nb, nloc, slot, at);
-                });
-              Value plane = divIndex(kb, kloc, entry, along);
-              Value row =
-                  addIndex(kb, kloc, mulIndex(kb, kloc, plane, axisSize),
-                           index.position);
-              return std::make_pair(row, index.bad);
-            };
-            emitRowScatter(rb, rloc, r);
-          },
-          elements);
-    }
+    scatterElementsPlan(hb, hloc, s, p);
     writeBack(hb, hloc, s.data);
     release(hb, hloc, s.updates);
     release(hb, hloc, flatIndices);
   });
+  if (copy)
+    copy.erase();
   return success();
 }

@@ -49,6 +49,139 @@ static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
   return orBool(b, loc, bad, past);
 }
 
+namespace {
+/// The buffers and the check of one tensor_scatter, as its kernels see them.
+struct CacheUpdate {
+  CacheSpace space;
+  FlatBuffer cache, update, writes;
+  Value rows;
+  bool hasWrites = false;
+  ErrorRecord *record = nullptr;
+  /// The op's slot (-1: its write indices are not checked) and message.
+  int64_t slot = -1, code = 0;
+};
+} // namespace
+
+/// Error step: one kernel notes the bad write indices in the op's slot,
+/// before anything is written.
+static void emitWriteChecks(OpBuilder &b, Location loc, const CacheUpdate &u) {
+  Value batch = flatSize(b, loc, u.writes.flat);
+  Value grid = gridFor(b, loc, batch, kBlockSize);
+  launch(b, loc, grid, Value(), kBlockSize,
+         [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+           gridStrideLoop(
+               kb, kloc, ids, batch,
+               [&](OpBuilder &lb, Location lloc, Value p) {
+                 Value w = loadIndexValue(lb, lloc, u.writes.flat, p);
+                 Value bad = isBadWrite(lb, lloc, u.space, w);
+                 buildIf(lb, lloc, bad, [&](OpBuilder &nb, Location nloc) {
+                   u.record->noteBad(nb, nloc, u.slot, p);
+                 });
+               });
+         });
+}
+
+/// In a kernel: the source and destination rows (offsets of `type`) of
+/// update row `row` (o before the axis, s along it) and whether it is
+/// dropped.
+static SmallVector<Value> cacheRow(OpBuilder &b, Location loc,
+                                   const CacheUpdate &u, Type type,
+                                   Value row) {
+  const CacheSpace &c = u.space;
+  Value r = toIndex(b, loc, row);
+  Value o = divIndex(b, loc, r, c.seqLen);
+  Value s = subIndex(b, loc, r, mulIndex(b, loc, o, c.seqLen));
+  Value w = constIndex(b, loc, 0);
+  Value dropped = constBool(b, loc, false);
+  if (u.hasWrites) {
+    Value batch = divIndex(b, loc, o, c.perBatch);
+    w = loadIndexValue(b, loc, u.writes.flat, batch);
+    Value zero = constIndex(b, loc, 0);
+    if (c.oob == OobMode::Clamp) {
+      w = b.createOrFold<arith::MaxSIOp>(loc, w, zero);
+      if (!c.circular)
+        w = b.createOrFold<arith::MinSIOp>(loc, w, c.lastStart);
+    } else if (c.oob == OobMode::Skip) {
+      dropped = isBadWrite(b, loc, c, w);
+    }
+  }
+  Value position = addIndex(b, loc, w, s);
+  if (c.circular)
+    position = remIndex(b, loc, position, c.maxSeq);
+  Value target =
+      addIndex(b, loc, mulIndex(b, loc, o, c.maxSeq), position);
+  Value inner = fromIndex(b, loc, type, c.inner);
+  Value dst = mulIndex(b, loc, fromIndex(b, loc, type, target), inner);
+  Value src = mulIndex(b, loc, row, inner);
+  return {src, dst, dropped};
+}
+
+/// Kernel body: each update row copied to its place, unless a check of the
+/// call has failed (the first thread records a bad write index).
+static void copyCacheRows(OpBuilder &b, Location loc, const KernelIds &ids,
+                          const CacheUpdate &u, const RowLayout &layout) {
+  int64_t vl = layout.variant.vectorLength;
+  Type type = layout.variant.offsets;
+  auto body = [&](OpBuilder &fb, Location floc) {
+    forEachRowChunk(
+        fb, floc, ids, layout,
+        [&](OpBuilder &rb, Location rloc, Value row) {
+          return cacheRow(rb, rloc, u, type, row);
+        },
+        [&](OpBuilder &cb, Location cloc, Value, ValueRange values,
+            const RowChunk &chunk) {
+          copyChunk(cb, cloc, chunk, u.update.flat, values[0], u.cache.flat,
+                    values[1], /*zero=*/Value(), /*skip=*/values[2], vl);
+        });
+  };
+  if (!u.record) {
+    body(b, loc);
+    return;
+  }
+  Value failed;
+  if (u.slot >= 0) {
+    const CacheSpace &c = u.space;
+    Value limit = c.circular ? c.maxSeq : c.lastStart;
+    auto describe = [&](OpBuilder &fb, Location floc, Value position) {
+      Value w = loadIndexValue(fb, floc, u.writes.flat, position);
+      Type i64 = fb.getI64Type();
+      Value code64 = constInt(fb, floc, i64, u.code);
+      Value w64 = fromIndex(fb, floc, i64, w);
+      Value limit64 = fromIndex(fb, floc, i64, limit);
+      return std::make_tuple(code64, w64, limit64);
+    };
+    Value first = isFirstThread(b, loc, ids);
+    failed = u.record->failedOrFinalize(b, loc, first, u.slot, describe);
+  } else {
+    failed = u.record->failed(b, loc);
+  }
+  buildIf(b, loc, notBool(b, loc, failed), body);
+}
+
+/// Host plan: the checks, then the copy of every row, in the kernel variant
+/// the buffers allow.
+static void emitCacheUpdate(OpBuilder &b, Location loc, const CacheUpdate &u) {
+  if (u.slot >= 0)
+    emitWriteChecks(b, loc, u);
+  Type elementType = cast<MemRefType>(u.cache.flat.getType()).getElementType();
+  Value inner = u.space.inner;
+  Value canVector = canMoveVectors(b, loc, elementType, inner,
+                                   {u.cache.flat, u.update.flat});
+  Value cacheSize = flatSize(b, loc, u.cache.flat);
+  Value updateSize = flatSize(b, loc, u.update.flat);
+  Value small = fitsIn32Bits(b, loc, {cacheSize, updateSize});
+  withVariants(
+      b, loc, elementType, canVector, small,
+      [&](OpBuilder &vb, Location vloc, KernelVariant variant) {
+        int64_t units = unitsPerThreadFor(inner, variant.vectorLength);
+        RowLayout layout = rowLayout(vb, vloc, u.rows, inner, variant, units);
+        launchRows(vb, vloc, layout,
+                   [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
+                     copyCacheRows(kb, kloc, ids, u, layout);
+                   });
+      });
+}
+
 LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
                                                TensorScatterOp op) {
   OpBuilder &b = l.b;
@@ -65,7 +198,8 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
   if (writes)
     l.checkDims(writes, "write_indices", 0, cache, "past_cache", 0);
 
-  CacheSpace c;
+  CacheUpdate u;
+  CacheSpace &c = u.space;
   c.circular = op.getMode() == TensorScatterMode::Circular;
   c.oob = op.getOob();
   c.maxSeq = dimValue(b, loc, cache, axis);
@@ -74,126 +208,24 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
   c.perBatch = product(b, loc, dimValues(b, loc, cache, 1, axis));
   c.lastStart = subIndex(b, loc, c.maxSeq, c.seqLen);
   Value outer = product(b, loc, dimValues(b, loc, cache, 0, axis));
-  Value rows = mulIndex(b, loc, outer, c.seqLen);
-  Type elementType = cacheType.getElementType();
-
-  bool checking = writes && l.checksIndices(c.oob);
-  int64_t slot = -1, code = 0;
-  if (checking) {
-    slot = l.record->takeSlot();
-    code = l.record->addMessage(op, writeIndexMessage(axis, c.circular));
+  u.rows = mulIndex(b, loc, outer, c.seqLen);
+  u.hasWrites = static_cast<bool>(writes);
+  u.record = l.record;
+  if (writes && l.checksIndices(c.oob)) {
+    u.slot = l.record->takeSlot();
+    u.code = l.record->addMessage(op, writeIndexMessage(axis, c.circular));
   }
-  ErrorRecord *record = l.record;
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
-    FlatBuffer flatCache = flatOperand(hb, hloc, cache);
-    FlatBuffer flatUpdate = flatOperand(hb, hloc, update);
-    FlatBuffer flatWrites;
+    u.cache = flatOperand(hb, hloc, cache);
+    u.update = flatOperand(hb, hloc, update);
     if (writes)
-      flatWrites = flatOperand(hb, hloc, writes);
-    if (checking) {
-      Value batch = dimValue(hb, hloc, writes, 0);
-      Value grid = gridFor(hb, hloc, batch, kBlockSize);
-      launch(hb, hloc, grid, Value(), kBlockSize,
-             [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-               gridStrideLoop(
-                   kb, kloc, ids, batch,
-                   [&](OpBuilder &lb, Location lloc, Value p) {
-                     Value w = loadIndexValue(lb, lloc, flatWrites.flat, p);
-                     Value bad = isBadWrite(lb, lloc, c, w);
-                     buildIf(lb, lloc, bad, [&](OpBuilder &nb, Location nloc) {
-                       record->noteBad(nb, nloc, slot, p);
-                     });
-                   });
-             });
-    }
-    Value limit = c.circular ? c.maxSeq : c.lastStart;
-    auto describe = [&](OpBuilder &fb, Location floc, Value position) {
-      Value w = loadIndexValue(fb, floc, flatWrites.flat, position);
-      Type i64 = fb.getI64Type();
-      Value code64 = constInt(fb, floc, i64, code);
-      Value w64 = fromIndex(fb, floc, i64, w);
-      Value limit64 = fromIndex(fb, floc, i64, limit);
-      return std::make_tuple(code64, w64, limit64);
-    };
-    Value canVector = canMoveVectors(hb, hloc, elementType, c.inner,
-                                     {flatCache.flat, flatUpdate.flat});
-    withVectorChoice(
-        hb, hloc, elementType, canVector,
-        [&](OpBuilder &vb, Location vloc, int64_t vl) {
-          RowLayout layout = rowLayout(vb, vloc, rows, c.inner, vl);
-          launchRows(
-              vb, vloc, layout,
-              [&](OpBuilder &kb, Location kloc, const KernelIds &ids) {
-                auto body = [&](OpBuilder &fb, Location floc) {
-                  forEachRowUnit(
-                      fb, floc, ids, layout,
-                      [&](OpBuilder &rb, Location rloc, Value row) {
-                        // Row (o, s) of the update: o before the axis, s along
-                        // it.
-                        Value o = divIndex(rb, rloc, row, c.seqLen);
-                        Value s = subIndex(rb, rloc, row,
-                                           mulIndex(rb, rloc, o, c.seqLen));
-                        Value w = constIndex(rb, rloc, 0);
-                        Value dropped = constBool(rb, rloc, false);
-                        if (writes) {
-                          Value batch = divIndex(rb, rloc, o, c.perBatch);
-                          w = loadIndexValue(rb, rloc, flatWrites.flat, batch);
-                          Value zero = constIndex(rb, rloc, 0);
-                          if (c.oob == OobMode::Clamp) {
-                            w = rb.createOrFold<arith::MaxSIOp>(rloc, w, zero);
-                            if (!c.circular)
-                              w = rb.createOrFold<arith::MinSIOp>(rloc, w,
-                                                                  c.lastStart);
-                          } else if (c.oob == OobMode::Skip) {
-                            dropped = isBadWrite(rb, rloc, c, w);
-                          }
-                        }
-                        Value position = addIndex(rb, rloc, w, s);
-                        if (c.circular)
-                          position = remIndex(rb, rloc, position, c.maxSeq);
-                        Value target =
-                            addIndex(rb, rloc, mulIndex(rb, rloc, o, c.maxSeq),
-                                     position);
-                        Value dst = mulIndex(rb, rloc, target, c.inner);
-                        Value src = mulIndex(rb, rloc, row, c.inner);
-                        return SmallVector<Value>{src, dst, dropped};
-                      },
-                      [&](OpBuilder &ub, Location uloc, Value,
-                          ValueRange values, Value u) {
-                        buildIf(
-                            ub, uloc, notBool(ub, uloc, values[2]),
-                            [&](OpBuilder &wb, Location wloc) {
-                              Value vlValue = constIndex(wb, wloc, vl);
-                              Value at = mulIndex(wb, wloc, u, vlValue);
-                              Value src = addIndex(wb, wloc, values[0], at);
-                              Value dst = addIndex(wb, wloc, values[1], at);
-                              Value v =
-                                  loadUnit(wb, wloc, flatUpdate.flat, src, vl);
-                              storeUnit(wb, wloc, v, flatCache.flat, dst, vl);
-                            });
-                      });
-                };
-                if (!record) {
-                  body(kb, kloc);
-                  return;
-                }
-                // The first thread records a bad write index.
-                Value failed;
-                if (checking) {
-                  Value first = isFirstThread(kb, kloc, ids);
-                  failed =
-                      record->failedOrFinalize(kb, kloc, first, slot, describe);
-                } else {
-                  failed = record->failed(kb, kloc);
-                }
-                buildIf(kb, kloc, notBool(kb, kloc, failed), body);
-              });
-        });
-    writeBack(hb, hloc, flatCache);
-    release(hb, hloc, flatUpdate);
+      u.writes = flatOperand(hb, hloc, writes);
+    emitCacheUpdate(hb, hloc, u);
+    writeBack(hb, hloc, u.cache);
+    release(hb, hloc, u.update);
     if (writes)
-      release(hb, hloc, flatWrites);
+      release(hb, hloc, u.writes);
   });
   return success();
 }

@@ -50,12 +50,25 @@ func.func @gather_complex_skip(%data: memref<5x3xcomplex<f32>>, %indices: memref
 // -----
 
 // gather_elements: where data has the dims of indices off the axis (here
-// known only at run time), a kernel with the planes before the axis on y;
-// otherwise one that delinearizes each position.
+// known only at run time), kernels with the planes before the axis on y:
+// four positions a thread (their index values in one vector load, their
+// results in one vector store) where a plane is a whole number of such
+// vectors and the buffers are 16-byte aligned, 32-bit offsets where the
+// buffers are small enough; one position a thread otherwise. Where the dims
+// differ, a kernel that delinearizes each position.
 // CHECK-LABEL: func.func @gather_elements_dynamic
-// CHECK: scf.if %{{.*}} {
-// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %[[PLANES:.*]], %{{.*}} = %c1)
-// CHECK-NOT: arith.divui
+// CHECK: arith.remui %{{.*}}, %c4 : index
+// CHECK: scf.if
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c1)
+// CHECK: arith.index_cast %{{.*}} : index to i32
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xi64>, vector<4xi64>
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<?xf16>, vector<4xf16>
+// CHECK: } else {
+// CHECK: gpu.launch
+// CHECK: vector.load %{{.*}} : memref<?xi64>, vector<4xi64>
+// CHECK: } else {
+// CHECK: gpu.launch
+// CHECK: memref.load %{{.*}} : memref<?xi64>
 // CHECK: } else {
 // CHECK: gpu.launch
 // CHECK: arith.divui
@@ -130,22 +143,36 @@ func.func @scatter_nd_few(%cache: memref<1x32x4096x128xf16>, %indices: memref<1x
 
 // -----
 
-// Any other reduction: the entries sorted by row with the stable radix sort
-// (a pass per 4-bit digit of the largest row: counts per tile in workgroup
-// memory, one block's prefix sum, each thread's entries written in order),
-// then the first entry of each run applies the run's updates in order.
+// Any other reduction: the entries sorted by row, then one group of threads
+// owns each row. At most 32768 entries and 65536 rows (the small path): one
+// kernel computes the keys, sorts each tile of 4096 entries in workgroup
+// memory (rounds of 2-bit splits, a block scan each) and writes each row's
+// start and length per tile; the owners read them. Otherwise: a memset of
+// the sort's scratch, the key kernel counting the digits of every pass, one
+// kernel per 8-bit digit (a ticket, the tile sorted in workgroup memory,
+// the look-back over earlier tiles), the owners (a binary search for each
+// row's run). The owners stage the run's payloads in workgroup memory and
+// walk it once, in 16-byte vectors where they can.
 // CHECK-LABEL: func.func @scatter_nd_add_dynamic
-// CHECK: math.ctlz
-// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>)
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>)
+// CHECK: scf.if
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512, {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<545xi64, #gpu.address_space<workgroup>>)
 // CHECK: gpu.barrier
-// CHECK: memref.atomic_rmw addi
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.barrier
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf16>
+// CHECK: } else {
+// CHECK: gpu.memset
 // CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<1024xi32, #gpu.address_space<workgroup>>)
-// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xi32, #gpu.address_space<workgroup>>)
-// CHECK: scf.yield
-// CHECK: gpu.launch
+// CHECK: memref.atomic_rmw addi
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>)
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<545xi64, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK: memref.atomic_rmw assign
 // CHECK: scf.while
-// CHECK: scf.for
+// CHECK: memref.atomic_rmw ori
+// CHECK: scf.yield
+// CHECK: gpu.launch {{.*}} workgroup(
+// CHECK: scf.while
+// CHECK: gpu.barrier
 // CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf16>
 func.func @scatter_nd_add_dynamic(%data: memref<?x?xf16>, %indices: memref<?x1xi64>, %updates: memref<?x?xf16>) {
   nd.scatter_nd %data[%indices], %updates reduction<add> : memref<?x?xf16>, memref<?x1xi64>, memref<?x?xf16>
@@ -164,6 +191,28 @@ func.func @scatter_nd_add_dynamic(%data: memref<?x?xf16>, %indices: memref<?x1xi
 func.func @scatter_elements_mean(%data: memref<6x4xi32>, %indices: memref<5x4xi64>, %updates: memref<5x4xi32>) {
   nd.scatter_elements %data[%indices], %updates axis(0) reduction<mean> : memref<6x4xi32>, memref<5x4xi64>, memref<5x4xi32>
   return
+}
+
+// -----
+
+// An out-of-place scatter under a reduction: the copy of data into the
+// fresh, disposable destination is folded into the owners, which read each
+// row from the source and write it, with or without updates.
+// CHECK-LABEL: func.func @scatter_nd_folded_copy
+// CHECK: %[[FRESH:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x8xf32>
+// CHECK-NOT: memref.copy
+// CHECK-DAG: %[[DST:.*]] = memref.collapse_shape %[[FRESH]]
+// CHECK-DAG: %[[SRC:.*]] = memref.collapse_shape %arg0
+// CHECK: gpu.launch {{.*}} workgroup(
+// CHECK: vector.load %[[SRC]][
+// CHECK: vector.store %{{.*}}, %[[DST]][
+// CHECK-NOT: memref.copy
+// CHECK: return %[[FRESH]]
+func.func @scatter_nd_folded_copy(%data: memref<64x8xf32>, %indices: memref<1000x1xi64>, %updates: memref<1000x8xf32>) -> memref<64x8xf32> {
+  %fresh = memref.alloc() {alignment = 64 : i64} : memref<64x8xf32>
+  memref.copy %data, %fresh : memref<64x8xf32> to memref<64x8xf32>
+  nd.scatter_nd %fresh[%indices], %updates reduction<add> {disposable} : memref<64x8xf32>, memref<1000x1xi64>, memref<1000x8xf32>
+  return %fresh : memref<64x8xf32>
 }
 
 // -----

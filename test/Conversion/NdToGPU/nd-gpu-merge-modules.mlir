@@ -3,7 +3,7 @@
 // The kernels of outlining's modules move into the first; a kernel whose
 // name is taken there is renamed, and the launches follow. A module with a
 // target of its own stays.
-// CHECK-LABEL: gpu.module @f_kernel {
+// CHECK-LABEL: gpu.module @f_kernel attributes {llvm.data_layout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"} {
 // CHECK-DAG: gpu.func @f_kernel(
 // CHECK-DAG: gpu.func @f_kernel_0(
 // CHECK: }

@@ -2,14 +2,15 @@
 
 // A kernel becomes loops over its blocks and, for each phase between
 // barriers, over its threads; a value one phase passes to a later one goes
-// through a per-thread buffer, workgroup memory through a host buffer. The
-// GPU operations of the host become host allocations, fills and copies.
+// through a per-thread buffer, workgroup memory through a host buffer (both
+// on the heap, freed after the launch). The GPU operations of the host
+// become host allocations, fills and copies.
 // CHECK-LABEL: func.func @kernel
 // CHECK: %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xi32>
 // CHECK: scf.for
 // CHECK: memref.store %{{.*}}, %[[BUF]]
-// CHECK: %[[CARRIED:.*]] = memref.alloca(%{{.*}}) : memref<?xindex>
-// CHECK: %[[SHARED:.*]] = memref.alloca() : memref<4xi32>
+// CHECK: %[[CARRIED:.*]] = memref.alloc(%{{.*}}) : memref<?xindex>
+// CHECK: %[[SHARED:.*]] = memref.alloc() : memref<4xi32>
 // Blocks: z, y, x.
 // CHECK: scf.for
 // CHECK: scf.for
@@ -29,6 +30,8 @@
 // CHECK: %[[AT:.*]] = arith.subi %[[BACK]]
 // CHECK: memref.load %[[SHARED]][%[[AT]]]
 // CHECK: memref.store %{{.*}}, %[[BUF]]
+// CHECK-DAG: memref.dealloc %[[SHARED]]
+// CHECK-DAG: memref.dealloc %[[CARRIED]]
 // CHECK-NOT: gpu.
 // CHECK: memref.dealloc %[[BUF]]
 func.func @kernel() {
