@@ -6,14 +6,26 @@
 include "mlir/Pass/PassBase.td"
 
 def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
-  let summary = "Lower the nd ops on buffers to parallel loops";
+  let summary = "Lower the nd ops to parallel loops over buffers";
   let description = [{
     Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements`,
-    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` on buffers
-    (every `oob` mode, every reduction, `use_init_val`) into upstream
-    dialects; the ops on tensors are an error that says to bufferize first
-    (one-shot bufferization gives every op its form on buffers, see the
-    ops' `BufferizableOpInterface`). Each op becomes a call of a private
+    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` (every `oob`
+    mode, every reduction, `use_init_val`) into upstream dialects.
+
+    The ops on buffers are lowered as they are: one-shot bufferization
+    (as `--nd-to-llvm` runs it) gives every op its form on buffers and
+    decides where it works (a scatter in place on its destination where it
+    may be, see the ops' `BufferizableOpInterface`). An op on tensors, as
+    users and importers write it, works on a buffer of its own: it reads
+    its tensor operands through `bufferization.to_buffer read_only`, a
+    gather writes a fresh buffer and a scatter updates a fresh copy of its
+    destination (`disposable`), and the result is that buffer through
+    `bufferization.to_tensor restrict writable`. The rest of the program
+    stays on tensors, for one-shot bufferization (`--lower-scatter
+    --nd-to-llvm` runs as `--nd-to-llvm` does); a scatter then always
+    copies its destination, which bufferizing first avoids.
+
+    Each op on buffers becomes a call of a private
     function (`@__nd_scatter_nd`, ...) that holds its lowering and writes
     the op's destination buffer: a gather's `into`, a scatter's `data`
     (`past_cache`). Ops with the same name, attributes and operand types
@@ -121,6 +133,7 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::complex::ComplexDialect",
     "::mlir::func::FuncDialect",
     "::mlir::math::MathDialect",
