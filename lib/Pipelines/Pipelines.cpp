@@ -55,8 +55,10 @@ static void addUpstreamConversions(OpPassManager &pm) {
 
 void mlir::nd::addNdDeallocationPasses(OpPassManager &pm) {
   // A function that returns a donated argument's buffer (updated in place)
-  // returns it as it is, so that nothing clones it on return.
-  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  // returns it as it is, so that nothing clones it on return (upstream's
+  // drop-equivalent-buffer-results, run where it has something to drop: a
+  // bridge, see its banner).
+  pm.addPass(createNdDropEquivalentBufferResults());
   // Upstream's deallocation pipeline (buildBufferDeallocationPipeline), whose
   // simplification step runs only where it is cheap: it is quadratic in the
   // buffers a function frees, N for a function of N allocating nd ops.
@@ -99,6 +101,11 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // The tensor constants' globals, as one-shot bufferization would make
+  // them but in linear time (a bridge, see its banner).
+  NdBufferizeConstantsOptions constantsOptions;
+  constantsOptions.alignment = bufferizeOptions.bufferAlignment;
+  pm.addPass(createNdBufferizeConstants(constantsOptions));
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   pm.addPass(createNdStableConstantNames());
   // The nd ops on buffers, each into a call of a function of its own.
@@ -137,7 +144,11 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
     memrefOptions.useGenericFunctions = true;
     pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   }
+  // convert-to-llvm, with the functions ahead of many globals while it
+  // looks callees up (a bridge, see nd-functions-first's banner).
+  pm.addPass(createNdFunctionsFirst());
   pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createNdRestoreOrder());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // A buffer that cannot be allocated ends the call with nd's report.
   pm.addPass(createNdCheckAllocations());

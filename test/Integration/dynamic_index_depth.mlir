@@ -2,6 +2,7 @@
 // the lowering checks the actual one against it before reading any index.
 //
 // RUN: nd-opt %s --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
+// RUN: nd-opt %s --lower-scatter --nd-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e gather_shallow -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.gather.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=GATHER < %t.gather.err
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e scatter_deep -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.scatter.err | FileCheck %s --check-prefix=OUT --allow-empty

@@ -4,6 +4,8 @@
 //
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.large.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=LARGE < %t.large.err
+// RUN: nd-opt %s --lower-scatter --nd-to-llvm | not mlir-runner -e too_large -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.large-tensors.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: FileCheck %s --check-prefix=LARGE < %t.large-tensors.err
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e too_negative -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.negative.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=NEGATIVE < %t.negative.err
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e empty_axis -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.empty.err | FileCheck %s --check-prefix=OUT --allow-empty

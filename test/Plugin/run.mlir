@@ -6,6 +6,12 @@
 // RUN:   --pass-pipeline='builtin.module(nd-to-llvm)' \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
+// The design card's command: lower-scatter on the module of tensors, then
+// nd-to-llvm.
+// RUN: %mlir_opt %s --load-dialect-plugin=%nd_plugin --load-pass-plugin=%nd_plugin \
+// RUN:   --pass-pipeline='builtin.module(lower-scatter,nd-to-llvm)' \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
 

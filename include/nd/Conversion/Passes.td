@@ -6,14 +6,26 @@
 include "mlir/Pass/PassBase.td"
 
 def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
-  let summary = "Lower the nd ops on buffers to parallel loops";
+  let summary = "Lower the nd ops to parallel loops over buffers";
   let description = [{
     Rewrites `nd.scatter_nd`, `nd.gather_nd`, `nd.scatter_elements`,
-    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` on buffers
-    (every `oob` mode, every reduction, `use_init_val`) into upstream
-    dialects; the ops on tensors are an error that says to bufferize first
-    (one-shot bufferization gives every op its form on buffers, see the
-    ops' `BufferizableOpInterface`). Each op becomes a call of a private
+    `nd.gather_elements`, `nd.gather` and `nd.tensor_scatter` (every `oob`
+    mode, every reduction, `use_init_val`) into upstream dialects.
+
+    The ops on buffers are lowered as they are: one-shot bufferization
+    (as `--nd-to-llvm` runs it) gives every op its form on buffers and
+    decides where it works (a scatter in place on its destination where it
+    may be, see the ops' `BufferizableOpInterface`). An op on tensors, as
+    users and importers write it, works on a buffer of its own: it reads
+    its tensor operands through `bufferization.to_buffer read_only`, a
+    gather writes a fresh buffer and a scatter updates a fresh copy of its
+    destination (`disposable`), and the result is that buffer through
+    `bufferization.to_tensor restrict writable`. The rest of the program
+    stays on tensors, for one-shot bufferization (`--lower-scatter
+    --nd-to-llvm` runs as `--nd-to-llvm` does); a scatter then always
+    copies its destination, which bufferizing first avoids.
+
+    Each op on buffers becomes a call of a private
     function (`@__nd_scatter_nd`, ...) that holds its lowering and writes
     the op's destination buffer: a gather's `into`, a scatter's `data`
     (`past_cache`). Ops with the same name, attributes and operand types
@@ -121,6 +133,7 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::complex::ComplexDialect",
     "::mlir::func::FuncDialect",
     "::mlir::math::MathDialect",
@@ -344,6 +357,105 @@ def NdInlineAllocaScopes : Pass<"nd-inline-alloca-scopes", "ModuleOp"> {
     changed this as far as we found.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def NdBufferizeConstants : Pass<"nd-bufferize-constants", "ModuleOp"> {
+  let summary = "Give the functions' tensor constants their constant "
+                "globals, in one pass over the module";
+  let description = [{
+    Runs right before one-shot bufferization and does for every
+    `arith.constant` of a ranked tensor type in the module's functions what
+    that bufferization would: the value goes into a private constant
+    `memref.global` named `__constant_<shape>x<element type>` (`_N` where
+    the name is taken) with the given `alignment`, one global per distinct
+    value (a global the module already has with the same initial value and
+    alignment serves, as upstream's does), and the constant becomes
+    `memref.get_global` of it read as `bufferization.to_tensor restrict`.
+    The tensor is not writable, as a constant's is not: an op that writes it
+    works on a copy. One-shot bufferization then has no constant left to
+    make a global for, and its output is the same.
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"): upstream's `bufferization::getGlobalFor` looks for a global of
+    the same value by scanning every op of the module, once per constant, so
+    a module of N constants takes O(N^2) (10,000 independent nd ops, each
+    with constant indices, spent seconds there). Retired once that lookup
+    keeps a map of the globals by value.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "uint64_t", /*default=*/"64",
+           "The alignment of the globals: one-shot bufferization's "
+           "buffer-alignment">
+  ];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def NdDropEquivalentBufferResults
+    : Pass<"nd-drop-equivalent-buffer-results", "ModuleOp"> {
+  let summary = "Run drop-equivalent-buffer-results only where it has "
+                "something to drop";
+  let description = [{
+    Upstream's `drop-equivalent-buffer-results` (a function's result that is
+    one of its arguments' buffers is dropped and its callers use the
+    argument) on a module with a private function that has a body and a
+    result, the only functions it changes; any other module is left as it
+    is, without the pass's walk.
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"): the upstream pass first resolves the callee of every
+    `func.call` of the module with a lookup that scans the module's
+    symbols, so a module with N calls and N symbols (the globals of N
+    constants) takes O(N^2) even when no function has a result to drop.
+    Retired once the pass resolves callees through a symbol table
+    collection.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def NdFunctionsFirst : Pass<"nd-functions-first", "ModuleOp"> {
+  let summary = "Move a module's functions ahead of its many globals for "
+                "the LLVM conversion";
+  let description = [{
+    Runs right before `convert-to-llvm`, with `--nd-restore-order` right
+    after it. Where at least `min-ops` other top-level ops (globals, mostly)
+    precede a function, the functions move ahead of them, in their order,
+    and the module's order is recorded in its `nd.order` attribute (the
+    symbol names of its top-level ops); `--nd-restore-order` puts every op
+    back in its place and drops the attribute. The conversion sees the
+    functions in the same order and makes the same ops. A module with an op
+    that is not a symbol at its top level, or with fewer such ops, is left
+    as it is.
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
+    MLIR 22"): the lowering of `func.call` looks its callee up with
+    `SymbolTable::lookupNearestSymbolFrom`, which scans the module's ops from
+    the first; a module whose N globals (the constants' globals come first)
+    precede functions called N times takes O(N^2) in `convert-to-llvm`.
+    Retired once the call lowering resolves callees through a symbol table
+    collection.
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"256",
+           "Other top-level ops ahead of a function from which the "
+           "functions move">
+  ];
+}
+
+def NdRestoreOrder : Pass<"nd-restore-order", "ModuleOp"> {
+  let summary = "Put back the module order --nd-functions-first recorded";
+  let description = [{
+    Runs after `convert-to-llvm` on a module `--nd-functions-first`
+    reordered: each top-level op goes back to the place its symbol name had
+    in the module's `nd.order` attribute (a function to the place of the
+    function it was converted from), which is then dropped. Ops the
+    conversion added keep their place: ahead of all the others where they
+    are first (the declarations it inserts at the start of the module), or
+    after the op they follow. A module without the attribute is left as it
+    is. Part of the bridge of `--nd-functions-first`.
+  }];
 }
 
 def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {

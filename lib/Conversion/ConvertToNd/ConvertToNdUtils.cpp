@@ -253,17 +253,24 @@ void mlir::nd::addNdConversionLegality(ConversionTarget &target) {
 LogicalResult mlir::nd::convertToNd(
     Operation *root, const ConversionTarget &target,
     const FrozenRewritePatternSet &patterns,
-    function_ref<Unconvertible(Operation *)> whyUnconvertible) {
+    function_ref<Unconvertible(Operation *)> whyUnconvertible,
+    bool *converted) {
   bool failed = false;
+  bool illegal = false;
   root->walk([&](Operation *op) {
     if (!target.isIllegal(op))
       return;
+    illegal = true;
     if (Unconvertible reason = whyUnconvertible(op)) {
       op->emitOpError("cannot be converted to nd: ") << *reason;
       failed = true;
     }
   });
+  if (converted)
+    *converted = illegal;
   if (failed)
     return failure();
+  if (!illegal)
+    return success();
   return applyPartialConversion(root, target, patterns);
 }

@@ -49,6 +49,7 @@ struct NdDonationPass : public mlir::nd::impl::NdDonationBase<NdDonationPass> {
 struct NdReturnDonatedPass
     : public mlir::nd::impl::NdReturnDonatedBase<NdReturnDonatedPass> {
   void runOnOperation() override {
+    bool changed = false;
     getOperation().walk([&](func::FuncOp function) {
       if (function.isExternal())
         return;
@@ -64,12 +65,17 @@ struct NdReturnDonatedPass
           operand.set(arg);
           if (clone->use_empty())
             clone->erase();
+          changed = true;
         }
       });
       // Donation is done with: the attribute has no meaning in LLVM.
       for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
-        function.removeArgAttr(i, NdDialect::getDonatedAttrName());
+        if (function.removeArgAttr(i, NdDialect::getDonatedAttrName()))
+          changed = true;
     });
+    // Unchanged IR need not be verified again.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

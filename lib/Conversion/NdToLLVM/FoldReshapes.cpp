@@ -134,12 +134,18 @@ struct NdFoldReshapesPass
     RewritePatternSet folds(ctx);
     folds.add<FoldExpandOfCollapse>(ctx);
     scf::IfOp::getCanonicalizationPatterns(folds, ctx);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(folds))))
+    bool folded = false, cast = false;
+    if (failed(applyPatternsGreedily(getOperation(), std::move(folds),
+                                     GreedyRewriteConfig(), &folded)))
       return signalPassFailure();
     RewritePatternSet casts(ctx);
     casts.add<ExpandToReinterpretCast>(ctx);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(casts))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(casts),
+                                     GreedyRewriteConfig(), &cast)))
       return signalPassFailure();
+    // Unchanged IR need not be verified again.
+    if (!folded && !cast)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -123,7 +123,7 @@ struct NdParallelCopyPass
       copies.push_back(copy);
     });
     if (copies.empty())
-      return;
+      return markAllAnalysesPreserved();
 
     OpBuilder b(&getContext());
     if (!module.lookupSymbol(kMaxThreadsFn)) {

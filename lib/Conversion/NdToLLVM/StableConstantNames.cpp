@@ -72,7 +72,7 @@ struct NdStableConstantNames
         otherNames.insert(name.getValue());
     }
     if (constants.empty())
-      return;
+      return markAllAnalysesPreserved();
 
     // The globals in the order of their first use; every use.
     SmallVector<memref::GlobalOp> order;

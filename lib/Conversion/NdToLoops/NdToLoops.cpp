@@ -1,14 +1,16 @@
 //===- NdToLoops.cpp - lower nd ops to loops over buffers -------*- C++ -*-===//
 //
 // The pass `--lower-scatter` and `populateNdToLoopsPatterns`: the six nd ops
-// on buffers (every oob mode, every reduction, use_init_val) to memref, scf,
-// vector, arith, math and complex ops, each op into a private function of
-// its own. It runs after bufferization (one-shot bufferization turns the ops
-// on tensors into ops on buffers, see BufferizableOpInterfaceImpl.cpp) and
-// emits nothing that bufferizes.
+// (every oob mode, every reduction, use_init_val) to memref, scf, vector,
+// arith, math and complex ops, each op into a private function of its own.
+// The ops on buffers are lowered as they are: one-shot bufferization (as in
+// --nd-to-llvm) has decided where each works (see
+// BufferizableOpInterfaceImpl.cpp). An op on tensors, as users write it,
+// first becomes its form on buffers on a buffer of its own (OnTensors.cpp),
+// between `bufferization.to_buffer` and `to_tensor` ops that the rest of
+// the program, still on tensors, bufferizes through.
 //
-// Preconditions: the ops verify and work on buffers; an op on tensors is
-// reported (bufferize first). Dimensions the verifier could not compare
+// Preconditions: the ops verify. Dimensions the verifier could not compare
 // (dynamic ones, a dynamic index depth) and, under oob<error>, every index
 // value are checked at run time when bounds checking is on (under skip and
 // clamp every index value has a meaning: no check). A failed check calls
@@ -33,7 +35,8 @@
 //
 // Layout of the library:
 // - one file per op: GatherND.cpp, GatherElements.cpp, Gather.cpp,
-//   ScatterND.cpp, ScatterElements.cpp, TensorScatter.cpp (OpLowerings.h);
+//   ScatterND.cpp, ScatterElements.cpp, TensorScatter.cpp (OpLowerings.h),
+//   and OnTensors.cpp for the ops on tensors;
 // - the engines they share: CheckedGather (the gathers' partitions, checks
 //   and report), RowScatter and RowOwners (scatters of entries into rows),
 //   Tallies (scatter_elements' mean and use_init_val(false)), IndexChecks
@@ -51,6 +54,7 @@
 #include "OpLowerings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -79,6 +83,7 @@ void mlir::nd::populateNdToLoopsPatterns(RewritePatternSet &patterns,
   populateScatterElementsLowering(patterns, state);
   populateGatherLowering(patterns, state);
   populateTensorScatterLowering(patterns, state);
+  populateOnTensorsLowering(patterns);
 }
 
 namespace {
@@ -94,23 +99,15 @@ struct LowerScatterPass
     options.parallelGrain = grain;
     populateNdToLoopsPatterns(patterns, options);
 
-    // The ops on tensors are bufferization's to turn into ops on buffers.
-    WalkResult onTensors = getOperation()->walk([](Operation *op) {
-      if (!isa<NdDialect>(op->getDialect()) || isOnBuffers(op))
-        return WalkResult::advance();
-      op->emitOpError()
-          << "on tensors: --lower-scatter takes nd ops on buffers; bufferize "
-             "first (--one-shot-bufferize, as --nd-to-llvm does)";
-      return WalkResult::interrupt();
-    });
-    if (onTensors.wasInterrupted())
-      return signalPassFailure();
-
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NdDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // The pass lowers every op it is given: an op on constants is left to
+    // the canonicalizer to fold, not folded here in place of its lowering.
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns), config)))
       signalPassFailure();
   }
 };

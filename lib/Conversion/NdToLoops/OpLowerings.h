@@ -91,6 +91,10 @@ void populateScatterElementsLowering(RewritePatternSet &patterns,
 void populateTensorScatterLowering(RewritePatternSet &patterns,
                                    std::shared_ptr<LoweringState> state);
 
+/// OnTensors.cpp: each op on tensors as its form on buffers, on a buffer of
+/// its own, which the patterns above then lower.
+void populateOnTensorsLowering(RewritePatternSet &patterns);
+
 } // namespace mlir::nd::lowering
 
 #endif // ND_LIB_CONVERSION_NDTOLOOPS_OPLOWERINGS_H

@@ -147,9 +147,15 @@ struct ConvertTensorToNdPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateTensorToNdPatterns(patterns);
+    bool converted = false;
     if (failed(convertToNd<tensor::GatherOp, tensor::ScatterOp>(
-            getOperation(), std::move(patterns), whyUnconvertibleOp)))
-      signalPassFailure();
+            getOperation(), std::move(patterns), whyUnconvertibleOp,
+            &converted)))
+      return signalPassFailure();
+    // Nothing to convert: the IR is as it was, and the pass manager need not
+    // verify it again.
+    if (!converted)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

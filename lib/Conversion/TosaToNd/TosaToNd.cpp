@@ -205,9 +205,15 @@ struct ConvertTosaToNdPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateTosaToNdPatterns(patterns);
+    bool converted = false;
     if (failed(convertToNd<tosa::GatherOp, tosa::ScatterOp>(
-            getOperation(), std::move(patterns), whyUnconvertibleOp)))
-      signalPassFailure();
+            getOperation(), std::move(patterns), whyUnconvertibleOp,
+            &converted)))
+      return signalPassFailure();
+    // Nothing to convert: the IR is as it was, and the pass manager need not
+    // verify it again.
+    if (!converted)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

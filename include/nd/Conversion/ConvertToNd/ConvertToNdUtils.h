@@ -121,22 +121,26 @@ void addNdConversionLegality(ConversionTarget &target);
 /// Converts the ops `target` marks illegal under `root` with `patterns`.
 /// Before converting anything, reports every illegal op for which
 /// `whyUnconvertible` gives a reason ("cannot be converted to nd: <reason>")
-/// and fails, so that a failed conversion leaves the IR untouched.
+/// and fails, so that a failed conversion leaves the IR untouched. Sets
+/// `*converted` (where given) to whether there was anything to convert: a
+/// module without an illegal op is left as it is.
 LogicalResult
 convertToNd(Operation *root, const ConversionTarget &target,
             const FrozenRewritePatternSet &patterns,
-            function_ref<Unconvertible(Operation *)> whyUnconvertible);
+            function_ref<Unconvertible(Operation *)> whyUnconvertible,
+            bool *converted = nullptr);
 
 /// `convertToNd` with the ops of the types `IllegalOps` to convert.
 template <typename... IllegalOps>
 LogicalResult
 convertToNd(Operation *root, RewritePatternSet &&patterns,
-            function_ref<Unconvertible(Operation *)> whyUnconvertible) {
+            function_ref<Unconvertible(Operation *)> whyUnconvertible,
+            bool *converted = nullptr) {
   ConversionTarget target(*root->getContext());
   addNdConversionLegality(target);
   target.addIllegalOp<IllegalOps...>();
   FrozenRewritePatternSet frozen(std::move(patterns));
-  return convertToNd(root, target, frozen, whyUnconvertible);
+  return convertToNd(root, target, frozen, whyUnconvertible, converted);
 }
 
 } // namespace nd
