@@ -265,6 +265,8 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
   } else {
     NdToLLVMPipelineOptions pipelineOptions;
     pipelineOptions.checkBounds = options.checkBounds;
+    // The caller's output buffers receive the results in place.
+    pipelineOptions.resultDestinations = options.function;
     buildNdToLLVMPipeline(pm, pipelineOptions);
   }
   NdReturnThroughPointerOptions entryOptions;

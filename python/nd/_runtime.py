@@ -1,10 +1,12 @@
 """libnd_runtime.so through ctypes: where it and nd-compile are, and the
 structs and functions of include/nd-c/Runtime.h.
 
-The layouts below are those of Runtime.h at ND_ABI_VERSION 1; the runtime's
+The layouts below are those of Runtime.h at ND_ABI_VERSION 2; the runtime's
 own nd_runtime_abi_version() is checked against it when the library is
 loaded, and each compiled library's signature when it is.
 """
+
+from __future__ import annotations
 
 import ctypes
 import os
@@ -12,11 +14,15 @@ import re
 import shutil
 import sys
 import threading
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from ._errors import Error
 
+if TYPE_CHECKING:
+    import numpy
+
 # ND_ABI_VERSION of the include/nd-c/Runtime.h this module mirrors.
-ABI_VERSION = 1
+ABI_VERSION = 2
 # ND_DYNAMIC: a dim known at run time only.
 DYNAMIC = -1
 
@@ -47,7 +53,8 @@ class Context(ctypes.Structure):
                 ("status", ctypes.c_int32),
                 ("message", ctypes.c_void_p),
                 ("message_size", ctypes.c_size_t),
-                ("message_length", ctypes.c_size_t)]
+                ("message_length", ctypes.c_size_t),
+                ("copied_outputs", ctypes.c_int32)]
 
 
 class TensorType(ctypes.Structure):
@@ -57,7 +64,8 @@ class TensorType(ctypes.Structure):
                 ("dims", ctypes.POINTER(ctypes.c_int64)),
                 ("name", ctypes.c_char_p),
                 ("donated", ctypes.c_int32),
-                ("alias", ctypes.c_int32)]
+                ("alias", ctypes.c_int32),
+                ("dim_names", ctypes.POINTER(ctypes.c_char_p))]
 
 
 class Signature(ctypes.Structure):
@@ -68,7 +76,11 @@ class Signature(ctypes.Structure):
                 ("threads", ctypes.c_int32),
                 ("entry", ctypes.c_char_p),
                 ("inputs", ctypes.POINTER(TensorType)),
-                ("outputs", ctypes.POINTER(TensorType))]
+                ("outputs", ctypes.POINTER(TensorType)),
+                ("destinations", ctypes.c_int32)]
+
+# The largest thread count nd_context.threads and nd_set_threads hold.
+MAX_THREADS = 2 ** 31 - 1
 
 
 # nd_entry_fn, with its pointers passed as addresses (a bound call computes

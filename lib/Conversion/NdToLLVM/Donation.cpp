@@ -66,9 +66,16 @@ struct NdReturnDonatedPass
             clone->erase();
         }
       });
-      // Donation is done with: the attribute has no meaning in LLVM.
-      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+      // Donation is done with, and the dims' names were recorded where they
+      // matter (--nd-record-signature): neither attribute has a meaning in
+      // LLVM, whose function conversion would copy them onto the expanded
+      // descriptors' fields.
+      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
         function.removeArgAttr(i, NdDialect::getDonatedAttrName());
+        function.removeArgAttr(i, NdDialect::getDimNamesAttrName());
+      }
+      for (unsigned k = 0, e = function.getNumResults(); k < e; ++k)
+        function.removeResultAttr(k, NdDialect::getDimNamesAttrName());
     });
   }
 };
