@@ -116,7 +116,17 @@ def configure(root=None, runtime=None, compiler=None):
         _explicit.update(root=root, runtime=runtime, compiler=compiler)
 
 
-def _roots():
+def _installed_prefix(here: str) -> Optional[str]:
+    """The prefix that `cmake --install` put this package into, from the
+    _install.py it wrote beside it (absent elsewhere)."""
+    try:
+        from . import _install  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return os.path.normpath(os.path.join(here, _install.PREFIX_FROM_PACKAGE))
+
+
+def _roots() -> List[Tuple[str, str]]:
     """[(directory, why)] that may hold bin/nd-compile and lib/, in the
     order searched."""
     roots = []
@@ -125,10 +135,13 @@ def _roots():
     env = os.environ.get("ND_BUILD_DIR")
     if env:
         roots.append((env, "$ND_BUILD_DIR"))
-    # The package's own place: build/python/nd in the build tree,
-    # python/nd in the source tree (beside build/), PREFIX/lib/pythonX/
-    # site-packages/nd in an installed prefix.
     here = os.path.dirname(os.path.abspath(__file__))
+    installed = _installed_prefix(here)
+    if installed:
+        roots.append((installed, "the prefix cmake --install put nd into"))
+    # The package's own place: build/python/nd in the build tree,
+    # python/nd in the source tree (beside build/), PREFIX/lib/python3/
+    # dist-packages/nd in an installed prefix.
     directory = here
     for _ in range(5):
         directory = os.path.dirname(directory)
