@@ -96,11 +96,13 @@ ENTRY_TYPE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p,
 # ---------------------------------------------------------------------------
 
 _lock = threading.RLock()
-_explicit = {"root": None, "runtime": None, "compiler": None}
-_loaded = None
+_explicit: Dict[str, Optional[str]] = {"root": None, "runtime": None,
+                                       "compiler": None}
+_loaded: Optional["Runtime"] = None
 
 
-def configure(root=None, runtime=None, compiler=None):
+def configure(root: Optional[str] = None, runtime: Optional[str] = None,
+              compiler: Optional[str] = None) -> None:
     """Names where nd is, before the places searched by default: `root` a
     build directory or installed prefix (with bin/nd-compile and
     lib/libnd_runtime.so), or the two files themselves. The runtime cannot
@@ -164,7 +166,8 @@ def _roots() -> List[Tuple[str, str]]:
     return unique
 
 
-def _find(explicit_key, subdir, name):
+def _find(explicit_key: str, subdir: str,
+          name: str) -> Tuple[Optional[str], List[str]]:
     """The path of `name` and the places looked in."""
     explicit = _explicit[explicit_key]
     if explicit:
@@ -181,14 +184,14 @@ def _find(explicit_key, subdir, name):
     return None, looked
 
 
-def _not_found(name, looked):
+def _not_found(name: str, looked: List[str]) -> Error:
     places = "\n  ".join(looked)
     return Error(f"cannot find {name}; looked in:\n  {places}\nSet "
                  f"ND_BUILD_DIR to nd's build directory or installed prefix, "
                  f"or call nd.configure(root=...)")
 
 
-def compiler_path():
+def compiler_path() -> str:
     """The nd-compile to run: the one beside the loaded runtime where there
     is one, else the first found."""
     with _lock:
@@ -214,7 +217,7 @@ class Runtime:
     nd-compile built find it wherever they are (a cache directory has no
     lib/ beside it)."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
         try:
             # A folder that carries LLVM's OpenMP runtime beside nd's (a
@@ -246,11 +249,11 @@ class Runtime:
             raise Error(f"{path} speaks nd's ABI version {abi}; this package "
                         f"speaks version {ABI_VERSION}",
                         status="ABI mismatch", code=4)
-        self.version = lib.nd_runtime_version().decode()
+        self.version: str = lib.nd_runtime_version().decode()
         self.free = lib.nd_tensor_free
-        self.dtypes = _read_dtypes(lib)
+        self.dtypes: Dict[int, DType] = _read_dtypes(lib)
 
-    def status_name(self, status):
+    def status_name(self, status: int) -> str:
         return self.lib.nd_status_string(status).decode()
 
 
@@ -261,17 +264,18 @@ class DType:
 
     __slots__ = ("code", "name", "size", "numpy")
 
-    def __init__(self, code, name, size, numpy_dtype):
+    def __init__(self, code: int, name: str, size: int,
+                 numpy_dtype: Optional["numpy.dtype"]) -> None:
         self.code = code
         self.name = name
         self.size = size
         self.numpy = numpy_dtype
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.name
 
 
-def _numpy_dtype(name, size):
+def _numpy_dtype(name: str, size: int) -> Optional["numpy.dtype"]:
     """numpy's dtype of nd's element type `name`, from the name's kind and
     width; None where numpy has none (bf16)."""
     import numpy as np
@@ -285,7 +289,7 @@ def _numpy_dtype(name, size):
     return dtype if dtype.itemsize == size else None
 
 
-def _read_dtypes(lib):
+def _read_dtypes(lib: ctypes.CDLL) -> Dict[int, DType]:
     """nd's element types as the runtime names them, by code."""
     dtypes = {}
     code = 0
@@ -300,7 +304,7 @@ def _read_dtypes(lib):
     return dtypes
 
 
-def runtime():
+def runtime() -> Runtime:
     """The loaded runtime, loading it on first use."""
     global _loaded
     if _loaded is not None:
