@@ -338,6 +338,29 @@ static ArrayAttr getDimNames(const onnx::ValueInfoProto &info, Builder &b) {
   return any ? b.getArrayAttr(names) : nullptr;
 }
 
+/// Gives the arguments and results of `func`, built from `graph` (whose
+/// inputs named in `initializerNames` are constants, not arguments), the
+/// names of their symbolic dims as `nd.dim_names`.
+static void setDimNames(func::FuncOp func, const onnx::GraphProto &graph,
+                        const llvm::StringSet<> &initializerNames,
+                        Builder &b) {
+  StringRef attrName = NdDialect::getDimNamesAttrName();
+  unsigned position = 0;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (initializerNames.contains(input.name()))
+      continue;
+    if (ArrayAttr names = getDimNames(input, b))
+      func.setArgAttr(position, attrName, names);
+    ++position;
+  }
+  for (auto [k, output] : llvm::enumerate(graph.output())) {
+    ArrayAttr names = getDimNames(output, b);
+    auto type = cast<RankedTensorType>(func.getResultTypes()[k]);
+    if (names && static_cast<int64_t>(names.size()) == type.getRank())
+      func.setResultAttr(k, attrName, names);
+  }
+}
+
 FailureOr<DenseElementsAttr>
 ONNXImporter::convertTensor(const HostTensor &tensor, Location loc,
                             llvm::StringRef what) {
@@ -402,15 +425,6 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
     if (failed(defineValue(input.name.str(), arg, arg.getLoc(), "graph input")))
       return failure();
   }
-  unsigned position = 0;
-  for (const onnx::ValueInfoProto &input : graph.input()) {
-    if (initializerNames.contains(input.name()))
-      continue;
-    if (ArrayAttr names = getDimNames(input, builder))
-      func.setArgAttr(position, NdDialect::getDimNamesAttrName(), names);
-    ++position;
-  }
-
   for (const onnx::TensorProto &initializer : graph.initializer()) {
     Location loc =
         NameLoc::get(builder.getStringAttr(initializer.name()), fileLoc);
@@ -459,12 +473,7 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
     signature.outputNames.push_back(output.name());
   }
   finishGraphFunction(builder, func, fileLoc, results);
-  for (auto [k, output] : llvm::enumerate(graph.output())) {
-    ArrayAttr names = getDimNames(output, builder);
-    auto type = cast<RankedTensorType>(func.getResultTypes()[k]);
-    if (names && static_cast<int64_t>(names.size()) == type.getRank())
-      func.setResultAttr(k, NdDialect::getDimNamesAttrName(), names);
-  }
+  setDimNames(func, graph, initializerNames, builder);
   return func;
 }
 
