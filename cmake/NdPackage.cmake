@@ -9,6 +9,10 @@
 #                          libnd_runtime.so and libnd_runner_utils.so
 #   bin/                   nd-opt, nd-translate, nd-run, nd-compile,
 #                          nd-tensor-tool
+#   lib/python3/dist-packages/nd/
+#                          the Python package (ND_INSTALL_PYTHON_DIR,
+#                          python/CMakeLists.txt), which finds bin/ and lib/
+#                          of the prefix from where it is
 #   share/doc/nd/          the op and pass reference generated from ODS and
 #                          LICENSE (Apache-2.0 WITH LLVM-exception)
 #   lib/cmake/nd/          NDConfig.cmake, NDConfigVersion.cmake and the

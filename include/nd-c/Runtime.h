@@ -36,13 +36,23 @@
 |*   checks them against the signature before it runs and against the shape  *|
 |*   it computed before it writes anything: a buffer of another shape is an   *|
 |*   ND_ERROR_INVALID_ARGUMENT and nothing is written past it. The result is  *|
-|*   copied into it (`owner` stays NULL).                                     *|
-|* - A failed call writes no output and allocates nothing that outlives it;  *|
-|*   inputs that are not donated are untouched. An op whose run-time check    *|
-|*   fails writes nothing, but ops before it in the same call may already     *|
-|*   have updated a donated input. One exception: a call whose compiled code  *|
-|*   cannot allocate a buffer (ND_ERROR_OUT_OF_MEMORY, "cannot allocate N     *|
-|*   bytes") ends there and does not release the buffers it allocated before. *|
+|*   computed into the buffer itself where the library can (a library of      *|
+|*   `nd-compile` for the CPU, `nd_signature.destinations`; a row-major       *|
+|*   buffer aligned to its element size, sharing no memory with an input or   *|
+|*   another output's buffer), else computed into nd's memory and copied      *|
+|*   into it (`nd_context.copied_outputs` counts those). `owner` stays NULL.  *|
+|* - A failed call hands no output over and allocates nothing that outlives   *|
+|*   it; inputs that are not donated are untouched. An op whose run-time      *|
+|*   check fails writes nothing, but ops before it in the same call may       *|
+|*   already have updated a donated input or a caller's output buffer that    *|
+|*   the call computes into (the copy of `data` a scatter starts with         *|
+|*   included). One exception: a call whose compiled code cannot allocate a   *|
+|*   buffer (ND_ERROR_OUT_OF_MEMORY, "cannot allocate N bytes") ends there    *|
+|*   and does not release the buffers it allocated before.                    *|
+|* - Dims that the signature names alike (`nd_tensor_type.dim_names`: an      *|
+|*   ONNX model's symbolic dims, such as `N` of data[N, 5] and idx[N, 4])     *|
+|*   must have one size in a call, in the inputs and in the caller's output   *|
+|*   buffers: another is an ND_ERROR_INVALID_ARGUMENT naming both.            *|
 |*                                                                            *|
 |* Calls are independent: several threads may call one entry (or several     *|
 |* libraries) at once, each with its own context, and each gets its own      *|
@@ -69,7 +79,7 @@ extern "C" {
 /* The version of this interface: the layouts below and the rules above. A
    compiled library records the version it was built for in its signature
    (`abi_version`); the runtime refuses calls of another version. */
-#define ND_ABI_VERSION 1
+#define ND_ABI_VERSION 2
 
 /* A dim known at run time only, in `nd_tensor_type.dims`. */
 #define ND_DYNAMIC (-1)
@@ -91,8 +101,8 @@ typedef enum nd_dtype {
 typedef enum nd_status {
   ND_OK = 0,
   /* The inputs or outputs do not fit the signature (count, dtype, rank, a
-     static dim, a caller's output buffer of another shape), or an argument is
-     NULL where it may not be. */
+     static dim, two sizes of one named dim, a caller's output buffer of
+     another shape), or an argument is NULL where it may not be. */
   ND_ERROR_INVALID_ARGUMENT = 1,
   /* A run-time check of the compiled code failed: an index out of range, a
      dynamic shape mismatch. The message names the op, its location in the
@@ -140,6 +150,10 @@ typedef struct nd_context {
   /* Out: the length of the full message (0 after a successful call); the
      message was truncated if it is at least `message_size`. */
   size_t message_length;
+  /* Out: the number of the caller's output buffers (`data != NULL`) that the
+     result was copied into after the call rather than computed into (see the
+     ownership rules above); 0 when every one received its result in place. */
+  int32_t copied_outputs;
 } nd_context;
 
 /* One input or output of an entry. */
@@ -156,6 +170,10 @@ typedef struct nd_tensor_type {
   /* Outputs: the position of the (donated) input whose buffer this output
      is, updated in place; -1 for a fresh buffer. */
   int32_t alias;
+  /* `rank` names of the dims (a model's symbolic dims, such as ONNX's
+     `dim_param`), "" for a dim without one, or NULL when no dim has one.
+     Dims of one name have one size in a call. */
+  const char *const *dim_names;
 } nd_tensor_type;
 
 /* The description of an entry that a compiled library exports as
@@ -172,6 +190,11 @@ typedef struct nd_signature {
   const char *entry;
   const nd_tensor_type *inputs;
   const nd_tensor_type *outputs;
+  /* 1 if the entry computes its outputs into the caller's buffers where it
+     can (libraries that `nd-compile` builds for the CPU), 0 if it computes
+     them into nd's memory, from which they are copied into a caller's
+     buffer. */
+  int32_t destinations;
 } nd_signature;
 
 /* The type of a compiled entry: returns an nd_status. `inputs` holds

@@ -165,6 +165,14 @@ void ND_ABI_OMP_SET_THREADS(int threads);
  * the results' descriptors laid out one after the other (8-byte fields, no
  * padding), `state` is the call's nd_call_state. Without results, the
  * `results` argument is absent.
+ *
+ * An entry that --nd-result-destinations rewrote (its signature says
+ * `destinations`) takes one more descriptor per result, D_0..D_m-1, after the
+ * inputs' and of the results' types: (I_0 fields..., I_n-1 fields..., D_0
+ * fields..., D_m-1 fields..., results, state). A destination with a non-null
+ * aligned pointer and the sizes the result turns out to have receives the
+ * result, and the result's descriptor is then that destination's; any other
+ * (the host passes zeros for "none") is left alone.
  *===----------------------------------------------------------------------===*/
 
 /* An entry called with its arguments packed: `arguments[i]` points to the

@@ -213,12 +213,25 @@ static llvm::Error markDonated(func::FuncOp entry,
   return llvm::Error::success();
 }
 
+/// "the module has no function @f with a body", and the functions it has.
+static llvm::Error noSuchFunction(ModuleOp module, llvm::StringRef function) {
+  std::string text =
+      ("the module has no function @" + function + " with a body").str();
+  llvm::SmallVector<std::string> names;
+  for (auto candidate : module.getOps<func::FuncOp>())
+    if (!candidate.isExternal())
+      names.push_back(("@" + candidate.getSymName()).str());
+  if (names.empty())
+    return makeError(text + " (it defines no function)");
+  return makeError(text + "; its functions: " + llvm::join(names, ", ") +
+                   " (--function NAME compiles one)");
+}
+
 llvm::Expected<CompiledEntry>
 mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
   auto entry = module.lookupSymbol<func::FuncOp>(options.function);
   if (!entry || entry.isExternal())
-    return makeError("the module has no function @" + options.function +
-                     " with a body");
+    return noSuchFunction(module, options.function);
   if (llvm::Error error = markDonated(entry, options.donated))
     return std::move(error);
   bool cuda = options.target == CompileTarget::CUDA;
@@ -252,6 +265,8 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
   } else {
     NdToLLVMPipelineOptions pipelineOptions;
     pipelineOptions.checkBounds = options.checkBounds;
+    // The caller's output buffers receive the results in place.
+    pipelineOptions.resultDestinations = options.function;
     buildNdToLLVMPipeline(pm, pipelineOptions);
   }
   NdReturnThroughPointerOptions entryOptions;

@@ -119,6 +119,11 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   // as a reinterpret_cast: expand-strided-metadata of MLIR 22 crashes on it.
   pm.addPass(createNdFoldReshapes());
   addNdDeallocationPasses(pm);
+  if (!options.resultDestinations.empty()) {
+    NdResultDestinationsOptions destinationOptions;
+    destinationOptions.function = options.resultDestinations;
+    pm.addPass(createNdResultDestinations(destinationOptions));
+  }
   pm.addPass(createNdParallelCopy());
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

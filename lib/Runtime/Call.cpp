@@ -4,8 +4,10 @@
 // identity layouts (nd-to-llvm bufferizes function boundaries that way):
 // each input is (allocated, aligned, offset, sizes..., strides...) with
 // row-major strides, so a strided input is copied first; each result comes
-// back the same way, its buffer either fresh (from nd's allocator, Memory.h)
-// or, as the signature declares (`alias`), a donated input's own.
+// back the same way, its buffer either fresh (from nd's allocator, Memory.h),
+// or, as the signature declares (`alias`), a donated input's own, or the
+// caller's output buffer that the call gave the entry as the result's
+// destination (`destinations`, see nd-c/RuntimeABI.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -226,10 +228,21 @@ void nd::runtime::reportOutOfMemory(nd_call_state *state, const char *format,
 // Call
 //===----------------------------------------------------------------------===//
 
+Call::Call(const nd_signature &signature, nd_packed_fn packed,
+           const Memory &memory, CallStorage *lent)
+    : signature(signature), packed(packed), memory(memory),
+      storage(lent && !lent->inUse ? *lent : own) {
+  storage.inUse = true;
+  storage.scratch.clear();
+  storage.given.clear();
+}
+
 Call::~Call() {
   releaseResults();
-  for (void *buffer : scratch)
+  for (void *buffer : storage.scratch)
     memory.release(buffer);
+  storage.scratch.clear();
+  storage.inUse = false;
 }
 
 int32_t Call::fail(int32_t status, std::string text) {
@@ -239,29 +252,31 @@ int32_t Call::fail(int32_t status, std::string text) {
 
 int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
   const nd_tensor_type &type = signature.inputs[position];
-  std::string what = describe("input", position, type);
+  // The message names the input only when a check fails: a call that
+  // passes formats nothing.
+  auto what = [&] { return describe("input", position, type); };
   if (tensor.dtype != type.dtype) {
     const char *got = getDTypeName(tensor.dtype);
     return fail(ND_ERROR_INVALID_ARGUMENT,
                 formatString("%s: expected element type %s, got %s",
-                             what.c_str(), getDTypeName(type.dtype),
+                             what().c_str(), getDTypeName(type.dtype),
                              got ? got : "an unknown dtype"));
   }
   if (tensor.rank != type.rank)
     return fail(ND_ERROR_INVALID_ARGUMENT,
-                formatString("%s: expected rank %d, got %d", what.c_str(),
+                formatString("%s: expected rank %d, got %d", what().c_str(),
                              type.rank, tensor.rank));
   if (type.rank > 0 && !tensor.shape)
-    return fail(ND_ERROR_INVALID_ARGUMENT, what + ": its shape is NULL");
+    return fail(ND_ERROR_INVALID_ARGUMENT, what() + ": its shape is NULL");
   for (int32_t d = 0; d < type.rank; ++d) {
     if (tensor.shape[d] < 0)
       return fail(ND_ERROR_INVALID_ARGUMENT,
-                  formatString("%s: dim %d is negative (%lld)", what.c_str(), d,
-                               static_cast<long long>(tensor.shape[d])));
+                  formatString("%s: dim %d is negative (%lld)", what().c_str(),
+                               d, static_cast<long long>(tensor.shape[d])));
     if (type.dims[d] != ND_DYNAMIC && type.dims[d] != tensor.shape[d])
       return fail(ND_ERROR_INVALID_ARGUMENT,
                   formatString("%s: dim %d must be %lld, got %lld (shape %s)",
-                               what.c_str(), d,
+                               what().c_str(), d,
                                static_cast<long long>(type.dims[d]),
                                static_cast<long long>(tensor.shape[d]),
                                formatShape(tensor.shape, type.rank).c_str()));
@@ -272,10 +287,11 @@ int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
       __builtin_mul_overflow(
           count, static_cast<int64_t>(getElementSize(type.dtype)), &bytes))
     return fail(ND_ERROR_INVALID_ARGUMENT,
-                formatString("%s: shape %s has too many elements", what.c_str(),
+                formatString("%s: shape %s has too many elements",
+                             what().c_str(),
                              formatShape(tensor.shape, type.rank).c_str()));
   if (!tensor.data && count > 0)
-    return fail(ND_ERROR_INVALID_ARGUMENT, what + ": its data is NULL");
+    return fail(ND_ERROR_INVALID_ARGUMENT, what() + ": its data is NULL");
 
   void *data = tensor.data;
   if (count > 0 && !isRowMajor(tensor.shape, tensor.strides, type.rank)) {
@@ -283,29 +299,37 @@ int32_t Call::checkInput(size_t position, const nd_tensor &tensor) {
     // must be one, any other is read from a contiguous copy.
     if (type.donated)
       return fail(ND_ERROR_INVALID_ARGUMENT,
-                  what + ": a donated input must be contiguous and row-major "
-                         "(its strides are not)");
+                  what() + ": a donated input must be contiguous and row-major "
+                           "(its strides are not)");
     data = memory.allocate(static_cast<size_t>(bytes));
     if (!data)
       return fail(ND_ERROR_OUT_OF_MEMORY,
                   formatString("%s: cannot allocate %lld bytes for a "
                                "contiguous copy",
-                               what.c_str(), static_cast<long long>(bytes)));
-    scratch.push_back(data);
-    std::vector<int64_t> contiguous(static_cast<size_t>(type.rank));
+                               what().c_str(), static_cast<long long>(bytes)));
+    storage.scratch.push_back(data);
+    std::vector<int64_t> &contiguous = storage.strides;
+    contiguous.resize(static_cast<size_t>(type.rank));
     rowMajorStrides(tensor.shape, type.rank, contiguous.data());
     copyStrided(memory, static_cast<uint8_t *>(data), contiguous.data(),
                 static_cast<const uint8_t *>(tensor.data), tensor.strides,
                 tensor.shape, type.rank, getElementSize(type.dtype));
   }
-
-  std::vector<int64_t> &descriptor = descriptors.emplace_back();
-  auto address = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
-  descriptor = {address, address, /*offset=*/0};
-  descriptor.insert(descriptor.end(), tensor.shape, tensor.shape + type.rank);
-  descriptor.resize(descriptor.size() + static_cast<size_t>(type.rank));
-  rowMajorStrides(tensor.shape, type.rank, descriptor.data() + 3 + type.rank);
+  addDescriptor(type, tensor, data);
   return ND_OK;
+}
+
+void Call::addDescriptor(const nd_tensor_type &type, const nd_tensor &tensor,
+                         void *data) {
+  std::vector<int64_t> &fields = storage.fields;
+  auto address = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
+  fields.push_back(address);
+  fields.push_back(address);
+  fields.push_back(0); // offset
+  fields.insert(fields.end(), tensor.shape, tensor.shape + type.rank);
+  size_t strides = fields.size();
+  fields.resize(strides + static_cast<size_t>(type.rank));
+  rowMajorStrides(tensor.shape, type.rank, fields.data() + strides);
 }
 
 int32_t Call::checkOutput(size_t position, const nd_tensor &tensor) {
@@ -324,32 +348,170 @@ int32_t nd::runtime::checkOutputBuffer(const nd_signature &signature,
     return status;
   };
   const nd_tensor_type &type = signature.outputs[position];
-  std::string what = describe("output", position, type);
+  auto what = [&] { return describe("output", position, type); };
   if (tensor.dtype != type.dtype) {
     const char *got = getDTypeName(tensor.dtype);
     return fail(ND_ERROR_INVALID_ARGUMENT,
                 formatString("%s: the buffer has element type %s, the "
                              "output is %s",
-                             what.c_str(), got ? got : "(unknown)",
+                             what().c_str(), got ? got : "(unknown)",
                              getDTypeName(type.dtype)));
   }
   if (tensor.rank != type.rank)
     return fail(ND_ERROR_INVALID_ARGUMENT,
                 formatString("%s: the buffer has rank %d, the output %d",
-                             what.c_str(), tensor.rank, type.rank));
+                             what().c_str(), tensor.rank, type.rank));
   if (type.rank > 0 && !tensor.shape)
     return fail(ND_ERROR_INVALID_ARGUMENT,
-                what + ": the buffer's shape is NULL");
+                what() + ": the buffer's shape is NULL");
   for (int32_t d = 0; d < type.rank; ++d) {
     if (type.dims[d] != ND_DYNAMIC && type.dims[d] != tensor.shape[d])
       return fail(ND_ERROR_INVALID_ARGUMENT,
                   formatString("%s: dim %d of the buffer is %lld, the "
                                "output's is %lld",
-                               what.c_str(), d,
+                               what().c_str(), d,
                                static_cast<long long>(tensor.shape[d]),
                                static_cast<long long>(type.dims[d])));
   }
   return ND_OK;
+}
+
+namespace {
+/// A dim of a call's tensors that the signature names.
+struct NamedDim {
+  const char *what;
+  size_t position;
+  const nd_tensor_type *type;
+  int32_t dim;
+  int64_t size;
+};
+} // namespace
+
+/// "input #1 ('idx') dim 0 (N) is 2".
+static std::string describeNamedDim(const NamedDim &dim) {
+  return formatString("%s dim %d (%s) is %lld",
+                      describe(dim.what, dim.position, *dim.type).c_str(),
+                      dim.dim, dim.type->dim_names[dim.dim],
+                      static_cast<long long>(dim.size));
+}
+
+int32_t Call::checkNamedDims() {
+  // The first dim of each name, in the order inputs then outputs, is the
+  // one the others are held to.
+  std::vector<NamedDim> seen;
+  auto visit = [&](const char *what, size_t position,
+                   const nd_tensor_type &type,
+                   const nd_tensor &tensor) -> int32_t {
+    for (int32_t d = 0; d < type.rank; ++d) {
+      const char *name = type.dim_names[d];
+      if (!name || !*name)
+        continue;
+      NamedDim here{what, position, &type, d, tensor.shape[d]};
+      auto first =
+          std::find_if(seen.begin(), seen.end(), [&](const NamedDim &n) {
+            return std::strcmp(n.type->dim_names[n.dim], name) == 0;
+          });
+      if (first == seen.end()) {
+        seen.push_back(here);
+        continue;
+      }
+      if (first->size != here.size)
+        return fail(ND_ERROR_INVALID_ARGUMENT, describeNamedDim(here) +
+                                                   " but " +
+                                                   describeNamedDim(*first));
+    }
+    return ND_OK;
+  };
+  for (int32_t i = 0; i < signature.num_inputs; ++i)
+    if (signature.inputs[i].dim_names)
+      if (int32_t status = visit("input", static_cast<size_t>(i),
+                                 signature.inputs[i], inputs[i]))
+        return status;
+  for (int32_t k = 0; k < signature.num_outputs; ++k)
+    if (signature.outputs[k].dim_names && outputs[k].data)
+      if (int32_t status = visit("output", static_cast<size_t>(k),
+                                 signature.outputs[k], outputs[k]))
+        return status;
+  return ND_OK;
+}
+
+/// [low, high) of the bytes that `tensor` (of elements of `elementSize`
+/// bytes, at least one) spans; all of memory where that does not fit in 64
+/// bits, so that it overlaps anything.
+static std::pair<uintptr_t, uintptr_t> byteExtent(const nd_tensor &tensor,
+                                                  size_t elementSize) {
+  const std::pair<uintptr_t, uintptr_t> everything = {0, UINTPTR_MAX};
+  auto low = reinterpret_cast<uintptr_t>(tensor.data);
+  uintptr_t high = low;
+  int64_t rowMajor = 1;
+  for (int32_t d = tensor.rank - 1; d >= 0; --d) {
+    int64_t stride = tensor.strides ? tensor.strides[d] : rowMajor;
+    int64_t span = 0;
+    if (__builtin_mul_overflow(tensor.shape[d] - 1, stride, &span) ||
+        __builtin_mul_overflow(span, static_cast<int64_t>(elementSize),
+                               &span) ||
+        __builtin_mul_overflow(rowMajor, tensor.shape[d], &rowMajor))
+      return everything;
+    if (span < 0)
+      low += static_cast<uintptr_t>(span);
+    else
+      high += static_cast<uintptr_t>(span);
+  }
+  return {low, high + elementSize};
+}
+
+static bool overlaps(const nd_tensor &a, size_t aSize, const nd_tensor &b,
+                     size_t bSize) {
+  if (!a.data || !b.data || countElements(a.shape, a.rank) <= 0 ||
+      countElements(b.shape, b.rank) <= 0)
+    return false;
+  auto [aLow, aHigh] = byteExtent(a, aSize);
+  auto [bLow, bHigh] = byteExtent(b, bSize);
+  return aLow < bHigh && bLow < aHigh;
+}
+
+bool Call::mayComputeInto(size_t position) const {
+  const nd_tensor &output = outputs[position];
+  const nd_tensor_type &type = signature.outputs[position];
+  size_t elementSize = getElementSize(type.dtype);
+  if (!output.data || type.alias >= 0 ||
+      countElements(output.shape, type.rank) <= 0 ||
+      !isRowMajor(output.shape, output.strides, type.rank) ||
+      reinterpret_cast<uintptr_t>(output.data) % elementSize != 0)
+    return false;
+  // The entry reads its inputs while it writes its results, and writes
+  // each result on its own: a buffer that shares memory with another gets
+  // its result through a copy.
+  for (int32_t i = 0; i < signature.num_inputs; ++i)
+    if (overlaps(output, elementSize, inputs[i],
+                 getElementSize(signature.inputs[i].dtype)))
+      return false;
+  for (int32_t k = 0; k < signature.num_outputs; ++k)
+    if (static_cast<size_t>(k) != position &&
+        overlaps(output, elementSize, outputs[k],
+                 getElementSize(signature.outputs[k].dtype)))
+      return false;
+  return true;
+}
+
+void Call::addDestination(size_t position) {
+  const nd_tensor_type &type = signature.outputs[position];
+  if (mayComputeInto(position)) {
+    addDescriptor(type, outputs[position], outputs[position].data);
+    return;
+  }
+  storage.fields.resize(storage.fields.size() + 3 +
+                        2 * static_cast<size_t>(type.rank));
+}
+
+void Call::buildArguments(size_t numDescriptorFields) {
+  std::vector<void *> &arguments = storage.arguments;
+  arguments.clear();
+  for (size_t f = 0; f < numDescriptorFields; ++f)
+    arguments.push_back(&storage.fields[f]);
+  if (signature.num_outputs)
+    arguments.push_back(&resultPointer);
+  arguments.push_back(&statePointer);
 }
 
 int32_t Call::prepare(const nd_tensor *inputs, size_t numInputs,
@@ -371,41 +533,47 @@ int32_t Call::prepare(const nd_tensor *inputs, size_t numInputs,
                 "the inputs or outputs array is NULL");
   this->inputs = inputs;
   this->outputs = outputs;
-  descriptors.clear();
-  descriptors.reserve(numInputs);
+  std::vector<int64_t> &fields = storage.fields;
+  fields.clear();
   for (size_t i = 0; i < numInputs; ++i)
     if (int32_t status = checkInput(i, inputs[i]))
       return status;
-  for (size_t k = 0; k < numOutputs; ++k)
+  storage.given.clear();
+  for (size_t k = 0; k < numOutputs; ++k) {
     if (int32_t status = checkOutput(k, outputs[k]))
       return status;
-
-  resultOffsets.clear();
-  size_t slots = 0;
-  for (size_t k = 0; k < numOutputs; ++k) {
-    resultOffsets.push_back(slots);
-    slots += 3 + 2 * static_cast<size_t>(signature.outputs[k].rank);
+    storage.given.push_back(outputs[k].data);
   }
-  resultStorage.assign(slots, 0);
-  resultPointer = resultStorage.data();
+  if (int32_t status = checkNamedDims())
+    return status;
+  if (signature.destinations)
+    for (size_t k = 0; k < numOutputs; ++k)
+      addDestination(k);
 
-  arguments.clear();
-  for (std::vector<int64_t> &descriptor : descriptors)
-    for (int64_t &field : descriptor)
-      arguments.push_back(&field);
-  if (numOutputs)
-    arguments.push_back(&resultPointer);
-  arguments.push_back(&statePointer);
+  size_t descriptorFields = fields.size();
+  resultStart = descriptorFields;
+  storage.resultOffsets.clear();
+  for (size_t k = 0; k < numOutputs; ++k) {
+    storage.resultOffsets.push_back(fields.size() - resultStart);
+    fields.resize(fields.size() + 3 +
+                  2 * static_cast<size_t>(signature.outputs[k].rank));
+  }
+  // `fields` holds its final size: the pointers into it stay valid.
+  resultPointer = fields.data() + resultStart;
+  buildArguments(descriptorFields);
   return ND_OK;
 }
 
 const int64_t *Call::resultFields(size_t position) const {
-  return resultStorage.data() + resultOffsets[position];
+  return storage.fields.data() + resultStart + storage.resultOffsets[position];
 }
 
-bool Call::isInputBuffer(intptr_t pointer) const {
+bool Call::isCallerBuffer(intptr_t pointer) const {
   for (int32_t i = 0; i < signature.num_inputs; ++i)
     if (reinterpret_cast<intptr_t>(inputs[i].data) == pointer)
+      return true;
+  for (void *buffer : storage.given)
+    if (reinterpret_cast<intptr_t>(buffer) == pointer)
       return true;
   return false;
 }
@@ -414,12 +582,15 @@ void Call::releaseResults() {
   if (!holdsResults)
     return;
   holdsResults = false;
-  std::vector<intptr_t> released;
+  std::vector<intptr_t> &released = storage.released;
+  released.clear();
   for (int32_t k = 0; k < signature.num_outputs; ++k) {
     intptr_t allocated = static_cast<intptr_t>(resultFields(k)[0]);
-    // A donated input's buffer is the caller's; the guard against any input
-    // keeps a caller's buffer safe should a declaration ever be wrong.
-    if (!isFresh(signature.outputs[k], allocated) || isInputBuffer(allocated) ||
+    // A donated input's buffer and a destination are the caller's; the guard
+    // against every buffer of the caller's keeps them safe should a
+    // declaration ever be wrong.
+    if (!isFresh(signature.outputs[k], allocated) ||
+        isCallerBuffer(allocated) ||
         std::find(released.begin(), released.end(), allocated) !=
             released.end())
       continue;
@@ -432,14 +603,15 @@ int32_t Call::run(int32_t threads, const ThreadControl &control) {
   releaseResults();
   state.failed.store(false, std::memory_order_relaxed);
   state.message.clear();
-  std::fill(resultStorage.begin(), resultStorage.end(), 0);
+  std::fill(storage.fields.begin() + static_cast<ptrdiff_t>(resultStart),
+            storage.fields.end(), 0);
   if (threads > 0 && control.setNumThreads && control.getMaxThreads) {
     int previous = control.getMaxThreads();
     control.setNumThreads(threads);
-    packed(arguments.data());
+    packed(storage.arguments.data());
     control.setNumThreads(previous);
   } else {
-    packed(arguments.data());
+    packed(storage.arguments.data());
   }
   holdsResults = signature.num_outputs > 0;
   if (state.failed.load()) {
@@ -449,11 +621,10 @@ int32_t Call::run(int32_t threads, const ThreadControl &control) {
   return ND_OK;
 }
 
-int32_t Call::finish() {
-  int32_t numOutputs = signature.num_outputs;
-  // Caller's buffers first: a buffer of another shape fails the call before
-  // anything is written.
-  for (int32_t k = 0; k < numOutputs; ++k) {
+/// A caller's buffer of another shape than the result fails the call before
+/// anything is copied.
+int32_t Call::checkComputedShapes() {
+  for (int32_t k = 0; k < signature.num_outputs; ++k) {
     const nd_tensor &output = outputs[k];
     const nd_tensor_type &type = signature.outputs[k];
     const int64_t *sizes = resultFields(k) + 3;
@@ -468,34 +639,47 @@ int32_t Call::finish() {
                              formatShape(sizes, type.rank).c_str(),
                              formatShape(output.shape, type.rank).c_str()));
   }
+  return ND_OK;
+}
 
-  // What each output nd allocates gets: an owner record, and a buffer of its
-  // own, the result's fresh buffer or, for a buffer that an earlier output
-  // took already (a function may return one buffer twice), a copy. All are
-  // allocated before any output changes, so that a failure leaves the
-  // outputs as they were.
-  std::vector<OwnedTensor *> owners(static_cast<size_t>(numOutputs), nullptr);
-  std::vector<intptr_t> handedOver;
+/// The owner record of an output nd allocates, with room for its shape.
+static OwnedTensor *allocateOwner(const Memory &memory, int32_t rank) {
+  size_t dims = static_cast<size_t>(rank);
+  auto *owner = static_cast<OwnedTensor *>(std::malloc(
+      sizeof(OwnedTensor) + sizeof(int64_t) * (dims ? dims - 1 : 0)));
+  if (owner) {
+    owner->memory = &memory;
+    owner->buffer = nullptr;
+  }
+  return owner;
+}
+
+/// What each output nd allocates gets: an owner record, and a buffer of its
+/// own, the result's fresh buffer or, for a buffer that an earlier output
+/// took already (a function may return one buffer twice), a copy. All are
+/// allocated before any output changes, so that a failure leaves the outputs
+/// as they were.
+int32_t Call::takeOwnership(size_t numOutputs) {
+  std::vector<void *> &owners = storage.owners;
+  std::vector<intptr_t> &handedOver = storage.handedOver;
+  owners.assign(numOutputs, nullptr);
+  handedOver.clear();
   bool outOfMemory = false;
-  for (int32_t k = 0; k < numOutputs && !outOfMemory; ++k) {
+  for (size_t k = 0; k < numOutputs && !outOfMemory; ++k) {
     if (outputs[k].data)
       continue;
     const nd_tensor_type &type = signature.outputs[k];
     const int64_t *fields = resultFields(k);
-    size_t rank = static_cast<size_t>(type.rank);
-    auto *owner = static_cast<OwnedTensor *>(std::malloc(
-        sizeof(OwnedTensor) + sizeof(int64_t) * (rank ? rank - 1 : 0)));
+    OwnedTensor *owner = allocateOwner(memory, type.rank);
+    owners[k] = owner;
     if (!owner) {
       outOfMemory = true;
       break;
     }
-    owner->memory = &memory;
-    owner->buffer = nullptr;
-    owners[k] = owner;
     intptr_t allocated = static_cast<intptr_t>(fields[0]);
-    // The guard against the inputs' buffers keeps a caller's buffer safe
-    // should a declaration ever be wrong.
-    if (!isFresh(type, allocated) || isInputBuffer(allocated))
+    // The guard against the caller's buffers keeps them safe should a
+    // declaration ever be wrong.
+    if (!isFresh(type, allocated) || isCallerBuffer(allocated))
       continue;
     if (std::find(handedOver.begin(), handedOver.end(), allocated) ==
         handedOver.end()) {
@@ -509,23 +693,30 @@ int32_t Call::finish() {
     if (!owner->buffer)
       outOfMemory = true;
   }
-  if (outOfMemory) {
-    for (size_t k = 0; k < owners.size(); ++k) {
-      if (!owners[k])
-        continue;
-      void *buffer = owners[k]->buffer;
-      bool copy = buffer && std::find(handedOver.begin(), handedOver.end(),
-                                      reinterpret_cast<intptr_t>(buffer)) ==
-                                handedOver.end();
-      if (copy)
-        memory.release(buffer);
-      std::free(owners[k]);
-    }
-    releaseResults();
-    return fail(ND_ERROR_OUT_OF_MEMORY, "cannot allocate the outputs");
+  if (!outOfMemory)
+    return ND_OK;
+  for (void *record : owners) {
+    auto *owner = static_cast<OwnedTensor *>(record);
+    if (!owner)
+      continue;
+    void *buffer = owner->buffer;
+    bool copy = buffer && std::find(handedOver.begin(), handedOver.end(),
+                                    reinterpret_cast<intptr_t>(buffer)) ==
+                              handedOver.end();
+    if (copy)
+      memory.release(buffer);
+    std::free(owner);
   }
+  releaseResults();
+  return fail(ND_ERROR_OUT_OF_MEMORY, "cannot allocate the outputs");
+}
 
-  for (int32_t k = 0; k < numOutputs; ++k) {
+/// Each output gets its result: a caller's buffer the result computed into
+/// in place, or a copy into it; an output nd allocates, its owner.
+void Call::handOver() {
+  copiedOutputs = 0;
+  std::vector<int64_t> &contiguous = storage.strides;
+  for (int32_t k = 0; k < signature.num_outputs; ++k) {
     nd_tensor &output = outputs[k];
     const nd_tensor_type &type = signature.outputs[k];
     const int64_t *fields = resultFields(k);
@@ -534,7 +725,7 @@ int32_t Call::finish() {
                  fields[2] * static_cast<int64_t>(elementSize);
     const int64_t *sizes = fields + 3;
     const int64_t *strides = fields + 3 + type.rank;
-    std::vector<int64_t> contiguous(static_cast<size_t>(type.rank));
+    contiguous.resize(static_cast<size_t>(type.rank));
 
     if (output.data) {
       rowMajorStrides(output.shape, type.rank, contiguous.data());
@@ -542,14 +733,16 @@ int32_t Call::finish() {
           output.strides ? output.strides : contiguous.data();
       bool same = output.data == data &&
                   std::equal(target, target + type.rank, strides);
-      if (!same)
+      if (!same && countElements(sizes, type.rank) > 0) {
         copyStrided(memory, static_cast<uint8_t *>(output.data), target, data,
                     strides, sizes, type.rank, elementSize);
+        ++copiedOutputs;
+      }
       output.owner = nullptr;
       continue;
     }
 
-    OwnedTensor *owner = owners[k];
+    auto *owner = static_cast<OwnedTensor *>(storage.owners[k]);
     std::copy(sizes, sizes + type.rank, owner->shape);
     bool copied = owner->buffer && reinterpret_cast<intptr_t>(owner->buffer) !=
                                        static_cast<intptr_t>(fields[0]);
@@ -567,12 +760,17 @@ int32_t Call::finish() {
     output.rank = type.rank;
     output.owner = owner;
   }
+}
 
-  // What no output took.
-  std::vector<intptr_t> released;
-  for (int32_t k = 0; k < numOutputs; ++k) {
+/// Releases the fresh buffers no output took.
+void Call::releaseUntaken() {
+  std::vector<intptr_t> &handedOver = storage.handedOver;
+  std::vector<intptr_t> &released = storage.released;
+  released.clear();
+  for (int32_t k = 0; k < signature.num_outputs; ++k) {
     intptr_t allocated = static_cast<intptr_t>(resultFields(k)[0]);
-    if (!isFresh(signature.outputs[k], allocated) || isInputBuffer(allocated) ||
+    if (!isFresh(signature.outputs[k], allocated) ||
+        isCallerBuffer(allocated) ||
         std::find(handedOver.begin(), handedOver.end(), allocated) !=
             handedOver.end() ||
         std::find(released.begin(), released.end(), allocated) !=
@@ -582,18 +780,25 @@ int32_t Call::finish() {
     memory.release(reinterpret_cast<void *>(allocated));
   }
   holdsResults = false;
+}
+
+int32_t Call::finish() {
+  if (int32_t status = checkComputedShapes())
+    return status;
+  if (int32_t status =
+          takeOwnership(static_cast<size_t>(signature.num_outputs)))
+    return status;
+  handOver();
+  releaseUntaken();
   return ND_OK;
 }
 
 bool nd::runtime::ownTensor(nd_tensor &tensor, const Memory &memory,
                             void *buffer, void *data, const int64_t *shape,
                             int32_t dtype, int32_t rank) {
-  size_t dims = static_cast<size_t>(rank);
-  auto *owner = static_cast<OwnedTensor *>(std::malloc(
-      sizeof(OwnedTensor) + sizeof(int64_t) * (dims ? dims - 1 : 0)));
+  OwnedTensor *owner = allocateOwner(memory, rank);
   if (!owner)
     return false;
-  owner->memory = &memory;
   owner->buffer = buffer;
   std::copy(shape, shape + rank, owner->shape);
   tensor.data = data;
@@ -623,7 +828,10 @@ int32_t nd::runtime::invoke(const nd_signature &signature, nd_packed_fn packed,
   int32_t threads = context ? context->threads : 0;
   if (threads == 0)
     threads = __atomic_load_n(&signature.threads, __ATOMIC_RELAXED);
-  Call call(signature, packed);
+  // One storage per thread, lent to each call it makes: a call of a
+  // compiled library allocates no bookkeeping of its own.
+  static thread_local CallStorage storage;
+  Call call(signature, packed, getHostMemory(), &storage);
   int32_t status = ND_OK;
   std::string text;
   if (threads < 0) {
@@ -641,6 +849,7 @@ int32_t nd::runtime::invoke(const nd_signature &signature, nd_packed_fn packed,
   if (!context)
     return status;
   context->status = status;
+  context->copied_outputs = status == ND_OK ? call.getCopiedOutputs() : 0;
   context->message_length = text.size();
   if (context->message && context->message_size) {
     size_t length = std::min(text.size(), context->message_size - 1);

@@ -63,17 +63,41 @@ struct ThreadControl {
   void (*setNumThreads)(int) = nullptr;
 };
 
+/// The storage of a call's descriptors and bookkeeping. A host that makes
+/// call after call on one thread keeps one and lends it to each `Call`: its
+/// vectors keep their capacity, and a call allocates nothing of its own.
+struct CallStorage {
+  /// The fields of every descriptor the entry takes (inputs, destinations),
+  /// then the storage of its results' descriptors.
+  std::vector<int64_t> fields;
+  /// Where each result's descriptor starts in `fields`.
+  std::vector<size_t> resultOffsets;
+  std::vector<void *> arguments;
+  /// Contiguous copies of strided inputs.
+  std::vector<void *> scratch;
+  /// The caller's output buffers (null where nd allocates).
+  std::vector<void *> given;
+  /// Bookkeeping of `finish`.
+  std::vector<intptr_t> handedOver;
+  std::vector<intptr_t> released;
+  std::vector<void *> owners;
+  std::vector<int64_t> strides;
+  /// Whether a Call holds it.
+  bool inUse = false;
+};
+
 /// One call of the entry `packed` whose signature is `signature`: `prepare`
 /// checks and packs the tensors, `run` calls the entry (as often as wanted:
 /// a benchmark times `run` alone), `finish` hands the results of the last
 /// run over to the outputs. Each step returns an nd_status; `getMessage`
 /// says what failed. Results of a run that are not handed over are released
-/// by the next run, by `releaseResults` or by the destructor.
+/// by the next run, by `releaseResults` or by the destructor. The caller's
+/// buffers (inputs, and outputs it gives) are never released. `storage`, if
+/// given and free, holds the call's bookkeeping (see CallStorage).
 class Call {
 public:
   Call(const nd_signature &signature, nd_packed_fn packed,
-       const Memory &memory = getHostMemory())
-      : signature(signature), packed(packed), memory(memory) {}
+       const Memory &memory = getHostMemory(), CallStorage *storage = nullptr);
   ~Call();
   Call(const Call &) = delete;
   Call &operator=(const Call &) = delete;
@@ -86,31 +110,48 @@ public:
   void releaseResults();
 
   const std::string &getMessage() const { return message; }
+  /// The caller's output buffers that the last `finish` copied a result
+  /// into (nd_context.copied_outputs).
+  int32_t getCopiedOutputs() const { return copiedOutputs; }
 
 private:
   int32_t fail(int32_t status, std::string text);
   int32_t checkInput(size_t position, const nd_tensor &tensor);
   int32_t checkOutput(size_t position, const nd_tensor &tensor);
-  /// The fields of result `position`'s descriptor in `resultStorage`.
+  /// Checks that dims of one name have one size (nd_tensor_type.dim_names).
+  int32_t checkNamedDims();
+  /// Appends the descriptor of input `position` (`data`: what the entry
+  /// reads) to the fields.
+  void addDescriptor(const nd_tensor_type &type, const nd_tensor &tensor,
+                     void *data);
+  /// Appends the destination of output `position`: the caller's buffer
+  /// where the entry may compute into it, else zeros.
+  void addDestination(size_t position);
+  bool mayComputeInto(size_t position) const;
+  void buildArguments(size_t numDescriptorFields);
+  int32_t checkComputedShapes();
+  int32_t takeOwnership(size_t numOwners);
+  void handOver();
+  void releaseUntaken();
+  /// The fields of result `position`'s descriptor.
   const int64_t *resultFields(size_t position) const;
-  bool isInputBuffer(intptr_t pointer) const;
+  /// Whether `pointer` is a buffer of the caller's (an input's or an output's
+  /// it gave), which nd never releases.
+  bool isCallerBuffer(intptr_t pointer) const;
 
   const nd_signature &signature;
   nd_packed_fn packed;
   const Memory &memory;
+  CallStorage own;
+  CallStorage &storage;
   const nd_tensor *inputs = nullptr;
   nd_tensor *outputs = nullptr;
-  /// One descriptor per input (allocated, aligned, offset, sizes, strides).
-  std::vector<std::vector<int64_t>> descriptors;
-  /// Contiguous copies of strided inputs, released by the destructor.
-  std::vector<void *> scratch;
-  std::vector<int64_t> resultStorage;
-  std::vector<size_t> resultOffsets;
+  size_t resultStart = 0;
   void *resultPointer = nullptr;
   nd_call_state state;
   nd_call_state *statePointer = &state;
-  std::vector<void *> arguments;
   bool holdsResults = false;
+  int32_t copiedOutputs = 0;
   std::string message;
 };
 

@@ -24,13 +24,15 @@ static_assert(offsetof(nd_tensor_type, dims) == 8 &&
                   offsetof(nd_tensor_type, name) == 16 &&
                   offsetof(nd_tensor_type, donated) == 24 &&
                   offsetof(nd_tensor_type, alias) == 28 &&
-                  sizeof(nd_tensor_type) == 32,
+                  offsetof(nd_tensor_type, dim_names) == 32 &&
+                  sizeof(nd_tensor_type) == 40,
               "nd_tensor_type as --nd-export-entry lays it out");
 static_assert(offsetof(nd_signature, threads) == 12 &&
                   offsetof(nd_signature, entry) == 16 &&
                   offsetof(nd_signature, inputs) == 24 &&
                   offsetof(nd_signature, outputs) == 32 &&
-                  sizeof(nd_signature) == 40,
+                  offsetof(nd_signature, destinations) == 40 &&
+                  sizeof(nd_signature) == 48,
               "nd_signature as --nd-export-entry lays it out");
 
 extern "C" {

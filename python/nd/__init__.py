@@ -13,6 +13,11 @@ build tree or an installed prefix, nd-compile on PATH, or the system's
 prefixes; an error lists the places looked in.
 """
 
+from __future__ import annotations
+
+from os import PathLike
+from typing import Optional, Union
+
 # nd's version (project(nd VERSION ...) in CMakeLists.txt, which
 # test/Python/version.test holds this to).
 __version__ = "0.1.0"
@@ -20,17 +25,18 @@ __version__ = "0.1.0"
 from ._errors import ArgumentError, CompileError, DTypeError, Error
 from ._runtime import configure
 from ._module import BoundCall, Module, TensorSpec
-from ._compile import compile, default_cache_dir
+from ._compile import CompileOptions, compile, default_cache_dir
 from ._cuda import set_synchronous as cuda_set_synchronous
 from ._cuda import synchronize as cuda_synchronize
 
-__all__ = ["ArgumentError", "BoundCall", "CompileError", "DTypeError",
-           "Error", "Module", "TensorSpec", "compile", "configure",
-           "cuda_set_synchronous", "cuda_synchronize", "default_cache_dir",
-           "load", "runtime_version"]
+__all__ = ["ArgumentError", "BoundCall", "CompileError", "CompileOptions",
+           "DTypeError", "Error", "Module", "TensorSpec", "compile",
+           "configure", "cuda_set_synchronous", "cuda_synchronize",
+           "default_cache_dir", "load", "runtime_version"]
 
 
-def load(path, entry=None):
+def load(path: Union[str, "PathLike[str]"],
+         entry: Optional[str] = None) -> Module:
     """Loads a library that nd-compile built (for the CPU or, with
     --target=cuda, for NVIDIA GPUs): an nd.Module. `entry` is the name
     nd-compile --entry gave its entry (default: NAME of libNAME.so, as
@@ -38,7 +44,7 @@ def load(path, entry=None):
     return Module(path, entry)
 
 
-def runtime_version():
+def runtime_version() -> str:
     """The version of the loaded libnd_runtime.so ("MAJOR.MINOR.PATCH")."""
     from ._runtime import runtime
     return runtime().version

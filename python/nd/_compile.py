@@ -1,6 +1,9 @@
 """nd.compile: a model to a Module, through nd-compile, with a cache of the
 libraries it built keyed by what determines them."""
 
+from __future__ import annotations
+
+import dataclasses
 import hashlib
 import json
 import os
@@ -8,10 +11,15 @@ import re
 import shutil
 import subprocess
 import tempfile
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, \
+    Tuple, Union
 
 from ._errors import CompileError, Error
 from ._module import Module
 from ._runtime import compiler_path, runtime
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 # Bumped whenever what the cache key covers changes.
 _KEY_FORMAT = 1
@@ -22,7 +30,75 @@ _KEY_FORMAT = 1
 _TEXT_NAME = "module.mlir"
 
 
-def _cpu_flags(options):
+@dataclasses.dataclass(frozen=True)
+class CompileOptions:
+    """The options of nd.compile, typed and checked when made (an nd.Error
+    names what is wrong); nd.compile(model, options=...) takes them, and its
+    keyword arguments, where given, replace the fields of the same names.
+
+    target: "cpu", or "cuda" for NVIDIA GPUs (nd-compile --target=cuda: the
+        module takes numpy arrays or torch tensors on the host, and torch
+        CUDA tensors without a host round trip; see nd.Module).
+    donate: the inputs the entry may update in place (--donate): a
+        position or several (kept sorted, without repeats).
+    check_bounds: run-time checks of indices and dynamic shapes.
+    cpu: the LLVM CPU name to compile for (default nd-compile's, x86-64-v3;
+        "native": this machine's). Target "cpu" only.
+    opt: LLVM's optimization level, 0 to 3.
+    entry: the C name of the entry (default: after the model's file name).
+    function: the model's function to compile (MLIR; default main).
+    cuda_chips: (target "cuda") the GPUs to assemble code for, such as
+        ("sm_90", "sm_80") (default nd-compile's, sm_90 and sm_80).
+    cuda_toolkit: (target "cuda") the CUDA toolkit's directory (default
+        nd-compile's, /usr/local/cuda)."""
+
+    target: str = "cpu"
+    donate: Tuple[int, ...] = ()
+    check_bounds: bool = True
+    cpu: Optional[str] = None
+    opt: int = 3
+    entry: Optional[str] = None
+    function: Optional[str] = None
+    cuda_chips: Optional[Tuple[str, ...]] = None
+    cuda_toolkit: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.target not in _TARGETS:
+            raise Error(f"unknown target '{self.target}' (targets: "
+                        f"{', '.join(_TARGETS)})")
+        if self.target != "cuda" and (self.cuda_chips is not None or
+                                      self.cuda_toolkit is not None):
+            raise Error("cuda_chips and cuda_toolkit are for target 'cuda'")
+        if self.target == "cuda" and self.cpu is not None:
+            raise Error("cpu is for target 'cpu' (the host code of target "
+                        "'cuda' is built for nd-compile's default CPU)")
+        if isinstance(self.opt, bool) or not isinstance(self.opt, int) or \
+                not 0 <= self.opt <= 3:
+            raise Error(f"opt must be 0, 1, 2 or 3, not {self.opt!r}")
+        object.__setattr__(self, "donate", _positions(self.donate))
+        chips = self.cuda_chips
+        if isinstance(chips, str):
+            chips = (chips,)
+        object.__setattr__(self, "cuda_chips",
+                           tuple(chips) if chips else None)
+        object.__setattr__(self, "check_bounds", bool(self.check_bounds))
+
+
+def _positions(donate: Union[int, Iterable[int]]) -> Tuple[int, ...]:
+    """The donated positions, sorted and without repeats."""
+    given = (donate,) if isinstance(donate, int) else tuple(donate)
+    try:
+        positions = tuple(sorted({int(p) for p in given}))
+    except (TypeError, ValueError):
+        raise Error(f"donate names input positions (0 or more), not "
+                    f"{list(given)}") from None
+    if any(p < 0 for p in positions):
+        raise Error(f"donate names input positions (0 or more), not "
+                    f"{list(given)}")
+    return positions
+
+
+def _cpu_flags(options: Dict[str, Any]) -> List[str]:
     """nd-compile's flags for target "cpu"."""
     flags = ["--check-bounds=" + ("true" if options["check_bounds"]
                                   else "false"),
@@ -36,7 +112,7 @@ def _cpu_flags(options):
     return flags
 
 
-def _cuda_flags(options):
+def _cuda_flags(options: Dict[str, Any]) -> List[str]:
     """nd-compile's flags for target "cuda"."""
     flags = ["--target=cuda",
              "--check-bounds=" + ("true" if options["check_bounds"]
@@ -57,7 +133,7 @@ def _cuda_flags(options):
 _TARGETS = {"cpu": _cpu_flags, "cuda": _cuda_flags}
 
 
-def default_cache_dir():
+def default_cache_dir() -> str:
     """$ND_CACHE_DIR, else $XDG_CACHE_HOME/nd, else ~/.cache/nd."""
     explicit = os.environ.get("ND_CACHE_DIR")
     if explicit:
@@ -67,7 +143,7 @@ def default_cache_dir():
     return os.path.join(base, "nd")
 
 
-def _entry_for(stem):
+def _entry_for(stem: str) -> str:
     """A C identifier for the entry of a model named `stem`, outside nd's
     reserved prefixes."""
     symbol = re.sub(r"[^A-Za-z0-9_]", "_", stem) or "model"
@@ -82,9 +158,10 @@ class _Model:
     """What nd-compile is given: a file (its name as the user spelled it,
     which nd's messages repeat) or MLIR text written out under _TEXT_NAME."""
 
-    def __init__(self, model, weights):
-        self.text = None
-        self.weights = None
+    def __init__(self, model: Any, weights: Optional[str]) -> None:
+        self.text: Optional[bytes] = None
+        self.weights: Optional[str] = None
+        self.path: Optional[str]
         if hasattr(model, "SerializeToString"):
             # An onnx.ModelProto.
             self.text = model.SerializeToString()
@@ -114,12 +191,12 @@ class _Model:
             beside = os.path.splitext(self.path)[0] + ".bin"
             self.weights = beside if os.path.isfile(beside) else None
 
-    def stem(self):
+    def stem(self) -> str:
         if self.path is None:
             return "model" if self.name == "model.onnx" else "module"
         return os.path.splitext(os.path.basename(self.path))[0]
 
-    def digest(self, hasher):
+    def digest(self, hasher: Any) -> None:
         """Adds the model's bytes (and its weights') to `hasher`."""
         hasher.update(f"model:{self.name}\0".encode())
         if self.text is not None:
@@ -131,13 +208,13 @@ class _Model:
             _hash_file(hasher, self.weights)
 
 
-def _hash_file(hasher, path):
+def _hash_file(hasher: Any, path: str) -> None:
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             hasher.update(block)
 
 
-def _compiler_identity(path):
+def _compiler_identity(path: str) -> List[Any]:
     """What tells one nd-compile from another: its place, size and time of
     change, with the runtime's version."""
     info = os.stat(path)
@@ -145,64 +222,70 @@ def _compiler_identity(path):
             runtime().version]
 
 
-def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
-            opt=3, entry=None, function=None, weights=None, cache_dir=None,
-            cuda_chips=None, cuda_toolkit=None):
+class _Unset:
+    """A keyword argument of nd.compile not given."""
+
+    def __repr__(self) -> str:
+        return "(unset)"
+
+
+_UNSET: Any = _Unset()
+
+
+def compile(model: Any, target: Any = _UNSET, *,
+            options: Optional[CompileOptions] = None,
+            donate: Any = _UNSET, check_bounds: Any = _UNSET,
+            cpu: Any = _UNSET, opt: Any = _UNSET, entry: Any = _UNSET,
+            function: Any = _UNSET,
+            weights: Optional[Union[str, "PathLike[str]"]] = None,
+            cache_dir: Optional[Union[str, "PathLike[str]"]] = None,
+            cuda_chips: Any = _UNSET, cuda_toolkit: Any = _UNSET) -> Module:
     """Compiles `model` with nd-compile and loads the library: an nd.Module.
 
     model: the path of an ONNX (.onnx), OpenVINO IR (.xml) or MLIR (.mlir)
         model, MLIR text, or an onnx.ModelProto.
-    target: "cpu", or "cuda" for NVIDIA GPUs (nd-compile --target=cuda: the
-        module takes numpy arrays or torch tensors on the host, and torch
-        CUDA tensors without a host round trip; see nd.Module).
-    donate: the inputs the entry may update in place (--donate): a
-        position or several.
-    check_bounds: run-time checks of indices and dynamic shapes.
-    cpu: the LLVM CPU name to compile for (default nd-compile's, x86-64-v3;
-        "native": this machine's).
-    opt: LLVM's optimization level, 0 to 3.
-    entry: the C name of the entry (default: after the model's file name).
-    function: the model's function to compile (MLIR; default main).
+    options: an nd.CompileOptions (default: its defaults). The keyword
+        arguments target, donate, check_bounds, cpu, opt, entry, function,
+        cuda_chips and cuda_toolkit, where given, replace its fields (see
+        nd.CompileOptions for each).
     weights: an OpenVINO IR model's weights (default: the .bin beside it).
     cache_dir: where libraries are kept (default $ND_CACHE_DIR, else
         $XDG_CACHE_HOME/nd or ~/.cache/nd).
-    cuda_chips: (target "cuda") the GPUs to assemble code for, such as
-        ["sm_90", "sm_80"] (default nd-compile's, sm_90 and sm_80).
-    cuda_toolkit: (target "cuda") the CUDA toolkit's directory (default
-        nd-compile's, /usr/local/cuda).
 
     The cache key covers the model's bytes (and its weights'), the name
     nd's messages give it, every option, and nd-compile and the runtime's
     version: a second compile of the same model with the same options loads
     the library the first one built (Module.from_cache is then True)."""
-    if target not in _TARGETS:
-        raise Error(f"unknown target '{target}' (targets: "
-                    f"{', '.join(_TARGETS)})")
-    if target != "cuda" and (cuda_chips is not None or
-                             cuda_toolkit is not None):
-        raise Error("cuda_chips and cuda_toolkit are for target 'cuda'")
-    if target == "cuda" and cpu is not None:
-        raise Error("cpu is for target 'cpu' (the host code of target "
-                    "'cuda' is built for nd-compile's default CPU)")
-    if isinstance(cuda_chips, str):
-        cuda_chips = [cuda_chips]
-    if not isinstance(opt, int) or not 0 <= opt <= 3:
-        raise Error(f"opt must be 0, 1, 2 or 3, not {opt!r}")
-    if isinstance(donate, int):
-        donate = (donate,)
-    positions = sorted({int(p) for p in donate})
-    if any(p < 0 for p in positions):
-        raise Error(f"donate names input positions (0 or more), not "
-                    f"{list(donate)}")
+    given = {"target": target, "donate": donate,
+             "check_bounds": check_bounds, "cpu": cpu, "opt": opt,
+             "entry": entry, "function": function, "cuda_chips": cuda_chips,
+             "cuda_toolkit": cuda_toolkit}
+    if options is not None and not isinstance(options, CompileOptions):
+        raise Error(f"options= takes an nd.CompileOptions, not "
+                    f"{type(options).__name__}")
+    chosen = dataclasses.replace(
+        options or CompileOptions(),
+        **{key: value for key, value in given.items()
+           if value is not _UNSET})
     source = _Model(model, weights)
-    entry = entry or _entry_for(source.stem())
-    options = {"target": target, "donate": positions,
-               "check_bounds": bool(check_bounds), "cpu": cpu, "opt": opt,
-               "entry": entry, "function": function}
+    entry = chosen.entry or _entry_for(source.stem())
+    target = chosen.target
+    flags = {"target": target, "donate": list(chosen.donate),
+             "check_bounds": chosen.check_bounds, "cpu": chosen.cpu,
+             "opt": chosen.opt, "entry": entry, "function": chosen.function}
     if target == "cuda":
-        options["cuda_chips"] = list(cuda_chips) if cuda_chips else None
-        options["cuda_toolkit"] = os.path.abspath(cuda_toolkit) \
-            if cuda_toolkit else None
+        flags["cuda_chips"] = list(chosen.cuda_chips) \
+            if chosen.cuda_chips else None
+        flags["cuda_toolkit"] = os.path.abspath(chosen.cuda_toolkit) \
+            if chosen.cuda_toolkit else None
+    return _build(source, flags, entry, cache_dir)
+
+
+def _build(source: _Model, options: Dict[str, Any], entry: str,
+           cache_dir: Optional[Union[str, "PathLike[str]"]]) -> Module:
+    """The library of `source` with nd-compile's `options`, from the cache
+    or compiled into it."""
+    target = options["target"]
     # The runtime first: the nd-compile beside it is the one to run.
     runtime()
     compiler = compiler_path()
@@ -213,7 +296,8 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     source.digest(hasher)
     key = hasher.hexdigest()[:32]
 
-    cache = os.path.abspath(cache_dir or default_cache_dir())
+    cache = os.path.abspath(os.fspath(cache_dir) if cache_dir
+                            else default_cache_dir())
     folder = os.path.join(cache, key)
     library = os.path.join(folder, f"lib{entry}.so")
     if os.path.exists(library):
@@ -244,7 +328,8 @@ def compile(model, target="cpu", *, donate=(), check_bounds=True, cpu=None,
     return Module(library, entry, from_cache=False, target=target)
 
 
-def _command(compiler, source, options, staging, entry):
+def _command(compiler: str, source: _Model, options: Dict[str, Any],
+             staging: str, entry: str) -> List[str]:
     """nd-compile's command line, with the library written into
     `staging` (and MLIR text written there first)."""
     if source.path is None:

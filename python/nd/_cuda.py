@@ -166,9 +166,9 @@ def call_device(module, values, out):
         what = _arrays.describe("output", k, spec)
         value = given[k]
         if value is None and spec.alias is None and \
-                all(d is not None for d in spec.dims):
+                all(d is not None for d in spec.sizes):
             # A static shape: torch allocates it, nd computes into it.
-            value = torch.empty(spec.dims, dtype=_torch_dtype(spec),
+            value = torch.empty(spec.sizes, dtype=_torch_dtype(spec),
                                 device=device)
         if value is not None:
             if not is_device_tensor(value):

@@ -1,5 +1,9 @@
 """nd's exceptions."""
 
+from __future__ import annotations
+
+from typing import List, Optional
+
 
 class Error(Exception):
     """An error of nd: a failed call (its message is nd's, naming the op,
@@ -14,7 +18,8 @@ class Error(Exception):
     input may hold the updates of the ops before the one that failed); the
     module can be called again."""
 
-    def __init__(self, message, status="invalid argument", code=None):
+    def __init__(self, message: str, status: str = "invalid argument",
+                 code: Optional[int] = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -23,19 +28,22 @@ class Error(Exception):
 
 class ArgumentError(Error, ValueError):
     """An input or output that does not fit the entry's signature (count,
-    rank, a static dim, a donated input that cannot be updated in place),
-    found before the call: also a ValueError."""
+    rank, a static dim, two sizes of one named dim, a donated input that
+    cannot be updated in place, something that is no array), or an option
+    out of range (a thread count), found before the call: also a
+    ValueError."""
 
-    def __init__(self, message):
+    def __init__(self, message: str) -> None:
         super().__init__(message, status="invalid argument", code=1)
 
 
 class DTypeError(Error, TypeError):
-    """An input or output of another element type than the entry's, or one
-    that numpy or torch cannot hold, found before the call: also a
-    TypeError."""
+    """An input of an element type that numpy's same_kind casting does not
+    take to the entry's, a donated input or output of another element type
+    than the entry's, or one that numpy or torch cannot hold, found before
+    the call: also a TypeError."""
 
-    def __init__(self, message):
+    def __init__(self, message: str) -> None:
         super().__init__(message, status="invalid argument", code=1)
 
 
@@ -43,6 +51,7 @@ class CompileError(Error):
     """nd-compile failed: `message` holds its diagnostics, `command` what
     ran."""
 
-    def __init__(self, message, command=None):
+    def __init__(self, message: str,
+                 command: Optional[List[str]] = None) -> None:
         super().__init__(message, status="compile failed", code=None)
         self.command = command

@@ -1,10 +1,12 @@
 """libnd_runtime.so through ctypes: where it and nd-compile are, and the
 structs and functions of include/nd-c/Runtime.h.
 
-The layouts below are those of Runtime.h at ND_ABI_VERSION 1; the runtime's
+The layouts below are those of Runtime.h at ND_ABI_VERSION 2; the runtime's
 own nd_runtime_abi_version() is checked against it when the library is
 loaded, and each compiled library's signature when it is.
 """
+
+from __future__ import annotations
 
 import ctypes
 import os
@@ -12,11 +14,15 @@ import re
 import shutil
 import sys
 import threading
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from ._errors import Error
 
+if TYPE_CHECKING:
+    import numpy
+
 # ND_ABI_VERSION of the include/nd-c/Runtime.h this module mirrors.
-ABI_VERSION = 1
+ABI_VERSION = 2
 # ND_DYNAMIC: a dim known at run time only.
 DYNAMIC = -1
 
@@ -47,7 +53,8 @@ class Context(ctypes.Structure):
                 ("status", ctypes.c_int32),
                 ("message", ctypes.c_void_p),
                 ("message_size", ctypes.c_size_t),
-                ("message_length", ctypes.c_size_t)]
+                ("message_length", ctypes.c_size_t),
+                ("copied_outputs", ctypes.c_int32)]
 
 
 class TensorType(ctypes.Structure):
@@ -57,7 +64,8 @@ class TensorType(ctypes.Structure):
                 ("dims", ctypes.POINTER(ctypes.c_int64)),
                 ("name", ctypes.c_char_p),
                 ("donated", ctypes.c_int32),
-                ("alias", ctypes.c_int32)]
+                ("alias", ctypes.c_int32),
+                ("dim_names", ctypes.POINTER(ctypes.c_char_p))]
 
 
 class Signature(ctypes.Structure):
@@ -68,7 +76,11 @@ class Signature(ctypes.Structure):
                 ("threads", ctypes.c_int32),
                 ("entry", ctypes.c_char_p),
                 ("inputs", ctypes.POINTER(TensorType)),
-                ("outputs", ctypes.POINTER(TensorType))]
+                ("outputs", ctypes.POINTER(TensorType)),
+                ("destinations", ctypes.c_int32)]
+
+# The largest thread count nd_context.threads and nd_set_threads hold.
+MAX_THREADS = 2 ** 31 - 1
 
 
 # nd_entry_fn, with its pointers passed as addresses (a bound call computes
@@ -84,11 +96,13 @@ ENTRY_TYPE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p,
 # ---------------------------------------------------------------------------
 
 _lock = threading.RLock()
-_explicit = {"root": None, "runtime": None, "compiler": None}
-_loaded = None
+_explicit: Dict[str, Optional[str]] = {"root": None, "runtime": None,
+                                       "compiler": None}
+_loaded: Optional["Runtime"] = None
 
 
-def configure(root=None, runtime=None, compiler=None):
+def configure(root: Optional[str] = None, runtime: Optional[str] = None,
+              compiler: Optional[str] = None) -> None:
     """Names where nd is, before the places searched by default: `root` a
     build directory or installed prefix (with bin/nd-compile and
     lib/libnd_runtime.so), or the two files themselves. The runtime cannot
@@ -104,7 +118,17 @@ def configure(root=None, runtime=None, compiler=None):
         _explicit.update(root=root, runtime=runtime, compiler=compiler)
 
 
-def _roots():
+def _installed_prefix(here: str) -> Optional[str]:
+    """The prefix that `cmake --install` put this package into, from the
+    _install.py it wrote beside it (absent elsewhere)."""
+    try:
+        from . import _install  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return os.path.normpath(os.path.join(here, _install.PREFIX_FROM_PACKAGE))
+
+
+def _roots() -> List[Tuple[str, str]]:
     """[(directory, why)] that may hold bin/nd-compile and lib/, in the
     order searched."""
     roots = []
@@ -113,10 +137,13 @@ def _roots():
     env = os.environ.get("ND_BUILD_DIR")
     if env:
         roots.append((env, "$ND_BUILD_DIR"))
-    # The package's own place: build/python/nd in the build tree,
-    # python/nd in the source tree (beside build/), PREFIX/lib/pythonX/
-    # site-packages/nd in an installed prefix.
     here = os.path.dirname(os.path.abspath(__file__))
+    installed = _installed_prefix(here)
+    if installed:
+        roots.append((installed, "the prefix cmake --install put nd into"))
+    # The package's own place: build/python/nd in the build tree,
+    # python/nd in the source tree (beside build/), PREFIX/lib/python3/
+    # dist-packages/nd in an installed prefix.
     directory = here
     for _ in range(5):
         directory = os.path.dirname(directory)
@@ -139,7 +166,8 @@ def _roots():
     return unique
 
 
-def _find(explicit_key, subdir, name):
+def _find(explicit_key: str, subdir: str,
+          name: str) -> Tuple[Optional[str], List[str]]:
     """The path of `name` and the places looked in."""
     explicit = _explicit[explicit_key]
     if explicit:
@@ -156,14 +184,14 @@ def _find(explicit_key, subdir, name):
     return None, looked
 
 
-def _not_found(name, looked):
+def _not_found(name: str, looked: List[str]) -> Error:
     places = "\n  ".join(looked)
     return Error(f"cannot find {name}; looked in:\n  {places}\nSet "
                  f"ND_BUILD_DIR to nd's build directory or installed prefix, "
                  f"or call nd.configure(root=...)")
 
 
-def compiler_path():
+def compiler_path() -> str:
     """The nd-compile to run: the one beside the loaded runtime where there
     is one, else the first found."""
     with _lock:
@@ -189,7 +217,7 @@ class Runtime:
     nd-compile built find it wherever they are (a cache directory has no
     lib/ beside it)."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
         try:
             # A folder that carries LLVM's OpenMP runtime beside nd's (a
@@ -221,11 +249,11 @@ class Runtime:
             raise Error(f"{path} speaks nd's ABI version {abi}; this package "
                         f"speaks version {ABI_VERSION}",
                         status="ABI mismatch", code=4)
-        self.version = lib.nd_runtime_version().decode()
+        self.version: str = lib.nd_runtime_version().decode()
         self.free = lib.nd_tensor_free
-        self.dtypes = _read_dtypes(lib)
+        self.dtypes: Dict[int, DType] = _read_dtypes(lib)
 
-    def status_name(self, status):
+    def status_name(self, status: int) -> str:
         return self.lib.nd_status_string(status).decode()
 
 
@@ -236,17 +264,18 @@ class DType:
 
     __slots__ = ("code", "name", "size", "numpy")
 
-    def __init__(self, code, name, size, numpy_dtype):
+    def __init__(self, code: int, name: str, size: int,
+                 numpy_dtype: Optional["numpy.dtype"]) -> None:
         self.code = code
         self.name = name
         self.size = size
         self.numpy = numpy_dtype
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.name
 
 
-def _numpy_dtype(name, size):
+def _numpy_dtype(name: str, size: int) -> Optional["numpy.dtype"]:
     """numpy's dtype of nd's element type `name`, from the name's kind and
     width; None where numpy has none (bf16)."""
     import numpy as np
@@ -260,7 +289,7 @@ def _numpy_dtype(name, size):
     return dtype if dtype.itemsize == size else None
 
 
-def _read_dtypes(lib):
+def _read_dtypes(lib: ctypes.CDLL) -> Dict[int, DType]:
     """nd's element types as the runtime names them, by code."""
     dtypes = {}
     code = 0
@@ -275,7 +304,7 @@ def _read_dtypes(lib):
     return dtypes
 
 
-def runtime():
+def runtime() -> Runtime:
     """The loaded runtime, loading it on first use."""
     global _loaded
     if _loaded is not None:

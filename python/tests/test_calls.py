@@ -152,9 +152,11 @@ def test_errors_before_the_call(build):
     values = np.zeros((1, 3), np.float32)
     ids = np.zeros(1, np.int64)
     with pytest.raises(TypeError, match=r"input #1: expected element type "
-                       r"i64, got i32"):
-        module(cache, rows.astype(np.int32), values, ids)
-    with pytest.raises(nd.DTypeError):
+                       r"i64, got f32"):
+        module(cache, rows.astype(np.float32), values, ids)
+    # A donated input is updated in place: no conversion.
+    with pytest.raises(nd.DTypeError, match=r"input #0: expected element "
+                       r"type f32, got f64$"):
         module(cache.astype(np.float64), rows, values, ids)
     with pytest.raises(ValueError, match=r"input #3: expected rank 1, got 2"):
         module(cache, rows, values, ids[None])
@@ -232,8 +234,8 @@ def test_donation_refusals(build):
 
 
 def test_out(build, rng):
-    """out=: nd copies the result into the caller's array (any strides) and
-    returns it; a buffer of another shape is nd's invalid argument, and
+    """out=: the caller's array (any strides) receives the result and is
+    returned; a buffer of another shape is nd's invalid argument, and
     nothing is written."""
     module = build(GATHER.format(t="f32"), entry="gather_f32")
     data = rng.standard_normal((5, 4)).astype(np.float32)

@@ -183,3 +183,61 @@ def test_where_nd_is_found(tmp_path, build_root):
         {})
     assert explicit.returncode == 0, explicit.stdout
     assert explicit.stdout.strip() == "6.0"
+
+
+def test_compile_options(tmp_path):
+    """nd.CompileOptions carries the options typed and checked; keyword
+    arguments replace its fields; both spellings build the same library."""
+    cache = str(tmp_path / "cache")
+    options = nd.CompileOptions(check_bounds=False, opt=2, donate=[1, 0, 1])
+    assert options.donate == (0, 1) and options.target == "cpu"
+    assert nd.CompileOptions(donate=3).donate == (3,)
+    first = nd.compile(GATHER, options=nd.CompileOptions(check_bounds=False,
+                                                         opt=2),
+                       cache_dir=cache)
+    again = nd.compile(GATHER, check_bounds=False, opt=2, cache_dir=cache)
+    assert again.from_cache is True and again.path == first.path
+    replaced = nd.compile(GATHER, options=nd.CompileOptions(opt=2),
+                          check_bounds=False, cache_dir=cache)
+    assert replaced.path == first.path
+    other = nd.compile(GATHER, options=nd.CompileOptions(check_bounds=False,
+                                                         opt=2), opt=1,
+                       cache_dir=cache)
+    assert other.from_cache is False
+    with pytest.raises(nd.Error, match="opt must be 0, 1, 2 or 3, not 7"):
+        nd.CompileOptions(opt=7)
+    with pytest.raises(nd.Error, match="unknown target 'tpu'"):
+        nd.CompileOptions(target="tpu")
+    with pytest.raises(nd.Error, match=r"donate names input positions \(0 or "
+                       r"more\), not \[-1\]"):
+        nd.CompileOptions(donate=[-1])
+    with pytest.raises(nd.Error, match="cuda_chips and cuda_toolkit are for "
+                       "target 'cuda'"):
+        nd.CompileOptions(cuda_chips="sm_90")
+    with pytest.raises(nd.Error, match="options= takes an nd.CompileOptions, "
+                       "not dict"):
+        nd.compile(GATHER, options={"opt": 2}, cache_dir=cache)
+    with pytest.raises(Exception):
+        options.opt = 1  # frozen
+
+
+def test_no_main_lists_the_functions(tmp_path):
+    """A module without @main, compiled without function=, is refused with
+    the functions it has."""
+    model = tmp_path / "two.mlir"
+    model.write_text(GATHER.replace("@main", "@lookup") + """
+func.func @append(%cache: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  return %cache : tensor<4x2xf32>
+}
+func.func private @helper(%x: tensor<4x2xf32>) -> tensor<4x2xf32>
+""")
+    with pytest.raises(nd.CompileError) as caught:
+        nd.compile(str(model), cache_dir=str(tmp_path / "cache"))
+    assert caught.value.message.endswith(
+        "the module has no function @main with a body; its functions: "
+        "@lookup, @append (--function NAME compiles one)")
+    module = nd.compile(str(model), function="lookup",
+                        cache_dir=str(tmp_path / "cache"))
+    data = np.arange(8, dtype=np.float32).reshape(4, 2)
+    np.testing.assert_array_equal(module(data, np.array([3, 0, 1])),
+                                  data[[3, 0, 1]])

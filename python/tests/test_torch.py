@@ -97,9 +97,13 @@ def test_torch_out_and_errors(build, torch):
     with pytest.raises(ValueError, match="input #0 is a torch tensor on meta; "
                        "this module runs on the CPU"):
         module(torch.empty(6, 4, device="meta"), torch.tensor([0]))
+    # Tensors convert under numpy's same_kind casting, as arrays do: i32
+    # into i64 is taken, f32 into i64 refused.
+    assert torch.equal(module(data, torch.tensor([1], dtype=torch.int32)),
+                       data[[1]])
     with pytest.raises(TypeError, match="input #1: expected element type i64, "
-                       "got i32"):
-        module(data, torch.tensor([1], dtype=torch.int32))
+                       "got f32 \\(numpy's same_kind casting"):
+        module(data, torch.tensor([1.0]))
 
 
 class Producer:

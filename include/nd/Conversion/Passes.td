@@ -203,9 +203,67 @@ def NdReturnDonated : Pass<"nd-return-donated", "ModuleOp"> {
     marked `nd.donated` is returned as it is instead: the caller donated it
     and takes it back as the result (a `bufferization.clone` of the
     argument directly before `func.return` is removed). The `nd.donated`
-    attributes are removed: nothing after this pass uses them.
+    and `nd.dim_names` attributes are removed: nothing after this pass uses
+    them (`nd-record-signature` records the names for an exported entry).
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def NdResultDestinations : Pass<"nd-result-destinations", "ModuleOp"> {
+  let summary = "Compute an entry's results into buffers its caller gives";
+  let description = [{
+    Runs after the buffer deallocation pipeline (`nd-return-donated`), on the
+    memref entry `function`. The entry gets one argument per result after
+    its own, a destination of the result's type, and each result that is a
+    fresh `memref.alloc` of the entry, returned once and never freed, is
+    computed into its destination instead when the destination is one: its
+    aligned pointer is not null and its sizes are those the allocation
+    would have. Otherwise the entry allocates as before. A host passes the
+    caller's output buffer as the destination where the caller gave one
+    that shares no memory with the inputs or the other outputs (and zeros
+    for none, see `include/nd-c/RuntimeABI.h`), and finds the result in it:
+    nothing is copied. Results that are an argument's buffer, a global or a
+    view keep their own buffers. The entry is marked
+    `nd.result_destinations` (the number of destinations), which
+    `nd-export-entry` reads.
+
+    Before:
+
+    ```mlir
+    func.func @main(%d: memref<?x?xf32>, %i: memref<?xi64>) -> memref<?x?xf32> {
+      %alloc = memref.alloc(%n, %m) {alignment = 64 : i64} : memref<?x?xf32>
+      call @__nd_gather(%d, %i, %alloc, %site) : (...) -> ()
+      return %alloc : memref<?x?xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @main(%d: memref<?x?xf32>, %i: memref<?xi64>,
+                    %dest: memref<?x?xf32>) -> memref<?x?xf32>
+        attributes {nd.result_destinations = 1 : i64} {
+      %fits = ... // %dest is not null and has sizes (%n, %m)
+      %buffer = scf.if %fits -> (memref<?x?xf32>) {
+        scf.yield %dest : memref<?x?xf32>
+      } else {
+        %alloc = memref.alloc(%n, %m) {alignment = 64 : i64} : memref<?x?xf32>
+        scf.yield %alloc : memref<?x?xf32>
+      }
+      call @__nd_gather(%d, %i, %buffer, %site) : (...) -> ()
+      return %buffer : memref<?x?xf32>
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"main\"",
+           "The entry function">
+  ];
 }
 
 def NdSimplifyDeallocations : Pass<"nd-simplify-deallocations", "ModuleOp"> {

@@ -43,6 +43,13 @@ struct NdToLLVMPipelineOptions
                      "op does not split its work among threads (see "
                      "--lower-scatter)"),
       llvm::cl::init(32768)};
+  PassOptions::Option<std::string> resultDestinations{
+      *this, "result-destinations",
+      llvm::cl::desc("The entry function whose results are computed into "
+                     "buffers its caller gives, where they fit "
+                     "(--nd-result-destinations; nd-compile's CPU "
+                     "libraries): none by default"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> runtimeAllocator{
       *this, "runtime-allocator",
       llvm::cl::desc("Allocate buffers through _mlir_memref_to_llvm_alloc "

@@ -68,9 +68,18 @@ struct NdReturnDonatedPass
           changed = true;
         }
       });
-      // Donation is done with: the attribute has no meaning in LLVM.
-      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+      // Donation is done with, and the dims' names were recorded where they
+      // matter (--nd-record-signature): neither attribute has a meaning in
+      // LLVM, whose function conversion would copy them onto the expanded
+      // descriptors' fields.
+      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
         if (function.removeArgAttr(i, NdDialect::getDonatedAttrName()))
+          changed = true;
+        if (function.removeArgAttr(i, NdDialect::getDimNamesAttrName()))
+          changed = true;
+      }
+      for (unsigned k = 0, e = function.getNumResults(); k < e; ++k)
+        if (function.removeResultAttr(k, NdDialect::getDimNamesAttrName()))
           changed = true;
     });
     // Unchanged IR need not be verified again.

@@ -11,9 +11,10 @@
 // checks with static_asserts (lib/Runtime/Runtime.cpp):
 //
 //   nd_tensor_type: {i32 dtype, i32 rank, ptr dims, ptr name, i32 donated,
-//                    i32 alias}
+//                    i32 alias, ptr dim_names}
 //   nd_signature:   {i32 abi_version, i32 num_inputs, i32 num_outputs,
-//                    i32 threads, ptr entry, ptr inputs, ptr outputs}
+//                    i32 threads, ptr entry, ptr inputs, ptr outputs,
+//                    i32 destinations}
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,12 +108,20 @@ struct NdRecordSignaturePass
       return signalPassFailure();
 
     Builder b(context);
-    SmallVector<Attribute> inputs, outputs, names;
+    SmallVector<Attribute> inputs, outputs, names, inputDims, outputDims;
     SmallVector<int64_t> donated;
-    for (Type input : type.getInputs())
+    StringRef dimNames = NdDialect::getDimNamesAttrName();
+    ArrayAttr none = b.getArrayAttr({});
+    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
       inputs.push_back(TypeAttr::get(input));
-    for (Type output : type.getResults())
+      auto dims = entry.getArgAttrOfType<ArrayAttr>(i, dimNames);
+      inputDims.push_back(dims ? dims : none);
+    }
+    for (auto [k, output] : llvm::enumerate(type.getResults())) {
       outputs.push_back(TypeAttr::get(output));
+      auto dims = entry.getResultAttrOfType<ArrayAttr>(k, dimNames);
+      outputDims.push_back(dims ? dims : none);
+    }
     for (BlockArgument argument : entry.getArguments()) {
       names.push_back(b.getStringAttr(nameOfArgument(argument)));
       if (entry.getArgAttr(argument.getArgNumber(),
@@ -124,7 +133,9 @@ struct NdRecordSignaturePass
         b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
         b.getNamedAttr("outputs", b.getArrayAttr(outputs)),
         b.getNamedAttr("donated", b.getDenseI64ArrayAttr(donated)),
-        b.getNamedAttr("names", b.getArrayAttr(names))};
+        b.getNamedAttr("names", b.getArrayAttr(names)),
+        b.getNamedAttr("input_dim_names", b.getArrayAttr(inputDims)),
+        b.getNamedAttr("output_dim_names", b.getArrayAttr(outputDims))};
     module->setAttr(kSignatureAttr, b.getDictionaryAttr(fields));
   }
 };
@@ -145,9 +156,10 @@ public:
     i32 = b.getI32Type();
     i64 = b.getI64Type();
     tensorType = LLVM::LLVMStructType::getLiteral(
-        module.getContext(), {i32, i32, ptrType, ptrType, i32, i32});
+        module.getContext(), {i32, i32, ptrType, ptrType, i32, i32, ptrType});
     signatureType = LLVM::LLVMStructType::getLiteral(
-        module.getContext(), {i32, i32, i32, i32, ptrType, ptrType, ptrType});
+        module.getContext(),
+        {i32, i32, i32, i32, ptrType, ptrType, ptrType, i32});
   }
 
   /// `@<symbol>_signature` for `signature`, exported as `symbol`.
@@ -160,6 +172,9 @@ private:
   LLVM::GlobalOp addGlobal(StringRef name, Type type, Attribute value,
                            bool constant = true);
   LLVM::GlobalOp addString(StringRef text);
+  /// The array of pointers to the names of `entry`'s dims, or null when it
+  /// names none.
+  LLVM::GlobalOp addDimNames(const ExportedTensor &entry, StringRef what);
   /// The table of nd_tensor_type of `entries`, or null when there is none.
   LLVM::GlobalOp addTable(ArrayRef<ExportedTensor> entries, StringRef what);
   Value address(OpBuilder &init, LLVM::GlobalOp global);
@@ -198,6 +213,30 @@ LLVM::GlobalOp DescriptionBuilder::addString(StringRef text) {
   return global;
 }
 
+LLVM::GlobalOp DescriptionBuilder::addDimNames(const ExportedTensor &entry,
+                                               StringRef what) {
+  if (llvm::all_of(entry.dimNames,
+                   [](const std::string &name) { return name.empty(); }))
+    return nullptr;
+  SmallVector<LLVM::GlobalOp> names;
+  for (const std::string &name : entry.dimNames)
+    names.push_back(addString(name));
+  auto type = LLVM::LLVMArrayType::get(ptrType, names.size());
+  LLVM::GlobalOp global =
+      addGlobal(("__nd_signature_dim_names_" + what).str(), type, Attribute());
+  OpBuilder init(module.getContext());
+  init.setInsertionPointToStart(
+      init.createBlock(&global.getInitializerRegion()));
+  Value array = LLVM::UndefOp::create(init, loc, type);
+  for (auto [d, name] : llvm::enumerate(names)) {
+    Value pointer = address(init, name);
+    array = LLVM::InsertValueOp::create(
+        init, loc, array, pointer, ArrayRef<int64_t>{static_cast<int64_t>(d)});
+  }
+  LLVM::ReturnOp::create(init, loc, array);
+  return global;
+}
+
 Value DescriptionBuilder::address(OpBuilder &init, LLVM::GlobalOp global) {
   if (!global)
     return LLVM::ZeroOp::create(init, loc, ptrType);
@@ -225,9 +264,11 @@ LLVM::GlobalOp DescriptionBuilder::addTable(ArrayRef<ExportedTensor> entries,
     dimsGlobal = addGlobal(("__nd_signature_dims_" + what).str(), dimsType,
                            DenseIntElementsAttr::get(shape, dims));
   }
-  SmallVector<LLVM::GlobalOp> names;
-  for (const ExportedTensor &entry : entries)
+  SmallVector<LLVM::GlobalOp> names, dimNames;
+  for (const ExportedTensor &entry : entries) {
     names.push_back(addString(entry.name));
+    dimNames.push_back(addDimNames(entry, what));
+  }
 
   auto tableType = LLVM::LLVMArrayType::get(tensorType, entries.size());
   LLVM::GlobalOp table =
@@ -253,7 +294,8 @@ LLVM::GlobalOp DescriptionBuilder::addTable(ArrayRef<ExportedTensor> entries,
                       dimsPointer,
                       address(init, names[k]),
                       constant(init, i32, entry.donated ? 1 : 0),
-                      constant(init, i32, entry.alias)};
+                      constant(init, i32, entry.alias),
+                      address(init, dimNames[k])};
     Value value = LLVM::UndefOp::create(init, loc, tensorType);
     for (auto [f, field] : llvm::enumerate(fields))
       value = LLVM::InsertValueOp::create(
@@ -282,13 +324,37 @@ LLVM::GlobalOp DescriptionBuilder::build(const ExportedSignature &signature,
                     constant(init, i32, 0),
                     address(init, entryName),
                     address(init, inputs),
-                    address(init, outputs)};
+                    address(init, outputs),
+                    constant(init, i32, signature.destinations ? 1 : 0)};
   Value value = LLVM::UndefOp::create(init, loc, signatureType);
   for (auto [f, field] : llvm::enumerate(fields))
     value = LLVM::InsertValueOp::create(
         init, loc, value, field, ArrayRef<int64_t>{static_cast<int64_t>(f)});
   LLVM::ReturnOp::create(init, loc, value);
   return global;
+}
+
+/// Reads the dim names of `entries` from `key` of the recorded signature, if
+/// it has the key (one array per entry: a name per dim, or none).
+static LogicalResult readDimNames(DictionaryAttr dictionary, StringRef key,
+                                  MutableArrayRef<ExportedTensor> entries) {
+  auto all = dictionary.getAs<ArrayAttr>(key);
+  if (!all)
+    return success();
+  if (all.size() != entries.size())
+    return failure();
+  for (auto [entry, attr] : llvm::zip_equal(entries, all)) {
+    auto names = dyn_cast<ArrayAttr>(attr);
+    if (!names || (!names.empty() && names.size() != entry.dims.size()))
+      return failure();
+    for (Attribute name : names) {
+      auto text = dyn_cast<StringAttr>(name);
+      if (!text)
+        return failure();
+      entry.dimNames.push_back(text.getValue().str());
+    }
+  }
+  return success();
 }
 
 /// Reads the signature `--nd-record-signature` recorded.
@@ -341,6 +407,12 @@ static FailureOr<ExportedSignature> readRecorded(ModuleOp module) {
       return emit() << ": names must be strings", failure();
     entry.name = text.getValue().str();
   }
+  if (failed(readDimNames(dictionary, "input_dim_names", signature.inputs)) ||
+      failed(readDimNames(dictionary, "output_dim_names", signature.outputs)))
+    return emit() << ": 'input_dim_names' and 'output_dim_names' hold one "
+                     "array of strings per input and output, with one per "
+                     "dim or none",
+           failure();
   for (int64_t position : donated.asArrayRef()) {
     if (position < 0 ||
         position >= static_cast<int64_t>(signature.inputs.size()))
@@ -393,13 +465,22 @@ static LogicalResult readAliases(LLVM::LLVMFuncOp entry,
     donated.push_back(input.donated);
     fields += 3 + 2 * ranks.back();
   }
+  // The results' destinations (--nd-result-destinations), one descriptor
+  // each.
+  int64_t destinations = 0;
+  if (signature.destinations)
+    for (const ExportedTensor &output : signature.outputs)
+      destinations += 3 + 2 * static_cast<int64_t>(output.dims.size());
   // The expanded descriptors, the results' pointer if any, the state.
-  int64_t expected = fields + (signature.outputs.empty() ? 0 : 1) + 1;
+  int64_t expected =
+      fields + destinations + (signature.outputs.empty() ? 0 : 1) + 1;
   if (entry.getNumArguments() != expected ||
       !isa<LLVM::LLVMVoidType>(entry.getFunctionType().getReturnType()))
     return entry.emitError()
            << "expected " << expected << " arguments (the inputs' "
-           << "descriptors, the results' pointer, the call state) and no "
+           << "descriptors, "
+           << (signature.destinations ? "the results' destinations, " : "")
+           << "the results' pointer, the call state) and no "
            << "result: run --nd-return-through-pointer and --nd-call-state "
            << "first";
   FailureOr<SmallVector<int32_t>> aliases =
@@ -422,6 +503,13 @@ FailureOr<ExportedSignature> mlir::nd::readExportedSignature(ModuleOp module) {
   if (!entry || entry.isExternal())
     return module.emitError()
            << "the module defines no LLVM function @" << signature->function;
+  if (auto count = entry->getAttrOfType<IntegerAttr>(kResultDestinationsAttr)) {
+    if (count.getInt() != static_cast<int64_t>(signature->outputs.size()))
+      return entry.emitError() << "'" << kResultDestinationsAttr << "' says "
+                               << count.getInt() << " destination(s) for "
+                               << signature->outputs.size() << " result(s)";
+    signature->destinations = true;
+  }
   if (failed(readAliases(entry, *signature)))
     return failure();
   return signature;
@@ -551,6 +639,7 @@ struct NdExportEntryPass
     }
     module->removeAttr(kSignatureAttr);
     entry->removeAttr(kResultBuffersAttr);
+    entry->removeAttr(kResultDestinationsAttr);
   }
 };
 } // namespace

@@ -323,6 +323,49 @@ ONNXImporter::convertValueInfo(const onnx::ValueInfoProto &info,
   return RankedTensorType::get(shape, getMLIRElementType(*dtype, context));
 }
 
+/// The names of the symbolic dims (`dim_param`) of `info`, "" for the other
+/// dims, or null where it names none: the function argument or result gets
+/// them as `nd.dim_names`, and the exported entry enforces them.
+static ArrayAttr getDimNames(const onnx::ValueInfoProto &info, Builder &b) {
+  if (!info.has_type() || !info.type().has_tensor_type() ||
+      !info.type().tensor_type().has_shape())
+    return nullptr;
+  SmallVector<Attribute> names;
+  bool any = false;
+  for (const onnx::TensorShapeProto_Dimension &dim :
+       info.type().tensor_type().shape().dim()) {
+    bool named =
+        dim.value_case() == onnx::TensorShapeProto_Dimension::kDimParam &&
+        !dim.dim_param().empty();
+    any |= named;
+    names.push_back(b.getStringAttr(named ? dim.dim_param() : ""));
+  }
+  return any ? b.getArrayAttr(names) : nullptr;
+}
+
+/// Gives the arguments and results of `func`, built from `graph` (whose
+/// inputs named in `initializerNames` are constants, not arguments), the
+/// names of their symbolic dims as `nd.dim_names`.
+static void setDimNames(func::FuncOp func, const onnx::GraphProto &graph,
+                        const llvm::StringSet<> &initializerNames,
+                        Builder &b) {
+  StringRef attrName = NdDialect::getDimNamesAttrName();
+  unsigned position = 0;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (initializerNames.contains(input.name()))
+      continue;
+    if (ArrayAttr names = getDimNames(input, b))
+      func.setArgAttr(position, attrName, names);
+    ++position;
+  }
+  for (auto [k, output] : llvm::enumerate(graph.output())) {
+    ArrayAttr names = getDimNames(output, b);
+    auto type = cast<RankedTensorType>(func.getResultTypes()[k]);
+    if (names && static_cast<int64_t>(names.size()) == type.getRank())
+      func.setResultAttr(k, attrName, names);
+  }
+}
+
 FailureOr<DenseElementsAttr>
 ONNXImporter::convertTensor(const HostTensor &tensor,
                             ElementErrorEmitter emitError) {
@@ -387,7 +430,6 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
     if (failed(defineValue(input.name.str(), arg, "graph input")))
       return failure();
   }
-
   for (const onnx::TensorProto &initializer : graph.initializer()) {
     Location loc =
         NameLoc::get(builder.getStringAttr(initializer.name()), fileLoc);
@@ -441,6 +483,7 @@ ONNXImporter::buildFunction(const onnx::GraphProto &graph, ModuleOp module,
     signature.outputNames.push_back(output.name());
   }
   finishGraphFunction(builder, func, fileLoc, results);
+  setDimNames(func, graph, initializerNames, builder);
   return func;
 }
 

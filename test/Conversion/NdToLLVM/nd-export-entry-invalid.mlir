@@ -47,3 +47,39 @@ module attributes {nd.signature = {donated = array<i64>, function = "main",
 module attributes {nd.signature = {donated = array<i64>, function = "main",
     inputs = [tensor<*xf32>], names = [""], outputs = []}} {
 }
+
+// -----
+
+// Dim names of another count than the dims.
+// expected-error @below {{expected the module attribute 'nd.signature' of --nd-record-signature: 'input_dim_names' and 'output_dim_names' hold one array of strings per input and output, with one per dim or none}}
+module attributes {nd.signature = {donated = array<i64>, function = "main",
+    inputs = [tensor<2xf32>], names = [""], outputs = [],
+    input_dim_names = [["N", "M"]]}} {
+}
+
+// -----
+
+// --nd-result-destinations adds one destination per result.
+module attributes {nd.signature = {donated = array<i64>, function = "main",
+    inputs = [], names = [], outputs = [tensor<2xf32>]}} {
+  // expected-error @below {{'nd.result_destinations' says 2 destination(s) for 1 result(s)}}
+  llvm.func @main(%out: !llvm.ptr, %state: !llvm.ptr)
+      attributes {nd.result_buffers = array<i64: -1>,
+                  nd.result_destinations = 2 : i64} {
+    llvm.return
+  }
+}
+
+// -----
+
+// The destination's descriptor (5 fields for rank 1) comes before the
+// results' pointer.
+module attributes {nd.signature = {donated = array<i64>, function = "main",
+    inputs = [], names = [], outputs = [tensor<2xf32>]}} {
+  // expected-error @below {{expected 7 arguments (the inputs' descriptors, the results' destinations, the results' pointer, the call state) and no result}}
+  llvm.func @main(%out: !llvm.ptr, %state: !llvm.ptr)
+      attributes {nd.result_buffers = array<i64: -1>,
+                  nd.result_destinations = 1 : i64} {
+    llvm.return
+  }
+}

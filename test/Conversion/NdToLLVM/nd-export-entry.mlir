@@ -3,10 +3,12 @@
 
 // The recorded signature (two inputs: f32 [4, ?] donated, named "data", and
 // i64 [2]; one output, input 0's buffer per nd.result_buffers) becomes the
-// nd_signature of nd-c/Runtime.h: ABI version 1, 2 inputs, 1 output,
+// nd_signature of nd-c/Runtime.h: ABI version 2, 2 inputs, 1 output,
 // default threads 0, the entry's name, and one nd_tensor_type per tensor
 // (dtype: f32 = 11, i64 = 4; rank; dims with -1 for a dynamic one; name;
-// donated; alias). The exported entry hands everything to nd_runtime_invoke
+// donated; alias; dim names, null without any), and whether the entry takes
+// destinations (0: it was not through --nd-result-destinations). The
+// exported entry hands everything to nd_runtime_invoke
 // with a private wrapper that loads each argument of @main from an array of
 // pointers. Both attributes are gone.
 
@@ -23,7 +25,7 @@
 // CHECK-DAG: llvm.mlir.global private constant @[[IDIMS:__nd_signature_dims_inputs]](dense<[4, -1, 2]> : tensor<3xi64>)
 
 // CHECK-LABEL: llvm.mlir.global private constant @__nd_signature_inputs()
-//       CHECK:   llvm.mlir.undef : !llvm.array<2 x struct<(i32, i32, ptr, ptr, i32, i32)>>
+//       CHECK:   llvm.mlir.undef : !llvm.array<2 x struct<(i32, i32, ptr, ptr, i32, i32, ptr)>>
 //       CHECK:   %[[D0:.*]] = llvm.mlir.addressof @[[IDIMS]]
 //       CHECK:   llvm.getelementptr %[[D0]][0, 0]
 //       CHECK:   llvm.mlir.constant(11 : i32) : i32
@@ -49,14 +51,15 @@
 //       CHECK:   llvm.mlir.constant(0 : i32) : i32
 
 // CHECK-LABEL: llvm.mlir.global external @model_signature()
-//       CHECK:   llvm.mlir.constant(1 : i32) : i32
+//       CHECK:   llvm.mlir.constant(2 : i32) : i32
 //       CHECK:   llvm.mlir.constant(2 : i32) : i32
 //       CHECK:   llvm.mlir.constant(1 : i32) : i32
 //       CHECK:   llvm.mlir.constant(0 : i32) : i32
 //       CHECK:   llvm.mlir.addressof @[[NAME]]
 //       CHECK:   llvm.mlir.addressof @__nd_signature_inputs
 //       CHECK:   llvm.mlir.addressof @__nd_signature_outputs
-//       CHECK:   llvm.return %{{.*}} : !llvm.struct<(i32, i32, i32, i32, ptr, ptr, ptr)>
+//       CHECK:   llvm.mlir.constant(0 : i32) : i32
+//       CHECK:   llvm.return %{{.*}} : !llvm.struct<(i32, i32, i32, i32, ptr, ptr, ptr, i32)>
 
 // CHECK-LABEL: llvm.func private @__nd_packed_main
 //  CHECK-SAME:   (%[[ARGS:.*]]: !llvm.ptr)

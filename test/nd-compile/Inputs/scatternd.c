@@ -134,9 +134,9 @@ int main(void) {
   nd_tensor provided = {buffer, buffer_shape, NULL, SCATTERND_OUTPUT_0_DTYPE,
                         SCATTERND_OUTPUT_0_RANK, NULL};
   status = scatternd(&context, inputs, 3, &provided, 1);
-  printf("caller-provided: status %d, same values %d, owner %p\n", status,
-         memcmp(buffer, allocated[0].data, sizeof buffer) == 0,
-         provided.owner);
+  printf("caller-provided: status %d, same values %d, owner %p, copied %d\n",
+         status, memcmp(buffer, allocated[0].data, sizeof buffer) == 0,
+         provided.owner, context.copied_outputs);
   nd_tensor_free(&allocated[0]);
   printf("freed: data %p owner %p\n", allocated[0].data, allocated[0].owner);
 
@@ -149,7 +149,7 @@ int main(void) {
   printf("wrong shape: status %d (%s): %s; buffer untouched %d\n", status,
          nd_status_string(status), message, buffer[0] == -1 && buffer[63] == -1);
 
-  /* An index out of range: the full message, no output, nothing written. */
+  /* An index out of range: the full message, no output handed over. */
   int64_t bad_indices[2] = {0, 4};
   nd_tensor bad_inputs[3];
   make_inputs(bad_inputs, bad_indices);
@@ -159,9 +159,12 @@ int main(void) {
          nd_status_string(status), context.message_length, message);
   printf("bad index: output data %p owner %p, context status %d\n",
          failed[0].data, failed[0].owner, context.status);
+  /* The caller's buffer, which the call computes into, may hold what the
+     scatter wrote before it failed (its copy of `data`, Runtime.h); the
+     call hands nothing over. */
   status = scatternd(&context, bad_inputs, 3, &provided, 1);
-  printf("bad index into the caller's buffer: status %d, untouched %d\n",
-         status, buffer[0] == -1 && buffer[63] == -1);
+  printf("bad index into the caller's buffer: status %d, owner %p\n", status,
+         provided.owner);
   /* A message buffer too small for it is truncated, NUL-terminated. */
   char tiny[12];
   nd_context tiny_context = {0};

@@ -6,8 +6,9 @@
 // copies, the OpenMP `if` clause, the alloca scopes of parallel loop bodies
 // and the run-time calls (error reporting, thread count, store fences); and
 // the passes that prepare an entry of the lowered module for a host (results
-// through a pointer, the per-call error state, the exported C interface of
-// `nd-compile`). The run-time names they use live in nd-c/RuntimeABI.h.
+// computed into the caller's buffers and returned through a pointer, the
+// per-call error state, the exported C interface of `nd-compile`). The
+// run-time names they use live in nd-c/RuntimeABI.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,7 @@ namespace nd {
 #define GEN_PASS_DECL_NDSTABLECONSTANTNAMES
 #define GEN_PASS_DECL_NDPARALLELCOPY
 #define GEN_PASS_DECL_NDSIMPLIFYDEALLOCATIONS
+#define GEN_PASS_DECL_NDRESULTDESTINATIONS
 #define GEN_PASS_DECL_NDOPENMPIF
 #define GEN_PASS_DECL_NDINLINEALLOCASCOPES
 #define GEN_PASS_DECL_NDBUFFERIZECONSTANTS
@@ -70,6 +72,11 @@ void createRuntimeErrorReport(OpBuilder &builder, Location loc,
 /// sets: per result, the argument whose buffer it is, or -1.
 inline constexpr llvm::StringLiteral kResultBuffersAttr = "nd.result_buffers";
 
+/// The attribute `--nd-result-destinations` sets on the entry it rewrote: the
+/// number of destinations it added after the entry's arguments.
+inline constexpr llvm::StringLiteral kResultDestinationsAttr =
+    "nd.result_destinations";
+
 /// The module attribute that `--nd-record-signature` sets.
 inline constexpr llvm::StringLiteral kSignatureAttr = "nd.signature";
 
@@ -84,6 +91,8 @@ struct ExportedTensor {
   bool donated = false;
   /// The input whose buffer an output is, or -1.
   int32_t alias = -1;
+  /// The name of each dim ("" for none: `nd.dim_names`), or none at all.
+  SmallVector<std::string> dimNames;
 };
 
 /// The signature of an exported entry.
@@ -92,6 +101,9 @@ struct ExportedSignature {
   std::string function;
   SmallVector<ExportedTensor> inputs;
   SmallVector<ExportedTensor> outputs;
+  /// Whether the entry takes a destination per output
+  /// (`--nd-result-destinations`).
+  bool destinations = false;
 };
 
 /// The signature that `--nd-record-signature` recorded on `module`, with the

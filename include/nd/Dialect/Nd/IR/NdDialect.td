@@ -85,10 +85,17 @@ def Nd_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   // `nd.donated` on a function argument: the caller hands the buffer over,
   // the compiled function may update it in place and return it.
+  // `nd.dim_names` on a function argument or result: the name of each dim
+  // ("" for none), such as an ONNX model's symbolic dims; dims of one name
+  // have one size in a call of the compiled entry.
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral getDonatedAttrName() {
       return ::llvm::StringLiteral("nd.donated");
+    }
+    static constexpr ::llvm::StringLiteral getDimNamesAttrName() {
+      return ::llvm::StringLiteral("nd.dim_names");
     }
   }];
 }
