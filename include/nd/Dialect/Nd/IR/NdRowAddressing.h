@@ -40,8 +40,9 @@
 // 3. The shape constraints (`ShapeConstraint`): every pairwise dim rule of
 //    the op, one ordered list per op. Where both sizes are static the
 //    verifier decides it (its messages name the rule); where one is dynamic
-//    the lowering checks it at run time, in list order, and reports the
-//    first that fails (nd/Conversion/CheckMessages.h words it).
+//    the lowering checks it at run time and reports the first that fails
+//    (nd/Conversion/CheckMessages.h words it); the list is in the order the
+//    lowerings check today, which they follow once they read it (phase 2).
 //
 // How each consumer uses it:
 // - the verifiers (NdOps.cpp) check the static constraints of the op's
