@@ -60,11 +60,11 @@
 //   operand's layout from `getRowAddressing()`, and resolve index values with
 //   the rules of part 1 instantiated on `IndexBuilder`, so that the two
 //   backends differ only in their loops and kernels;
-// - the tiling interface's scalar implementation (phase 2,
-//   TilingInterfaceImpl.cpp) resolves the write index of a tensor_scatter
-//   point with `resolveWriteIndexWith` and `sequencePositionWith` instead of
-//   its own copy of the rule, and reads `oob`, `reduction` and
-//   `use_init_val` from the addressing instead of attributes by name.
+// - the tiling interface's scalar implementation (TilingInterfaceImpl.cpp)
+//   reads `oob`, `reduction` and `use_init_val` from the model instead of
+//   attributes by name; in phase 2 it resolves the write index of a
+//   tensor_scatter point with `resolveWriteIndexWith` and
+//   `sequencePositionWith` instead of its own copy of the rule.
 // The pieces of the write-index rule are separate (the check, the clamp,
 // the position), and every size a rule takes is a parameter, so that a
 // lowering can hoist what does not change per entry (the last start, the
