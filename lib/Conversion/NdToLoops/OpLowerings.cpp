@@ -15,7 +15,7 @@ using namespace mlir::nd;
 using namespace mlir::nd::lowering;
 
 bool lowering::updatesInPlace(Operation *op) {
-  return !op->hasAttr("disposable");
+  return !cast<IterationSpaceOpInterface>(op).isDisposable();
 }
 
 void lowering::outlineGather(LoweringState &state, Operation *op,

@@ -18,6 +18,10 @@
 //  - with all operands constant, the result is computed when it and the
 //    updates have at most kMaxFoldedElements elements, with the arithmetic
 //    the lowering uses (docs/Rationale.md).
+// Each op is read through its model: its shape constraints decide whether
+// every shape rule is static, its row addressing where constant indices read
+// and write (NdRowAddressing.h); element values combine by nd's element
+// semantics on constants (nd/Dialect/Nd/Utils/ElementSemantics.h).
 // A canonicalization removes the updates that constant duplicate indices
 // make dead under reduction none, and warns about the duplicates as it does:
 // the warning is emitted once, by the rewrite that removes its cause.
@@ -29,207 +33,32 @@
 
 #include "NdIndexing.h"
 
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
-
-#include <complex>
 
 using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::indexing;
 
 //===----------------------------------------------------------------------===//
-// Element arithmetic
+// Constant values
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// Integer elements: wrapping arithmetic, signed or unsigned order, and i1 as
-/// a boolean (add and max are `or`, mul and min are `and`, sub is `xor`).
-struct IntElements {
-  using ValueType = APInt;
-  unsigned width;
-  bool isUnsigned;
-
-  APInt zero() const { return APInt(width, 0); }
-  static bool equal(const APInt &a, const APInt &b) { return a == b; }
-
-  /// `current = f(current, update)`; false where `kind` is not folded.
-  bool combine(ReductionKind kind, APInt &current, const APInt &update) const {
-    if (width == 1) {
-      switch (kind) {
-      case ReductionKind::Add:
-      case ReductionKind::Max:
-        current |= update;
-        return true;
-      case ReductionKind::Mul:
-      case ReductionKind::Min:
-        current &= update;
-        return true;
-      case ReductionKind::Sub:
-        current ^= update;
-        return true;
-      default:
-        return false;
-      }
-    }
-    switch (kind) {
-    case ReductionKind::Add:
-      current += update;
-      return true;
-    case ReductionKind::Sub:
-      current -= update;
-      return true;
-    case ReductionKind::Mul:
-      current *= update;
-      return true;
-    case ReductionKind::Max:
-      current = isUnsigned ? llvm::APIntOps::umax(current, update)
-                           : llvm::APIntOps::smax(current, update);
-      return true;
-    case ReductionKind::Min:
-      current = isUnsigned ? llvm::APIntOps::umin(current, update)
-                           : llvm::APIntOps::smin(current, update);
-      return true;
-    default:
-      return false;
-    }
-  }
-
-  /// The mean of `values`, from their exact sum, rounded down (towards
-  /// negative infinity).
-  bool mean(ArrayRef<APInt> values, APInt &result) const {
-    unsigned wide = width + 64;
-    APInt sum(wide, 0);
-    for (const APInt &value : values)
-      sum += isUnsigned ? value.zext(wide) : value.sext(wide);
-    APInt count(wide, values.size());
-    APInt quotient =
-        isUnsigned
-            ? sum.udiv(count)
-            : llvm::APIntOps::RoundingSDiv(sum, count, APInt::Rounding::DOWN);
-    result = quotient.trunc(width);
-    return true;
-  }
-};
-
-/// Floating-point elements: IEEE arithmetic rounding to nearest even, and
-/// IEEE 754-2019 maximum / minimum (NaN propagates, -0 < +0).
-struct FloatElements {
-  using ValueType = APFloat;
-  const llvm::fltSemantics *semantics;
-
-  APFloat zero() const { return APFloat::getZero(*semantics); }
-  static bool equal(const APFloat &a, const APFloat &b) {
-    return a.bitwiseIsEqual(b);
-  }
-
-  /// `current = f(current, update)`; false where `kind` is not folded.
-  bool combine(ReductionKind kind, APFloat &current,
-               const APFloat &update) const {
-    switch (kind) {
-    case ReductionKind::Add:
-      current = current + update;
-      return true;
-    case ReductionKind::Sub:
-      current = current - update;
-      return true;
-    case ReductionKind::Mul:
-      current = current * update;
-      return true;
-    case ReductionKind::Max:
-      current = llvm::maximum(current, update);
-      return true;
-    case ReductionKind::Min:
-      current = llvm::minimum(current, update);
-      return true;
-    default:
-      return false;
-    }
-  }
-
-  /// The mean of `values`: their sum in order, in the element type, divided
-  /// once by their count.
-  bool mean(ArrayRef<APFloat> values, APFloat &result) const {
-    APFloat sum = values.front();
-    for (const APFloat &value : values.drop_front())
-      sum = sum + value;
-    APFloat count(*semantics);
-    count.convertFromAPInt(APInt(64, values.size()), /*IsSigned=*/false,
-                           APFloat::rmNearestTiesToEven);
-    sum.divide(count, APFloat::rmNearestTiesToEven);
-    result = sum;
-    return true;
-  }
-};
-
-/// Complex elements: componentwise add and sub; the textbook product, which
-/// is what the lowering computes for finite operands (it recovers infinities
-/// and NaNs in ways not reproduced here, so such products are not folded).
-struct ComplexElements {
-  using ValueType = std::complex<APFloat>;
-  const llvm::fltSemantics *semantics;
-
-  ValueType zero() const {
-    return {APFloat::getZero(*semantics), APFloat::getZero(*semantics)};
-  }
-  static bool equal(const ValueType &a, const ValueType &b) {
-    return a.real().bitwiseIsEqual(b.real()) &&
-           a.imag().bitwiseIsEqual(b.imag());
-  }
-
-  /// `current = f(current, update)`; false where `kind` or the operands
-  /// are not folded.
-  bool combine(ReductionKind kind, ValueType &current,
-               const ValueType &update) const {
-    APFloat a = current.real(), b = current.imag();
-    const APFloat &c = update.real(), &d = update.imag();
-    switch (kind) {
-    case ReductionKind::Add:
-      current = ValueType(a + c, b + d);
-      return true;
-    case ReductionKind::Sub:
-      current = ValueType(a - c, b - d);
-      return true;
-    case ReductionKind::Mul:
-      if (!a.isFinite() || !b.isFinite() || !c.isFinite() || !d.isFinite())
-        return false;
-      current = ValueType(a * c - b * d, a * d + b * c);
-      return true;
-    default:
-      return false;
-    }
-  }
-
-  /// mean is not defined on complex numbers (the verifier rejects it).
-  bool mean(ArrayRef<ValueType>, ValueType &) const { return false; }
-};
-} // namespace
-
-/// Calls `fn` with the element arithmetic of `elementType` (an nd element
-/// type).
-template <typename Fn> static auto withElements(Type elementType, Fn &&fn) {
-  if (auto intType = dyn_cast<IntegerType>(elementType))
-    return fn(IntElements{intType.getWidth(), intType.isUnsigned()});
-  if (auto floatType = dyn_cast<FloatType>(elementType))
-    return fn(FloatElements{&floatType.getFloatSemantics()});
-  auto partType =
-      cast<FloatType>(cast<ComplexType>(elementType).getElementType());
-  return fn(ComplexElements{&partType.getFloatSemantics()});
-}
 
 /// Both constants are splats of the same value (bit for bit).
 static bool isSameSplat(DenseElementsAttr a, DenseElementsAttr b) {
   if (!a || !b || !a.isSplat() || !b.isSplat())
     return false;
-  return withElements(a.getElementType(), [&](auto elements) {
+  return withConstantElements(a.getElementType(), [&](auto elements) {
     using T = typename decltype(elements)::ValueType;
     return elements.equal(a.getSplatValue<T>(), b.getSplatValue<T>());
   });
@@ -239,7 +68,7 @@ static bool isSameSplat(DenseElementsAttr a, DenseElementsAttr b) {
 static bool isZeroSplat(DenseElementsAttr attr) {
   if (!attr.isSplat())
     return false;
-  return withElements(attr.getElementType(), [&](auto elements) {
+  return withConstantElements(attr.getElementType(), [&](auto elements) {
     using T = typename decltype(elements)::ValueType;
     return elements.equal(attr.getSplatValue<T>(), elements.zero());
   });
@@ -247,7 +76,7 @@ static bool isZeroSplat(DenseElementsAttr attr) {
 
 /// An empty constant of the static type `type`.
 static DenseElementsAttr getEmptyConstant(RankedTensorType type) {
-  return withElements(type.getElementType(), [&](auto elements) {
+  return withConstantElements(type.getElementType(), [&](auto elements) {
     using T = typename decltype(elements)::ValueType;
     return DenseElementsAttr::get(type, ArrayRef<T>());
   });
@@ -270,7 +99,8 @@ struct Write {
 /// gather or a tensor_scatter) in row-major order, the row-major position in
 /// data of the first element it addresses, nullopt where the index is out
 /// of range (an error under `oob<error>`, a skipped entry otherwise), and
-/// how many consecutive elements each entry reads or writes.
+/// how many consecutive elements each entry reads or writes: the op's rows
+/// (evaluateRows of its row addressing).
 struct IndexEntries {
   SmallVector<std::optional<int64_t>> offsets;
   int64_t sliceSize;
@@ -318,7 +148,7 @@ static SmallVector<Write> getScatterWrites(const IndexEntries &entries) {
 static DenseElementsAttr evaluateGather(DenseElementsAttr data,
                                         ArrayRef<int64_t> sources,
                                         RankedTensorType resultType) {
-  return withElements(data.getElementType(), [&](auto elements) {
+  return withConstantElements(data.getElementType(), [&](auto elements) {
     using T = typename decltype(elements)::ValueType;
     auto values = data.getValues<T>();
     T zero = elements.zero();
@@ -338,7 +168,7 @@ static DenseElementsAttr evaluateScatter(DenseElementsAttr data,
                                          ArrayRef<Write> writes,
                                          ReductionKind reduction,
                                          bool useInitVal) {
-  return withElements(
+  return withConstantElements(
       data.getElementType(), [&](auto elements) -> DenseElementsAttr {
         using T = typename decltype(elements)::ValueType;
         auto dataValues = data.getValues<T>();
@@ -377,120 +207,15 @@ static DenseElementsAttr evaluateScatter(DenseElementsAttr data,
 // Shape rules decided at compile time
 //===----------------------------------------------------------------------===//
 
-static bool bothStatic(int64_t a, int64_t b) {
-  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b);
-}
-
-/// `a <= b` is decided statically: both are static, or `a` is 0.
-static bool boundIsStatic(int64_t a, int64_t b) {
-  return a == 0 || bothStatic(a, b);
-}
-
-/// A gather's result dims that are static where the inferred ones are not
-/// are checked at run time.
-static bool refinesNothing(RankedTensorType result, RankedTensorType inferred) {
-  return llvm::all_of(
-      llvm::zip_equal(result.getShape(), inferred.getShape()), [](auto dims) {
-        auto [declared, known] = dims;
-        return ShapedType::isDynamic(declared) || !ShapedType::isDynamic(known);
-      });
-}
-
-static bool hasStaticShapeRules(ScatterNDOp op) {
-  ArrayRef<int64_t> dataShape = getTensorType(op.getData().getType()).getShape();
-  ArrayRef<int64_t> indicesShape = getTensorType(op.getIndices().getType()).getShape();
-  ArrayRef<int64_t> updatesShape = getTensorType(op.getUpdates().getType()).getShape();
-  int64_t r = dataShape.size(), q = indicesShape.size();
-  int64_t k = op.getIndexDepth();
-  if (op.hasDynamicIndexDepth())
-    return false;
-  // The OpenVINO single-element form: updates dims are all a static 1.
-  if (static_cast<int64_t>(updatesShape.size()) != q - 1 + r - k)
-    return true;
-  for (int64_t d = 0; d < q - 1; ++d)
-    if (!bothStatic(updatesShape[d], indicesShape[d]))
-      return false;
-  for (int64_t d = k; d < r; ++d)
-    if (!bothStatic(updatesShape[q - 1 + d - k], dataShape[d]))
-      return false;
-  return true;
-}
-
-static bool hasStaticShapeRules(GatherNDOp op) {
-  RankedTensorType dataType = getTensorType(op.getData().getType());
-  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
-  auto batchDims = static_cast<int64_t>(op.getBatchDims());
-  if (op.hasDynamicIndexDepth())
-    return false;
-  for (int64_t d = 0; d < batchDims; ++d)
-    if (!bothStatic(dataType.getDimSize(d), indicesType.getDimSize(d)))
-      return false;
-  FailureOr<RankedTensorType> inferred =
-      GatherNDOp::inferResultType(dataType, indicesType, batchDims, nullptr);
-  return succeeded(inferred) &&
-         refinesNothing(op.getResult().getType(), *inferred);
-}
-
-static bool hasStaticShapeRules(ScatterElementsOp op) {
-  ArrayRef<int64_t> dataShape = getTensorType(op.getData().getType()).getShape();
-  ArrayRef<int64_t> indicesShape = getTensorType(op.getIndices().getType()).getShape();
-  ArrayRef<int64_t> updatesShape = getTensorType(op.getUpdates().getType()).getShape();
-  int64_t axis = op.getNormalizedAxis();
-  for (auto [d, data, indices, updates] :
-       llvm::enumerate(dataShape, indicesShape, updatesShape)) {
-    if (!bothStatic(indices, updates))
-      return false;
-    if (static_cast<int64_t>(d) != axis &&
-        (!boundIsStatic(indices, data) || !boundIsStatic(updates, data)))
-      return false;
-  }
-  return true;
-}
-
-static bool hasStaticShapeRules(GatherElementsOp op) {
-  RankedTensorType dataType = getTensorType(op.getData().getType());
-  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
-  int64_t axis = op.getNormalizedAxis();
-  for (auto [d, data, indices] :
-       llvm::enumerate(dataType.getShape(), indicesType.getShape()))
-    if (static_cast<int64_t>(d) != axis && !boundIsStatic(indices, data))
-      return false;
-  auto inferred =
-      RankedTensorType::get(indicesType.getShape(), dataType.getElementType());
-  return refinesNothing(op.getResult().getType(), inferred);
-}
-
-static bool hasStaticShapeRules(GatherOp op) {
-  RankedTensorType dataType = getTensorType(op.getData().getType());
-  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
-  auto batchDims = static_cast<int64_t>(op.getBatchDims());
-  for (int64_t d = 0; d < batchDims; ++d)
-    if (!bothStatic(dataType.getDimSize(d), indicesType.getDimSize(d)))
-      return false;
-  FailureOr<RankedTensorType> inferred = GatherOp::inferResultType(
-      dataType, indicesType, static_cast<int64_t>(op.getAxis()), batchDims,
-      nullptr);
-  return succeeded(inferred) &&
-         refinesNothing(op.getResult().getType(), *inferred);
-}
-
-static bool hasStaticShapeRules(TensorScatterOp op) {
-  RankedTensorType cacheType = getTensorType(op.getPastCache().getType());
-  ArrayRef<int64_t> cacheShape = cacheType.getShape();
-  ArrayRef<int64_t> updateShape = getTensorType(op.getUpdate().getType()).getShape();
-  int64_t axis = op.getNormalizedAxis();
-  for (auto [d, cache, update] : llvm::enumerate(cacheShape, updateShape)) {
-    bool decided = static_cast<int64_t>(d) == axis
-                       ? boundIsStatic(update, cache)
-                       : bothStatic(update, cache);
-    if (!decided)
-      return false;
-  }
-  Value writeIndices = op.getWriteIndices();
-  return !writeIndices ||
-         bothStatic(
-             cast<RankedTensorType>(writeIndices.getType()).getDimSize(0),
-             cacheType.getDimSize(0));
+/// Whether the verifier decided every shape rule of `op`: no constraint of
+/// its model is left to a run-time check (a result dim the result type leaves
+/// dynamic is what inference makes it).
+static bool hasStaticShapeRules(IterationSpaceOpInterface op) {
+  SmallVector<ArrayRef<int64_t>> shapes = getValueShapes(op);
+  return llvm::all_of(op.getShapeConstraints(), [&](const ShapeConstraint &c) {
+    auto [lhs, rhs] = getConstraintSizes(c, shapes);
+    return c.isDecidedStatically(lhs, rhs);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -502,206 +227,47 @@ static bool hasZeroDim(ArrayRef<int64_t> shape) {
   return llvm::is_contained(shape, 0);
 }
 
-/// The index entries of an ND op: its tuples.
-static std::optional<IndexEntries>
-getNDEntries(RankedTensorType dataType, RankedTensorType indicesType,
-             ArrayRef<int64_t> values, int64_t batchDims, OobMode oob) {
-  if (!dataType.hasStaticShape() || !indicesType.hasStaticShape())
+/// The index entries of `op` for the index values `values` (its rows, see
+/// IndexEntries); nullopt unless the shapes they depend on are static.
+static std::optional<IndexEntries> getEntries(IterationSpaceOpInterface op,
+                                              ArrayRef<int64_t> values) {
+  std::optional<ConstantRows> rows =
+      evaluateRows(op.getRowAddressing(), getValueShapes(op), values);
+  if (!rows)
     return std::nullopt;
-  ArrayRef<int64_t> dataShape = dataType.getShape();
-  int64_t k = indicesType.getShape().back();
-  SmallVector<int64_t> strides = getStrides(dataShape);
   IndexEntries entries;
-  entries.sliceSize =
-      ShapedType::getNumElements(dataShape.drop_front(batchDims + k));
-  forEachPosition(indicesType.getShape().drop_back(),
-                  [&](int64_t tuple, ArrayRef<int64_t> position) {
-                    int64_t offset = 0;
-                    for (int64_t d = 0; d < batchDims; ++d)
-                      offset += position[d] * strides[d];
-                    for (int64_t j = 0; j < k; ++j) {
-                      std::optional<int64_t> index = resolveIndex(
-                          values[tuple * k + j], dataShape[batchDims + j], oob);
-                      if (!index) {
-                        entries.offsets.push_back(std::nullopt);
-                        return;
-                      }
-                      offset += *index * strides[batchDims + j];
-                    }
-                    entries.offsets.push_back(offset);
-                  });
+  entries.sliceSize = rows->rowLength;
+  for (const std::optional<int64_t> &row : rows->dataRows)
+    entries.offsets.push_back(
+        row ? std::optional<int64_t>(*row * rows->rowLength) : std::nullopt);
   return entries;
 }
 
-/// The index entries of an Elements op: each element of its indices.
-static std::optional<IndexEntries>
-getElementsEntries(RankedTensorType dataType, RankedTensorType indicesType,
-                   ArrayRef<int64_t> values, int64_t axis, OobMode oob) {
-  if (!dataType.hasStaticShape() || !indicesType.hasStaticShape())
-    return std::nullopt;
-  ArrayRef<int64_t> dataShape = dataType.getShape();
-  SmallVector<int64_t> strides = getStrides(dataShape);
-  IndexEntries entries;
-  entries.sliceSize = 1;
-  forEachPosition(
-      indicesType.getShape(), [&](int64_t flat, ArrayRef<int64_t> position) {
-        std::optional<int64_t> index =
-            resolveIndex(values[flat], dataShape[axis], oob);
-        if (!index) {
-          entries.offsets.push_back(std::nullopt);
-          return;
-        }
-        int64_t offset = 0;
-        for (auto [d, p] : llvm::enumerate(position))
-          offset += (static_cast<int64_t>(d) == axis ? *index : p) * strides[d];
-        entries.offsets.push_back(offset);
-      });
-  return entries;
+/// Whether the op has no index value at all: no index operand (a
+/// tensor_scatter without write indices starts every write at 0, which the
+/// shape rules already place in range), or one with a zero dim other than
+/// the index components.
+static bool hasNoIndexValues(IterationSpaceOpInterface op,
+                             const RowAddressing &rows) {
+  if (!rows.indices)
+    return true;
+  ArrayRef<int64_t> shape =
+      cast<ShapedType>(op->getOperand(*rows.indices).getType()).getShape();
+  for (auto [size, address] : llvm::zip_equal(shape, rows.indexDims))
+    if (address.kind != AddressKind::Component && size == 0)
+      return true;
+  return false;
 }
 
-static std::optional<IndexEntries> getEntries(ScatterNDOp op,
-                                              ArrayRef<int64_t> values) {
-  return getNDEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()), values,
-                      /*batchDims=*/0, op.getOob());
-}
-
-static std::optional<IndexEntries> getEntries(GatherNDOp op,
-                                              ArrayRef<int64_t> values) {
-  return getNDEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()), values,
-                      static_cast<int64_t>(op.getBatchDims()), op.getOob());
-}
-
-static std::optional<IndexEntries> getEntries(ScatterElementsOp op,
-                                              ArrayRef<int64_t> values) {
-  return getElementsEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()),
-                            values, op.getNormalizedAxis(), op.getOob());
-}
-
-static std::optional<IndexEntries> getEntries(GatherElementsOp op,
-                                              ArrayRef<int64_t> values) {
-  return getElementsEntries(getTensorType(op.getData().getType()), getTensorType(op.getIndices().getType()),
-                            values, op.getNormalizedAxis(), op.getOob());
-}
-
-/// The entries of a gather: one slice `data[p..., index, :...]` per position
-/// `(p, i)` of `data.shape[:axis] ++ indices.shape[b:]`, the index being
-/// `indices[p[:b]..., i...]`.
-static std::optional<IndexEntries> getEntries(GatherOp op,
-                                              ArrayRef<int64_t> values) {
-  RankedTensorType dataType = getTensorType(op.getData().getType());
-  RankedTensorType indicesType = getTensorType(op.getIndices().getType());
-  if (!dataType.hasStaticShape() || !indicesType.hasStaticShape())
-    return std::nullopt;
-  ArrayRef<int64_t> dataShape = dataType.getShape();
-  ArrayRef<int64_t> indicesShape = indicesType.getShape();
-  int64_t axis = op.getNormalizedAxis();
-  auto batchDims = static_cast<int64_t>(op.getBatchDims());
-  SmallVector<int64_t> strides = getStrides(dataShape);
-  SmallVector<int64_t> indicesStrides = getStrides(indicesShape);
-  SmallVector<int64_t> entryShape(dataShape.take_front(axis));
-  llvm::append_range(entryShape, indicesShape.drop_front(batchDims));
-
-  IndexEntries entries;
-  entries.sliceSize =
-      ShapedType::getNumElements(dataShape.drop_front(axis + 1));
-  forEachPosition(entryShape, [&](int64_t, ArrayRef<int64_t> position) {
-    ArrayRef<int64_t> outer = position.take_front(axis);
-    ArrayRef<int64_t> inner = position.drop_front(axis);
-    int64_t flat = 0;
-    for (int64_t d = 0; d < batchDims; ++d)
-      flat += outer[d] * indicesStrides[d];
-    for (auto [j, i] : llvm::enumerate(inner))
-      flat += i * indicesStrides[batchDims + j];
-    std::optional<int64_t> index =
-        resolveIndex(values[flat], dataShape[axis], op.getOob());
-    if (!index) {
-      entries.offsets.push_back(std::nullopt);
-      return;
-    }
-    int64_t offset = *index * strides[axis];
-    for (auto [d, p] : llvm::enumerate(outer))
-      offset += p * strides[d];
-    entries.offsets.push_back(offset);
-  });
-  return entries;
-}
-
-/// The entries of a tensor_scatter: one slice `result[p..., pos, :...]` per
-/// position `(p, s)` of `past_cache.shape[:axis] ++ [sequence_length]`, the
-/// position being `w + s` (modulo `max_sequence_length` in circular mode)
-/// for the write index `w` of batch entry `p[0]` (`values`, one per batch
-/// entry).
-static std::optional<IndexEntries> getEntries(TensorScatterOp op,
-                                              ArrayRef<int64_t> values) {
-  RankedTensorType cacheType = getTensorType(op.getPastCache().getType());
-  RankedTensorType updateType = getTensorType(op.getUpdate().getType());
-  if (!cacheType.hasStaticShape() || !updateType.hasStaticShape())
-    return std::nullopt;
-  ArrayRef<int64_t> cacheShape = cacheType.getShape();
-  int64_t axis = op.getNormalizedAxis();
-  int64_t maxSeq = cacheShape[axis];
-  int64_t seqLen = updateType.getDimSize(axis);
-  bool circular = op.getMode() == TensorScatterMode::Circular;
-  SmallVector<int64_t> strides = getStrides(cacheShape);
-  SmallVector<int64_t> entryShape(cacheShape.take_front(axis));
-  entryShape.push_back(seqLen);
-
-  IndexEntries entries;
-  entries.sliceSize =
-      ShapedType::getNumElements(cacheShape.drop_front(axis + 1));
-  forEachPosition(entryShape, [&](int64_t, ArrayRef<int64_t> position) {
-    std::optional<int64_t> start = resolveWriteIndex(
-        values[position.front()], maxSeq, seqLen, op.getMode(), op.getOob());
-    if (!start) {
-      entries.offsets.push_back(std::nullopt);
-      return;
-    }
-    int64_t sequencePosition = *start + position.back();
-    if (circular)
-      sequencePosition %= maxSeq;
-    int64_t offset = sequencePosition * strides[axis];
-    for (int64_t d = 0; d < axis; ++d)
-      offset += position[d] * strides[d];
-    entries.offsets.push_back(offset);
-  });
-  return entries;
-}
-
-/// Whether the op has no index value at all (an index entry count of 0).
-static bool hasNoIndexValues(ScatterNDOp op) {
-  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape().drop_back());
-}
-static bool hasNoIndexValues(GatherNDOp op) {
-  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape().drop_back());
-}
-static bool hasNoIndexValues(ScatterElementsOp op) {
-  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape());
-}
-static bool hasNoIndexValues(GatherElementsOp op) {
-  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape());
-}
-static bool hasNoIndexValues(GatherOp op) {
-  return hasZeroDim(getTensorType(op.getIndices().getType()).getShape());
-}
-/// Without write_indices every write starts at 0, which the shape rules
-/// already place in range.
-static bool hasNoIndexValues(TensorScatterOp op) {
-  Value writeIndices = op.getWriteIndices();
-  return !writeIndices ||
-         hasZeroDim(cast<RankedTensorType>(writeIndices.getType()).getShape());
-}
-
-/// The index values of `op` when they are constant.
-template <typename OpTy>
-static std::optional<SmallVector<int64_t>> getConstantIndexValues(OpTy op) {
-  return matchConstantIndices(op.getIndices(), kMaxVerifiedIndices);
-}
-/// The write indices of a tensor_scatter, zeros where absent.
+/// The index values of `op` when they are constant; the write indices of a
+/// tensor_scatter without them are zeros.
 static std::optional<SmallVector<int64_t>>
-getConstantIndexValues(TensorScatterOp op) {
-  if (Value writeIndices = op.getWriteIndices())
-    return matchConstantIndices(writeIndices, kMaxVerifiedIndices);
-  int64_t batch = getTensorType(op.getPastCache().getType()).getDimSize(0);
+getConstantIndexValues(IterationSpaceOpInterface op,
+                       const RowAddressing &rows) {
+  if (rows.indices)
+    return matchConstantIndices(op->getOperand(*rows.indices),
+                                kMaxVerifiedIndices);
+  int64_t batch = cast<ShapedType>(op->getOperand(0).getType()).getDimSize(0);
   if (ShapedType::isDynamic(batch))
     return std::nullopt;
   return SmallVector<int64_t>(batch, 0);
@@ -709,9 +275,10 @@ getConstantIndexValues(TensorScatterOp op) {
 
 /// The index entries of `op` when its indices are constant; nullopt when
 /// they are not, or when shapes are not static.
-template <typename OpTy>
-static std::optional<IndexEntries> getConstantEntries(OpTy op) {
-  std::optional<SmallVector<int64_t>> values = getConstantIndexValues(op);
+static std::optional<IndexEntries>
+getConstantEntries(IterationSpaceOpInterface op) {
+  std::optional<SmallVector<int64_t>> values =
+      getConstantIndexValues(op, op.getRowAddressing());
   if (!values)
     return std::nullopt;
   return getEntries(op, *values);
@@ -720,28 +287,26 @@ static std::optional<IndexEntries> getConstantEntries(OpTy op) {
 /// Whether the run-time index check of `op` can no longer fail: there is no
 /// index value, no value is an error (`oob` skip or clamp), or every one is
 /// a constant in range.
-template <typename OpTy>
-static bool indicesAreSafe(OpTy op,
+static bool indicesAreSafe(IterationSpaceOpInterface op,
                            const std::optional<IndexEntries> &entries) {
-  return hasNoIndexValues(op) || op.getOob() != OobMode::Error ||
+  return hasNoIndexValues(op, op.getRowAddressing()) ||
+         op.getOobMode() != OobMode::Error ||
          (entries && allInRange(entries->offsets));
 }
 
 /// Whether every index of a gather with unknown index values reads data:
 /// under `clamp`, unless a dim it addresses may be empty.
-static bool alwaysReadsData(GatherNDOp op) {
-  if (op.getOob() != OobMode::Clamp || op.hasDynamicIndexDepth())
+static bool alwaysReadsData(IterationSpaceOpInterface op) {
+  RowAddressing rows = op.getRowAddressing();
+  if (rows.oob != OobMode::Clamp)
     return false;
-  ArrayRef<int64_t> dataShape = getTensorType(op.getData().getType()).getShape();
-  auto batchDims = static_cast<int64_t>(op.getBatchDims());
-  ArrayRef<int64_t> addressed = dataShape.slice(batchDims, op.getIndexDepth());
-  return llvm::all_of(
-      addressed, [](int64_t d) { return !ShapedType::isDynamic(d) && d > 0; });
-}
-template <typename OpTy> static bool alwaysReadsData(OpTy op) {
-  int64_t size = getTensorType(op.getData().getType()).getDimSize(op.getNormalizedAxis());
-  return op.getOob() == OobMode::Clamp && !ShapedType::isDynamic(size) &&
-         size > 0;
+  ArrayRef<int64_t> dataShape =
+      cast<ShapedType>(op->getOperand(rows.data).getType()).getShape();
+  for (auto [size, address] : llvm::zip(dataShape, rows.dataDims))
+    if (address.kind == AddressKind::Index &&
+        (ShapedType::isDynamic(size) || size == 0))
+      return false;
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -750,9 +315,9 @@ template <typename OpTy> static bool alwaysReadsData(OpTy op) {
 
 /// Folds a gather (see the file comment). `dataAttr` is the constant value
 /// of `data`, if any.
-template <typename OpTy>
-static OpFoldResult foldGather(OpTy op, Attribute dataAttr) {
-  RankedTensorType resultType = op.getResult().getType();
+static OpFoldResult foldGather(IterationSpaceOpInterface op,
+                               Attribute dataAttr) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   if (!resultType.hasStaticShape() || !hasStaticShapeRules(op))
     return {};
   std::optional<IndexEntries> entries = getConstantEntries(op);
@@ -765,35 +330,15 @@ static OpFoldResult foldGather(OpTy op, Attribute dataAttr) {
     return {};
   // Every element read is the splat value: reads in data, and zeros where
   // the splat is zero.
-  bool readsData = entries
-                       ? allInRange(entries->offsets)
-                       : (op.getOob() == OobMode::Error || alwaysReadsData(op));
+  bool readsData =
+      entries ? allInRange(entries->offsets)
+              : (op.getOobMode() == OobMode::Error || alwaysReadsData(op));
   if (data.isSplat() && data.getNumElements() > 0 &&
       (readsData || isZeroSplat(data)))
     return data.resizeSplat(resultType);
   if (!entries || resultType.getNumElements() > kMaxFoldedElements)
     return {};
   return evaluateGather(data, getGatherSources(*entries), resultType);
-}
-
-namespace {
-/// What the scatter folders need of a scatter, whatever its kind.
-struct ScatterParts {
-  Value data;
-  Value updates;
-  ReductionKind reduction;
-  bool useInitVal;
-};
-} // namespace
-
-static ScatterParts getScatterParts(ScatterNDOp op) {
-  return {op.getData(), op.getUpdates(), op.getReduction(), true};
-}
-static ScatterParts getScatterParts(ScatterElementsOp op) {
-  return {op.getData(), op.getUpdates(), op.getReduction(), op.getUseInitVal()};
-}
-static ScatterParts getScatterParts(TensorScatterOp op) {
-  return {op.getPastCache(), op.getUpdate(), ReductionKind::None, true};
 }
 
 /// Whether two writes of `writes` have the same target.
@@ -806,18 +351,20 @@ static bool hasDuplicateTargets(ArrayRef<Write> writes) {
 
 /// Folds a scatter (see the file comment). `dataAttr` and `updatesAttr` are
 /// the constant values of `data` and `updates`, if any.
-template <typename OpTy>
-static OpFoldResult foldScatter(OpTy op, Attribute dataAttr,
-                                Attribute updatesAttr) {
+static OpFoldResult foldScatter(IterationSpaceOpInterface op,
+                                Attribute dataAttr, Attribute updatesAttr) {
   if (!hasStaticShapeRules(op))
     return {};
   std::optional<IndexEntries> entries = getConstantEntries(op);
   if (!indicesAreSafe(op, entries))
     return {};
-  ScatterParts parts = getScatterParts(op);
-  auto updatesType = cast<RankedTensorType>(parts.updates.getType());
+  // The value index values address and the one the rows come from.
+  RowAddressing parts = op.getRowAddressing();
+  Value dataValue = op->getOperand(parts.data);
+  auto updatesType =
+      cast<RankedTensorType>(op->getOperand(parts.rows).getType());
   if (hasZeroDim(updatesType.getShape()))
-    return parts.data;
+    return dataValue;
 
   auto data = dyn_cast_if_present<DenseElementsAttr>(dataAttr);
   auto updates = dyn_cast_if_present<DenseElementsAttr>(updatesAttr);
@@ -825,9 +372,9 @@ static OpFoldResult foldScatter(OpTy op, Attribute dataAttr,
   if (isSameSplat(data, updates) && (parts.reduction == ReductionKind::None ||
                                      parts.reduction == ReductionKind::Max ||
                                      parts.reduction == ReductionKind::Min))
-    return parts.data;
+    return dataValue;
 
-  auto dataType = cast<RankedTensorType>(parts.data.getType());
+  auto dataType = cast<RankedTensorType>(dataValue.getType());
   if (!data || !updates || !entries || !dataType.hasStaticShape() ||
       !updatesType.hasStaticShape() ||
       dataType.getNumElements() > kMaxFoldedElements ||
@@ -907,7 +454,7 @@ LogicalResult TensorScatterOp::fold(FoldAdaptor adaptor,
     if (getUpdate().getType() == getPastCache().getType() &&
         hasStaticShapeRules(*this)) {
       std::optional<SmallVector<int64_t>> starts =
-          getConstantIndexValues(*this);
+          getConstantIndexValues(*this, getRowAddressing());
       if (starts && llvm::all_of(*starts, [](int64_t w) { return w == 0; }))
         return getUpdate();
     }
@@ -930,7 +477,7 @@ struct EmptyGatherToTensorEmpty : public OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     if (isOnBuffers(op) || !verifiesQuietly(op))
       return rewriter.notifyMatchFailure(op, "on buffers, or invalid");
-    RankedTensorType resultType = op.getResult().getType();
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
     if (resultType.hasStaticShape() || !hasZeroDim(resultType.getShape()) ||
         !hasStaticShapeRules(op) || !indicesAreSafe(op, getConstantEntries(op)))
       return rewriter.notifyMatchFailure(op, "not a safe empty gather");
@@ -1069,9 +616,10 @@ struct DropOverwrittenSlices : public OpRewritePattern<ScatterNDOp> {
   LogicalResult matchAndRewrite(ScatterNDOp op,
                                 PatternRewriter &rewriter) const override {
     if (isOnBuffers(op) || op.getReduction() != ReductionKind::None ||
-        !hasStaticShapeRules(op) || !verifiesQuietly(op))
+        !verifiesQuietly(op) || !hasStaticShapeRules(op))
       return rewriter.notifyMatchFailure(op, "not a plain scatter");
-    std::optional<SmallVector<int64_t>> values = getConstantIndexValues(op);
+    std::optional<SmallVector<int64_t>> values =
+        getConstantIndexValues(op, op.getRowAddressing());
     if (!values)
       return rewriter.notifyMatchFailure(op, "indices are not constant");
     std::optional<IndexEntries> entries = getEntries(op, *values);
@@ -1126,7 +674,8 @@ struct DropOverwrittenElements : public OpRewritePattern<ScatterElementsOp> {
     RankedTensorType indicesType = getTensorType(op.getIndices().getType());
     if (op.getReduction() != ReductionKind::None ||
         !dataType.hasStaticShape() ||
-        !getTensorType(op.getUpdates().getType()).hasStaticShape() || !hasStaticShapeRules(op))
+        !getTensorType(op.getUpdates().getType()).hasStaticShape() ||
+        !hasStaticShapeRules(op))
       return rewriter.notifyMatchFailure(op, "not a static plain scatter");
     std::optional<IndexEntries> entries = getConstantEntries(op);
     if (!entries || !isResolved(*entries, op.getOob()))

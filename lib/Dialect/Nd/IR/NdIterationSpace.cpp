@@ -7,11 +7,11 @@
 
 #include "nd/Dialect/Nd/IR/NdIterationSpace.h"
 
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/Matchers.h"
+#include "NdIndexing.h"
+
 #include "nd/Dialect/Nd/IR/NdOps.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/Hashing.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -104,87 +104,24 @@ static NdLoop entries(unsigned value, int64_t dim, bool ordered,
 /// this many elements (larger constants are not examined).
 static constexpr int64_t kMaxExaminedIndices = int64_t(1) << 16;
 
-/// The constant values of `indices`, if it is a small enough constant.
-static std::optional<SmallVector<int64_t>> constantIndices(Value indices) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(indices, m_Constant(&attr)) ||
-      attr.getNumElements() > kMaxExaminedIndices)
-    return std::nullopt;
-  return llvm::map_to_vector(attr.getValues<APInt>(), [](const APInt &value) {
-    return value.getSExtValue();
-  });
-}
-
-/// The position index value `value` addresses in a dim of static `size`
-/// under `oob`, or nullopt when it addresses nothing (skipped, or an error).
-static std::optional<int64_t> resolve(int64_t value, int64_t size,
-                                      OobMode oob) {
-  if (value < 0)
-    value += size;
-  if (value >= 0 && value < size)
-    return value;
-  if (oob == OobMode::Clamp && size > 0)
-    return std::clamp<int64_t>(value, 0, size - 1);
-  return std::nullopt;
-}
-
-/// Whether the entries of a scatter_nd provably never update one element
-/// twice: a constant `indices` whose tuples address distinct slices.
-static bool entriesNeverCollide(ScatterNDOp op) {
-  std::optional<SmallVector<int64_t>> values = constantIndices(op.getIndices());
-  ArrayRef<int64_t> dataShape = op.getData().getType().getShape();
-  int64_t k = op.getIndices().getType().getShape().back();
-  if (!values || ShapedType::isDynamic(k))
+/// Whether the entries of a scatter provably never update one element
+/// twice: a constant `indices` whose entries address distinct elements of
+/// data (the data rows of the op's row addressing, none skipped).
+static bool entriesNeverCollide(IterationSpaceOpInterface op) {
+  RowAddressing rows = op.getRowAddressing();
+  std::optional<SmallVector<int64_t>> values = indexing::matchConstantIndices(
+      op->getOperand(*rows.indices), kMaxExaminedIndices);
+  if (!values)
     return false;
-  for (int64_t j = 0; j < k; ++j)
-    if (ShapedType::isDynamic(dataShape[j]))
-      return false;
-  llvm::DenseSet<llvm::hash_code> seen;
-  SmallVector<int64_t> tuple(k);
-  for (size_t start = 0; start + k <= values->size(); start += k) {
-    for (int64_t j = 0; j < k; ++j) {
-      std::optional<int64_t> position =
-          resolve((*values)[start + j], dataShape[j], op.getOob());
-      if (!position)
-        return false;
-      tuple[j] = *position;
-    }
-    if (!seen.insert(llvm::hash_combine_range(tuple.begin(), tuple.end()))
-             .second)
-      return false;
-  }
-  return true;
-}
-
-/// Whether the entries of a scatter_elements provably never update one
-/// element twice: a constant `indices` whose values differ within every
-/// fiber along the axis.
-static bool entriesNeverCollide(ScatterElementsOp op) {
-  std::optional<SmallVector<int64_t>> values = constantIndices(op.getIndices());
-  auto indicesType = cast<ShapedType>(op.getIndices().getType());
-  int64_t axis = op.getNormalizedAxis();
-  int64_t size = op.getData().getType().getDimSize(axis);
-  if (!values || ShapedType::isDynamic(size) || !indicesType.hasStaticShape())
-    return false;
-  ArrayRef<int64_t> shape = indicesType.getShape();
-  int64_t length = shape[axis];
-  int64_t inner = 1;
-  for (int64_t d = axis + 1, e = shape.size(); d < e; ++d)
-    inner *= shape[d];
-  int64_t fibers = length == 0 ? 0 : values->size() / length;
-  for (int64_t fiber = 0; fiber < fibers; ++fiber) {
-    int64_t outer = fiber / std::max<int64_t>(inner, 1);
-    int64_t in = fiber % std::max<int64_t>(inner, 1);
-    llvm::DenseSet<int64_t> seen;
-    for (int64_t i = 0; i < length; ++i) {
-      int64_t at = (outer * length + i) * inner + in;
-      std::optional<int64_t> position =
-          resolve((*values)[at], size, op.getOob());
-      if (!position || !seen.insert(*position).second)
-        return false;
-    }
-  }
-  return true;
+  std::set<SmallVector<int64_t>> seen;
+  bool distinct = true;
+  auto visit = [&](int64_t, std::optional<ArrayRef<int64_t>> coordinates) {
+    distinct = distinct && coordinates &&
+               seen.insert(llvm::to_vector(*coordinates)).second;
+  };
+  return succeeded(
+             forEachConstantEntry(rows, getValueShapes(op), *values, visit)) &&
+         distinct;
 }
 
 /// The model of an op on buffers: a gather's result map is that of its

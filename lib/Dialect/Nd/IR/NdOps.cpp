@@ -4,8 +4,10 @@
 // rules of the ND pair (scatter_nd, gather_nd) live in one helper, those of the
 // Elements pair (scatter_elements, gather_elements) in another, and the check
 // of a gather's declared result type in a third, so that the sibling ops
-// cannot drift apart. Rules are enforced where the dimensions involved are
-// static; dynamic dimensions are checked at run time by the lowering.
+// cannot drift apart. The pairwise dim rules come from the ops' model (their
+// shape constraints, NdRowAddressing.h), which the lowering checks at run
+// time where the dimensions involved are dynamic; the verifiers decide them
+// where they are static, in the order of their diagnostics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,20 +36,68 @@ static bool staticallyDiffer(int64_t a, int64_t b) {
   return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
 }
 
+/// How a verifier message names a value of a shape constraint.
+static void describeValue(InFlightDiagnostic &diag, StringRef name) {
+  if (name == "result")
+    diag << "result";
+  else
+    diag << "operand '" << name << "'";
+}
+
+/// Reports the constraint `c` that the static sizes `lhs` and `rhs` violate,
+/// worded by its rule.
+static LogicalResult reportViolation(EmitErrorFn emitError,
+                                     const ShapeConstraint &c, int64_t lhs,
+                                     int64_t rhs) {
+  InFlightDiagnostic diag = emitError();
+  describeValue(diag, c.lhsName);
+  diag << (c.rule == ShapeRule::BatchDim ? " batch dim " : " dim ")
+       << c.lhs.dim;
+  if (c.rule == ShapeRule::SequenceLength)
+    diag << " (sequence_length)";
+  diag << (c.atMost ? " must not exceed " : " must match ");
+  describeValue(diag, c.rhsName);
+  diag << " dim " << c.rhs.dim;
+  if (c.rule == ShapeRule::WithinData)
+    diag << " (off the axis)";
+  else if (c.rule == ShapeRule::SequenceLength)
+    diag << " (max_sequence_length)";
+  else if (c.rule == ShapeRule::BatchSize)
+    diag << " (the batch size)";
+  diag << ": expected " << (c.atMost ? "at most " : "") << rhs << ", got "
+       << lhs;
+  return diag;
+}
+
+/// Checks the constraints of `rules` among `constraints` whose sizes in
+/// `shapes` (map order) are both static, in order, and reports the first
+/// violated one. Dynamic sizes are left to the lowering's run-time checks.
+static LogicalResult verifyStaticConstraints(
+    EmitErrorFn emitError, ArrayRef<ShapeConstraint> constraints,
+    ArrayRef<ArrayRef<int64_t>> shapes, ArrayRef<ShapeRule> rules) {
+  for (const ShapeConstraint &constraint : constraints) {
+    if (!llvm::is_contained(rules, constraint.rule))
+      continue;
+    auto [lhs, rhs] = getConstraintSizes(constraint, shapes);
+    if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) ||
+        !constraint.isViolated(lhs, rhs))
+      continue;
+    return reportViolation(emitError, constraint, lhs, rhs);
+  }
+  return success();
+}
+
 /// Checks `data.shape[:b] == indices.shape[:b]` where both dims are static:
 /// the batch dims of the batched gathers.
 static LogicalResult verifyBatchDims(EmitErrorFn emitError,
                                      ArrayRef<int64_t> dataShape,
                                      ArrayRef<int64_t> indicesShape,
                                      int64_t batchDims) {
-  for (int64_t d = 0; d < batchDims; ++d) {
-    if (staticallyDiffer(dataShape[d], indicesShape[d]))
-      return emitError() << "operand 'indices' batch dim " << d
-                         << " must match operand 'data' dim " << d
-                         << ": expected " << dataShape[d] << ", got "
-                         << indicesShape[d];
-  }
-  return success();
+  ShapeConstraints batch;
+  appendBatchDims(batch, batchDims);
+  SmallVector<ArrayRef<int64_t>> shapes = {dataShape, indicesShape};
+  return verifyStaticConstraints(emitError, batch, shapes,
+                                 {ShapeRule::BatchDim});
 }
 
 /// A batch dim of a gather's result, which `data` and `indices` share: the
@@ -127,10 +177,10 @@ static LogicalResult verifyForm(Operation *op, bool isGather) {
 /// Memory effects of an nd op: it reads the buffers among its operands (on
 /// tensors, those it reads through a shared buffer), and on buffers writes
 /// the one it updates.
-static void
-getNdEffects(Operation *op,
-             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-                 &effects) {
+void nd::detail::getNdEffects(
+    Operation *op,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
   OpOperand *updated = isOnBuffers(op) ? &getUpdatedOperand(op) : nullptr;
   bool readsUpdated = isa<DestinationStyleOpInterface>(op);
   for (OpOperand &operand : op->getOpOperands()) {
@@ -147,7 +197,7 @@ getNdEffects(Operation *op,
 }
 
 /// An nd op on tensors only may be hoisted; one that touches memory may not.
-static Speculation::Speculatability getNdSpeculatability(Operation *op) {
+Speculation::Speculatability nd::detail::getNdSpeculatability(Operation *op) {
   bool touchesMemory = llvm::any_of(op->getOperandTypes(), [](Type type) {
     return isa<MemRefType>(type);
   });
@@ -223,35 +273,47 @@ void indexing::forEachPosition(
   }
 }
 
+/// The data dim the index value at `position` of the index operand
+/// addresses: that of its component (the index component dim of the ND ops;
+/// component 0 where index values are single values).
+static int64_t getAddressedDim(const RowAddressing &rows,
+                               ArrayRef<int64_t> position) {
+  int64_t component = 0;
+  for (auto [d, address] : llvm::enumerate(rows.indexDims))
+    if (address.kind == AddressKind::Component)
+      component = position[d];
+  return rows.dataDimOf(component);
+}
+
 /// The compile-time index check under `oob<error>`: where `indices` is a
 /// constant, each value must lie in `[-d, d-1]` for the size `d` of the data
-/// dim it addresses,
-/// `dimOf(position)` being that dim for the element at `position` in
-/// `indices`. A value out of range would stop the program at run time;
-/// known now, it is reported now, with its position. Dims that are dynamic
-/// are left to the run-time check.
-static LogicalResult
-verifyConstantIndices(Operation *op, OobMode oob, Value indices,
-                      ArrayRef<int64_t> dataShape,
-                      function_ref<int64_t(ArrayRef<int64_t>)> dimOf) {
+/// dim it addresses (the op's row addressing says which). A value out of
+/// range would stop the program at run time; known now, it is reported now,
+/// with its position. Dims that are dynamic are left to the run-time check.
+static LogicalResult verifyConstantIndices(IterationSpaceOpInterface op) {
   // Under skip and clamp, a value out of range has a meaning.
-  if (oob != OobMode::Error)
+  if (op.getOobMode() != OobMode::Error)
     return success();
+  RowAddressing rows = op.getRowAddressing();
+  Value indices = op->getOperand(*rows.indices);
   std::optional<SmallVector<int64_t>> values =
       indexing::matchConstantIndices(indices, indexing::kMaxVerifiedIndices);
   if (!values)
     return success();
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(indices.getType()).getShape();
+  ArrayRef<int64_t> dataShape =
+      cast<ShapedType>(op->getOperand(rows.data).getType()).getShape();
   LogicalResult result = success();
   indexing::forEachPosition(shape, [&](int64_t flat,
                                        ArrayRef<int64_t> position) {
     if (failed(result))
       return;
-    int64_t dim = dimOf(position);
+    int64_t dim = getAddressedDim(rows, position);
     int64_t size = dataShape[dim];
     int64_t value = (*values)[flat];
-    if (ShapedType::isDynamic(size) || indexing::normalizeIndex(value, size))
+    if (ShapedType::isDynamic(size) ||
+        resolveConstantIndex(value, size, OobMode::Error))
       return;
     InFlightDiagnostic diag = op->emitOpError()
                               << "index " << value << " at position [";
@@ -348,24 +410,21 @@ verifyNDIndexing(EmitErrorFn emitError, RankedTensorType dataType,
 //===----------------------------------------------------------------------===//
 
 /// Checks `shape[d] <= data.shape[d]` for every dim `d` off the axis where
-/// both are static. `what` names the tensor of shape `shape` (an operand, or
-/// the result): indices, updates and the result of a gather share the shape.
+/// both are static (the model's WithinData rule). `value` and `name` number
+/// and name the value of shape `shape` (an operand, or the result): indices,
+/// updates and the result of a gather share the shape, and the rule.
 static LogicalResult verifyWithinDataOffAxis(EmitErrorFn emitError,
-                                             StringRef what,
+                                             unsigned value, StringRef name,
                                              ArrayRef<int64_t> shape,
                                              ArrayRef<int64_t> dataShape,
                                              int64_t normalizedAxis) {
-  for (auto [d, got, bound] : llvm::enumerate(shape, dataShape)) {
-    if (static_cast<int64_t>(d) == normalizedAxis ||
-        ShapedType::isDynamic(got) || ShapedType::isDynamic(bound))
-      continue;
-    if (got > bound)
-      return emitError() << what << " dim " << d
-                         << " must not exceed operand 'data' dim " << d
-                         << " (off the axis): expected at most " << bound
-                         << ", got " << got;
-  }
-  return success();
+  ShapeConstraints within;
+  appendWithinData(within, value, name, dataShape.size(), normalizedAxis);
+  SmallVector<ArrayRef<int64_t>> shapes(value + 1);
+  shapes[0] = dataShape;
+  shapes[value] = shape;
+  return verifyStaticConstraints(emitError, within, shapes,
+                                 {ShapeRule::WithinData});
 }
 
 /// Checks the rules that scatter_elements and gather_elements share: equal
@@ -385,7 +444,7 @@ static LogicalResult verifyElementsIndexing(EmitErrorFn emitError,
     return emitError() << "axis must be in [" << -r << ", " << r - 1
                        << "], got " << axis;
   int64_t normalizedAxis = axis < 0 ? axis + r : axis;
-  return verifyWithinDataOffAxis(emitError, "operand 'indices'",
+  return verifyWithinDataOffAxis(emitError, 1, "indices",
                                  indicesType.getShape(), dataType.getShape(),
                                  normalizedAxis);
 }
@@ -575,9 +634,7 @@ static LogicalResult verifyScatterNDValues(ScatterNDOp op) {
   RankedTensorType dataType = getTensorType(op.getData().getType());
   if (failed(verifyReduction(op, op.getReduction(), dataType.getElementType())))
     return failure();
-  return verifyConstantIndices(
-      op, op.getOob(), op.getIndices(), dataType.getShape(),
-      [](ArrayRef<int64_t> position) { return position.back(); });
+  return verifyConstantIndices(op);
 }
 
 int64_t ScatterNDOp::getIndexDepth() {
@@ -612,26 +669,16 @@ LogicalResult ScatterNDOp::verify() {
     return verifyScatterNDValues(*this);
   }
 
-  int64_t q = indicesType.getRank();
-  int64_t k = getIndexDepth();
   if (updatesType.getRank() != static_cast<int64_t>(expected->size()))
     return emitOpError() << "operand 'updates' must have rank "
                          << expected->size()
                          << " (rank(indices) - 1 + rank(data) - k), got "
                          << updatesType.getRank();
-  for (auto [d, want, got] :
-       llvm::enumerate(ArrayRef<int64_t>(*expected), updatesShape)) {
-    if (!staticallyDiffer(want, got))
-      continue;
-    int64_t dim = static_cast<int64_t>(d);
-    InFlightDiagnostic diag = emitOpError() << "operand 'updates' dim " << dim
-                                            << " must match ";
-    if (dim < q - 1)
-      diag << "operand 'indices' dim " << dim;
-    else
-      diag << "operand 'data' dim " << k + dim - (q - 1);
-    return diag << ": expected " << want << ", got " << got;
-  }
+  // updates.shape == indices.shape[:-1] ++ data.shape[k:].
+  if (failed(verifyStaticConstraints(
+          [&] { return emitOpError(); }, getShapeConstraints(),
+          getValueShapes(*this), {ShapeRule::EntryDim, ShapeRule::SliceDim})))
+    return failure();
   return verifyScatterNDValues(*this);
 }
 
@@ -733,9 +780,7 @@ LogicalResult GatherNDOp::verify() {
           *this, inferred, getResultSources(*this),
           "rank(indices) - 1 + rank(data) - batch_dims - k")))
     return failure();
-  return verifyConstantIndices(
-      *this, getOob(), getIndices(), dataType.getShape(),
-      [&](ArrayRef<int64_t> position) { return batchDims + position.back(); });
+  return verifyConstantIndices(*this);
 }
 
 LogicalResult
@@ -763,23 +808,18 @@ LogicalResult ScatterElementsOp::verify() {
                             "'indices': expected "
                          << indicesType.getRank() << ", got "
                          << updatesType.getRank();
-  for (auto [d, want, got] :
-       llvm::enumerate(indicesType.getShape(), updatesType.getShape())) {
-    if (staticallyDiffer(want, got))
-      return emitOpError() << "operand 'updates' dim " << d
-                           << " must match operand 'indices' dim " << d
-                           << ": expected " << want << ", got " << got;
-  }
+  auto emitError = [&] { return emitOpError(); };
+  if (failed(verifyStaticConstraints(emitError, getShapeConstraints(),
+                                     getValueShapes(*this),
+                                     {ShapeRule::EntryDim})))
+    return failure();
   // Where indices leaves a dim dynamic, updates may still pin it down.
   if (failed(verifyWithinDataOffAxis(
-          [&] { return emitOpError(); }, "operand 'updates'",
-          updatesType.getShape(), dataType.getShape(), getNormalizedAxis())) ||
+          emitError, 2, "updates", updatesType.getShape(), dataType.getShape(),
+          getNormalizedAxis())) ||
       failed(verifyReduction(*this, getReduction(), dataType.getElementType())))
     return failure();
-  int64_t axis = getNormalizedAxis();
-  return verifyConstantIndices(*this, getOob(), getIndices(),
-                               dataType.getShape(),
-                               [&](ArrayRef<int64_t>) { return axis; });
+  return verifyConstantIndices(*this);
 }
 
 LogicalResult
@@ -841,15 +881,12 @@ LogicalResult GatherElementsOp::verify() {
     return failure();
   // Where indices leaves a dim dynamic, a static result dim must still fit
   // in data off the axis.
-  if (failed(verifyWithinDataOffAxis([&] { return emitOpError(); }, "result",
+  if (failed(verifyWithinDataOffAxis([&] { return emitOpError(); }, 2, "result",
                                      getProducedType(*this).getShape(),
                                      getData().getType().getShape(),
                                      getNormalizedAxis())))
     return failure();
-  int64_t axis = getNormalizedAxis();
-  return verifyConstantIndices(*this, getOob(), getIndices(),
-                               getData().getType().getShape(),
-                               [&](ArrayRef<int64_t>) { return axis; });
+  return verifyConstantIndices(*this);
 }
 
 LogicalResult
@@ -944,10 +981,7 @@ LogicalResult GatherOp::verify() {
       failed(verifyGatherResult(*this, *inferred, getResultSources(*this),
                                 "rank(data) - 1 + rank(indices) - batch_dims")))
     return failure();
-  int64_t axis = getNormalizedAxis();
-  return verifyConstantIndices(*this, getOob(), getIndices(),
-                               getData().getType().getShape(),
-                               [&](ArrayRef<int64_t>) { return axis; });
+  return verifyConstantIndices(*this);
 }
 
 LogicalResult GatherOp::reifyResultShapes(OpBuilder &builder,
@@ -976,8 +1010,10 @@ static LogicalResult verifyConstantWriteIndices(TensorScatterOp op) {
       writeIndices, indexing::kMaxVerifiedIndices);
   if (!values)
     return success();
+  ConstantIndexArithmetic a;
+  int64_t lastStart = a.sub(maxSeq, seqLen);
   for (auto [b, w] : llvm::enumerate(*values)) {
-    if (indexing::isValidWriteIndex(w, maxSeq, seqLen, op.getMode()))
+    if (!isBadWriteIndexWith(a, op.getMode(), w, lastStart))
       continue;
     InFlightDiagnostic diag = op.emitOpError()
                               << "write index " << w << " at position [" << b
@@ -1015,35 +1051,22 @@ LogicalResult TensorScatterOp::verify() {
     return emitOpError() << "operand 'update' must have the rank of operand "
                             "'past_cache': expected "
                          << r << ", got " << updateType.getRank();
-  for (auto [d, cache, update] :
-       llvm::enumerate(cacheType.getShape(), updateType.getShape())) {
-    if (static_cast<int64_t>(d) != normalizedAxis) {
-      if (staticallyDiffer(cache, update))
-        return emitOpError() << "operand 'update' dim " << d
-                             << " must match operand 'past_cache' dim " << d
-                             << ": expected " << cache << ", got " << update;
-      continue;
-    }
-    if (!ShapedType::isDynamic(cache) && !ShapedType::isDynamic(update) &&
-        update > cache)
-      return emitOpError()
-             << "operand 'update' dim " << d
-             << " (sequence_length) must not exceed operand 'past_cache' dim "
-             << d << " (max_sequence_length): expected at most " << cache
-             << ", got " << update;
-  }
+  auto emitError = [&] { return emitOpError(); };
+  ShapeConstraints constraints = getShapeConstraints();
+  SmallVector<ArrayRef<int64_t>> shapes = getValueShapes(*this);
+  if (failed(verifyStaticConstraints(
+          emitError, constraints, shapes,
+          {ShapeRule::CacheDim, ShapeRule::SequenceLength})))
+    return failure();
   if (Value writeIndices = getWriteIndices()) {
     RankedTensorType indicesType = getTensorType(writeIndices.getType());
     if (indicesType.getRank() != 1)
       return emitOpError() << "operand 'write_indices' must have rank 1, got "
                               "rank "
                            << indicesType.getRank();
-    if (staticallyDiffer(indicesType.getDimSize(0), cacheType.getDimSize(0)))
-      return emitOpError() << "operand 'write_indices' dim 0 must match "
-                              "operand 'past_cache' dim 0 (the batch size): "
-                              "expected "
-                           << cacheType.getDimSize(0) << ", got "
-                           << indicesType.getDimSize(0);
+    if (failed(verifyStaticConstraints(emitError, constraints, shapes,
+                                       {ShapeRule::BatchSize})))
+      return failure();
   }
   return verifyConstantWriteIndices(*this);
 }
@@ -1052,70 +1075,6 @@ LogicalResult
 TensorScatterOp::reifyResultShapes(OpBuilder &builder,
                                    ReifiedRankedShapedTypeDims &shapes) {
   return reifyLikeData(builder, *this, getPastCache(), shapes);
-}
-
-//===----------------------------------------------------------------------===//
-// Effects and speculation of every op
-//===----------------------------------------------------------------------===//
-
-void ScatterNDOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  getNdEffects(*this, effects);
-}
-
-Speculation::Speculatability ScatterNDOp::getSpeculatability() {
-  return getNdSpeculatability(*this);
-}
-
-void GatherNDOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  getNdEffects(*this, effects);
-}
-
-Speculation::Speculatability GatherNDOp::getSpeculatability() {
-  return getNdSpeculatability(*this);
-}
-
-void ScatterElementsOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  getNdEffects(*this, effects);
-}
-
-Speculation::Speculatability ScatterElementsOp::getSpeculatability() {
-  return getNdSpeculatability(*this);
-}
-
-void GatherElementsOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  getNdEffects(*this, effects);
-}
-
-Speculation::Speculatability GatherElementsOp::getSpeculatability() {
-  return getNdSpeculatability(*this);
-}
-
-void GatherOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  getNdEffects(*this, effects);
-}
-
-Speculation::Speculatability GatherOp::getSpeculatability() {
-  return getNdSpeculatability(*this);
-}
-
-void TensorScatterOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  getNdEffects(*this, effects);
-}
-
-Speculation::Speculatability TensorScatterOp::getSpeculatability() {
-  return getNdSpeculatability(*this);
 }
 
 #define GET_OP_CLASSES

@@ -48,9 +48,6 @@ using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::bufferization;
 
-/// The name of the scatters' unit attribute (see the ops' descriptions).
-static constexpr StringLiteral kDisposableAttr = "disposable";
-
 /// Whether `buffer` is memory the function allocated itself (possibly seen
 /// through views): nothing outside a call sees it.
 static bool isFreshBuffer(Value buffer) {
@@ -160,7 +157,7 @@ struct ScatterBufferizationModel
         (*buffers)[dps.getDpsInitOperand(0)->getOperandNumber()];
     Operation *onBuffers = mlir::clone(rewriter, op, TypeRange{}, *buffers);
     if (isFreshBuffer(destination))
-      onBuffers->setAttr(kDisposableAttr, rewriter.getUnitAttr());
+      cast<IterationSpaceOpInterface>(onBuffers).setDisposable();
     replaceOpWithBufferizedValues(rewriter, op, destination);
     return success();
   }

@@ -522,7 +522,7 @@ static Value partitionOwned(ImplicitLocOpBuilder &b, Operation *op,
                             const NdLayout &layout, const LoopSplits &splits,
                             ArrayRef<Value> operands, Type resultType) {
   auto dataType = cast<RankedTensorType>(op->getOperand(0).getType());
-  OobMode oob = cast<OobModeAttr>(op->getAttr("oob")).getValue();
+  OobMode oob = cast<IterationSpaceOpInterface>(op).getOobMode();
   GridOp grid = splits.grid;
   StringRef gridName = grid.getSymName();
 
@@ -587,7 +587,7 @@ static Value partitionOwned(ImplicitLocOpBuilder &b, Operation *op,
   SmallVector<Value> localOperands(operands);
   localOperands[kIndicesOperand] = local;
   Operation *localOp = cloneOn(b, op, localOperands, resultType);
-  localOp->setAttr("oob", OobModeAttr::get(op->getContext(), OobMode::Skip));
+  cast<IterationSpaceOpInterface>(localOp).setOobMode(OobMode::Skip);
   Value result = localOp->getResult(0);
   if (!layout.gather)
     return result;

@@ -540,19 +540,8 @@ static ResultTilePlan planResultTile(OpBuilder &b, Operation *op,
 // One point of the iteration domain (generateScalarImplementation)
 //===----------------------------------------------------------------------===//
 
-/// An inherent attribute of an op by name (null where absent).
-static Attribute attributeOf(Operation *op, StringRef name) {
-  return op->getInherentAttr(name).value_or(Attribute());
-}
-
 static OobMode oobOf(Operation *op) {
-  auto attr = dyn_cast_or_null<OobModeAttr>(attributeOf(op, "oob"));
-  return attr ? attr.getValue() : OobMode::Error;
-}
-
-static ReductionKind reductionOf(Operation *op) {
-  auto attr = dyn_cast_or_null<ReductionKindAttr>(attributeOf(op, "reduction"));
-  return attr ? attr.getValue() : ReductionKind::None;
+  return cast<IterationSpaceOpInterface>(op).getOobMode();
 }
 
 /// The coordinates of value `v` (map order) at a point: iterated loops take
@@ -822,10 +811,10 @@ struct NdTilingModel
       gatherPoint(b, loc, op, space, ivs);
       return success();
     }
-    ReductionKind reduction = reductionOf(op);
-    auto useInit = dyn_cast_or_null<BoolAttr>(attributeOf(op, "use_init_val"));
+    RowAddressing rows = cast<IterationSpaceOpInterface>(op).getRowAddressing();
+    ReductionKind reduction = rows.reduction;
     if (reduction == ReductionKind::Mean ||
-        (useInit && !useInit.getValue() && reduction != ReductionKind::None))
+        (!rows.useInitVal && reduction != ReductionKind::None))
       return op->emitOpError("has no scalar implementation under 'mean' or "
                              "'use_init_val(false)': an element needs every "
                              "update at once");

@@ -27,62 +27,167 @@ Value mlir::nd::loadIndexValue(OpBuilder &b, Location loc, Value flat,
   return b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), raw);
 }
 
-/// `index < zero ? index + size : index`.
-static Value normalizeWithZero(OpBuilder &b, Location loc, Value index,
-                               Value size, Value zero) {
-  Value negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
-                                                 index, zero);
-  Value wrapped = b.createOrFold<arith::AddIOp>(loc, index, size);
-  return b.createOrFold<arith::SelectOp>(loc, negative, wrapped, index);
-}
-
 Value mlir::nd::normalizeIndex(OpBuilder &b, Location loc, Value index,
                                Value size) {
-  Value zero = constIndex(b, loc, 0);
-  return normalizeWithZero(b, loc, index, size, zero);
+  IndexBuilder a(b, loc);
+  Value zero = a.constant(0);
+  return normalizeIndexWith(a, index, size, zero);
 }
 
 Value mlir::nd::isOutOfRange(OpBuilder &b, Location loc, Value normalized,
                              Value size) {
-  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge,
-                                       normalized, size);
+  return IndexBuilder(b, loc).atLeastU(normalized, size);
 }
 
 ResolvedIndex mlir::nd::resolveIndex(OpBuilder &b, Location loc, OobMode oob,
                                      Value raw, Value size) {
-  Value zero = constIndex(b, loc, 0);
-  Value normalized = normalizeWithZero(b, loc, raw, size, zero);
-  if (oob != OobMode::Clamp)
-    return {normalized, isOutOfRange(b, loc, normalized, size)};
-  // Below -size the normalized value is still negative: 0.
-  Value one = constIndex(b, loc, 1);
-  Value last = b.createOrFold<arith::SubIOp>(loc, size, one);
-  Value below = b.createOrFold<arith::MinSIOp>(loc, normalized, last);
-  Value clamped = b.createOrFold<arith::MaxSIOp>(loc, below, zero);
-  // A test loops can hoist.
-  Value empty =
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, size, zero);
-  return {clamped, empty};
+  IndexBuilder a(b, loc);
+  return resolveIndexWith(a, oob, raw, size);
 }
 
 //===----------------------------------------------------------------------===//
 // Updates
 //===----------------------------------------------------------------------===//
 
-bool mlir::nd::isSupportedReduction(ReductionKind reduction, Type elementType) {
+/// The operation of `reduction` on `i1`: add and max are or, mul and min
+/// and, sub xor.
+static CombineOp getBoolCombineOp(ReductionKind reduction) {
+  switch (reduction) {
+  case ReductionKind::Add:
+  case ReductionKind::Max:
+    return CombineOp::OrI;
+  case ReductionKind::Mul:
+  case ReductionKind::Min:
+    return CombineOp::AndI;
+  case ReductionKind::Sub:
+    return CombineOp::XOrI;
+  default:
+    return CombineOp::Unsupported;
+  }
+}
+
+static CombineOp getIntCombineOp(ReductionKind reduction, bool isUnsigned) {
+  switch (reduction) {
+  case ReductionKind::Add:
+  case ReductionKind::Mean:
+    return CombineOp::AddI;
+  case ReductionKind::Sub:
+    return CombineOp::SubI;
+  case ReductionKind::Mul:
+    return CombineOp::MulI;
+  case ReductionKind::Max:
+    return isUnsigned ? CombineOp::MaxUI : CombineOp::MaxSI;
+  case ReductionKind::Min:
+    return isUnsigned ? CombineOp::MinUI : CombineOp::MinSI;
+  case ReductionKind::None:
+    break;
+  }
+  return CombineOp::Replace;
+}
+
+static CombineOp getFloatCombineOp(ReductionKind reduction) {
+  switch (reduction) {
+  case ReductionKind::Add:
+  case ReductionKind::Mean:
+    return CombineOp::AddF;
+  case ReductionKind::Sub:
+    return CombineOp::SubF;
+  case ReductionKind::Mul:
+    return CombineOp::MulF;
+  case ReductionKind::Max:
+    return CombineOp::MaximumF;
+  case ReductionKind::Min:
+    return CombineOp::MinimumF;
+  case ReductionKind::None:
+    break;
+  }
+  return CombineOp::Replace;
+}
+
+static CombineOp getComplexCombineOp(ReductionKind reduction) {
+  switch (reduction) {
+  case ReductionKind::Add:
+    return CombineOp::AddC;
+  case ReductionKind::Sub:
+    return CombineOp::SubC;
+  case ReductionKind::Mul:
+    return CombineOp::MulC;
+  default:
+    return CombineOp::Unsupported;
+  }
+}
+
+CombineOp mlir::nd::getCombineOp(ReductionKind reduction, Type elementType) {
   if (reduction == ReductionKind::None)
-    return true;
-  // `mean` divides: integers (not i1) and floats.
-  if (reduction == ReductionKind::Mean)
-    return isa<FloatType>(elementType) ||
-           (isa<IntegerType>(elementType) &&
-            elementType.getIntOrFloatBitWidth() > 1);
-  if (isa<FloatType, IntegerType>(elementType))
-    return true;
+    return CombineOp::Replace;
+  if (auto intType = dyn_cast<IntegerType>(elementType)) {
+    if (intType.getWidth() == 1)
+      return getBoolCombineOp(reduction);
+    return getIntCombineOp(reduction, intType.isUnsigned());
+  }
+  if (isa<FloatType>(elementType))
+    return getFloatCombineOp(reduction);
   if (isa<ComplexType>(elementType))
-    return reduction == ReductionKind::Add || reduction == ReductionKind::Mul ||
-           reduction == ReductionKind::Sub;
-  return false;
+    return getComplexCombineOp(reduction);
+  return CombineOp::Unsupported;
+}
+
+bool mlir::nd::isSupportedReduction(ReductionKind reduction, Type elementType) {
+  return getCombineOp(reduction, elementType) != CombineOp::Unsupported;
+}
+
+/// `op` on floats or complex numbers.
+static Value combineFloats(OpBuilder &b, Location loc, CombineOp op,
+                           Value current, Value update) {
+  switch (op) {
+  case CombineOp::AddF:
+    return arith::AddFOp::create(b, loc, current, update);
+  case CombineOp::SubF:
+    return arith::SubFOp::create(b, loc, current, update);
+  case CombineOp::MulF:
+    return arith::MulFOp::create(b, loc, current, update);
+  case CombineOp::MaximumF:
+    return arith::MaximumFOp::create(b, loc, current, update);
+  case CombineOp::MinimumF:
+    return arith::MinimumFOp::create(b, loc, current, update);
+  case CombineOp::AddC:
+    return complex::AddOp::create(b, loc, current, update);
+  case CombineOp::SubC:
+    return complex::SubOp::create(b, loc, current, update);
+  case CombineOp::MulC:
+    return complex::MulOp::create(b, loc, current, update);
+  default:
+    llvm_unreachable("not an operation on floats or complex numbers");
+  }
+}
+
+/// `op` on signless integers.
+static Value combineSignless(OpBuilder &b, Location loc, CombineOp op,
+                             Value lhs, Value rhs) {
+  switch (op) {
+  case CombineOp::OrI:
+    return b.createOrFold<arith::OrIOp>(loc, lhs, rhs);
+  case CombineOp::AndI:
+    return b.createOrFold<arith::AndIOp>(loc, lhs, rhs);
+  case CombineOp::XOrI:
+    return b.createOrFold<arith::XOrIOp>(loc, lhs, rhs);
+  case CombineOp::AddI:
+    return b.createOrFold<arith::AddIOp>(loc, lhs, rhs);
+  case CombineOp::SubI:
+    return b.createOrFold<arith::SubIOp>(loc, lhs, rhs);
+  case CombineOp::MulI:
+    return b.createOrFold<arith::MulIOp>(loc, lhs, rhs);
+  case CombineOp::MaxUI:
+    return b.createOrFold<arith::MaxUIOp>(loc, lhs, rhs);
+  case CombineOp::MinUI:
+    return b.createOrFold<arith::MinUIOp>(loc, lhs, rhs);
+  case CombineOp::MaxSI:
+    return arith::MaxSIOp::create(b, loc, lhs, rhs);
+  case CombineOp::MinSI:
+    return arith::MinSIOp::create(b, loc, lhs, rhs);
+  default:
+    llvm_unreachable("not an operation on integers");
+  }
 }
 
 Value mlir::nd::combine(OpBuilder &b, Location loc, ReductionKind reduction,
@@ -91,38 +196,13 @@ Value mlir::nd::combine(OpBuilder &b, Location loc, ReductionKind reduction,
     return update;
   Type type = current.getType();
   Type elementType = getElementTypeOrSelf(type);
-
-  if (isa<FloatType>(elementType)) {
-    switch (reduction) {
-    case ReductionKind::Add:
-    case ReductionKind::Mean:
-      return arith::AddFOp::create(b, loc, current, update);
-    case ReductionKind::Mul:
-      return arith::MulFOp::create(b, loc, current, update);
-    case ReductionKind::Max:
-      return arith::MaximumFOp::create(b, loc, current, update);
-    case ReductionKind::Min:
-      return arith::MinimumFOp::create(b, loc, current, update);
-    case ReductionKind::Sub:
-      return arith::SubFOp::create(b, loc, current, update);
-    case ReductionKind::None:
-      break;
-    }
-    llvm_unreachable("reduction handled above");
-  }
-
-  if (isa<ComplexType>(elementType)) {
-    if (reduction == ReductionKind::Add)
-      return complex::AddOp::create(b, loc, current, update);
-    if (reduction == ReductionKind::Sub)
-      return complex::SubOp::create(b, loc, current, update);
-    return complex::MulOp::create(b, loc, current, update);
-  }
+  CombineOp op = getCombineOp(reduction, elementType);
+  if (!isa<IntegerType>(elementType))
+    return combineFloats(b, loc, op, current, update);
 
   // arith takes signless integers only: reinterpret unsigned ones around the
   // combining op (the same iN in LLVM).
   auto intType = cast<IntegerType>(elementType);
-  bool isUnsigned = intType.isUnsigned();
   Type signlessElement = b.getIntegerType(intType.getWidth());
   Type signless = signlessElement;
   if (auto vectorType = dyn_cast<VectorType>(type))
@@ -134,38 +214,7 @@ Value mlir::nd::combine(OpBuilder &b, Location loc, ReductionKind reduction,
   };
   Value lhs = toSignless(current);
   Value rhs = toSignless(update);
-  Value result;
-  if (intType.getWidth() == 1) {
-    if (reduction == ReductionKind::Sub)
-      result = b.createOrFold<arith::XOrIOp>(loc, lhs, rhs);
-    else if (reduction == ReductionKind::Add || reduction == ReductionKind::Max)
-      result = b.createOrFold<arith::OrIOp>(loc, lhs, rhs);
-    else
-      result = b.createOrFold<arith::AndIOp>(loc, lhs, rhs);
-  } else {
-    switch (reduction) {
-    case ReductionKind::Add:
-    case ReductionKind::Mean:
-      result = b.createOrFold<arith::AddIOp>(loc, lhs, rhs);
-      break;
-    case ReductionKind::Mul:
-      result = b.createOrFold<arith::MulIOp>(loc, lhs, rhs);
-      break;
-    case ReductionKind::Max:
-      result = isUnsigned ? Value(b.createOrFold<arith::MaxUIOp>(loc, lhs, rhs))
-                          : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
-      break;
-    case ReductionKind::Min:
-      result = isUnsigned ? Value(b.createOrFold<arith::MinUIOp>(loc, lhs, rhs))
-                          : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
-      break;
-    case ReductionKind::Sub:
-      result = b.createOrFold<arith::SubIOp>(loc, lhs, rhs);
-      break;
-    case ReductionKind::None:
-      llvm_unreachable("reduction handled above");
-    }
-  }
+  Value result = combineSignless(b, loc, op, lhs, rhs);
   if (result.getType() == type)
     return result;
   return UnrealizedConversionCastOp::create(b, loc, type, result).getResult(0);
@@ -237,4 +286,134 @@ Value mlir::nd::integerMean(OpBuilder &b, Location loc, Type elementType,
 Value mlir::nd::floatMean(OpBuilder &b, Location loc, Value sum, Value count) {
   Value divisor = arith::UIToFPOp::create(b, loc, sum.getType(), count);
   return arith::DivFOp::create(b, loc, sum, divisor);
+}
+
+//===----------------------------------------------------------------------===//
+// Updates of constants
+//===----------------------------------------------------------------------===//
+
+bool ConstantIntElements::combine(ReductionKind kind, APInt &current,
+                                  const APInt &update) const {
+  switch (getCombineOp(kind, type)) {
+  case CombineOp::Replace:
+    current = update;
+    return true;
+  case CombineOp::OrI:
+    current |= update;
+    return true;
+  case CombineOp::AndI:
+    current &= update;
+    return true;
+  case CombineOp::XOrI:
+    current ^= update;
+    return true;
+  case CombineOp::AddI:
+    current += update;
+    return true;
+  case CombineOp::SubI:
+    current -= update;
+    return true;
+  case CombineOp::MulI:
+    current *= update;
+    return true;
+  case CombineOp::MaxSI:
+    current = llvm::APIntOps::smax(current, update);
+    return true;
+  case CombineOp::MaxUI:
+    current = llvm::APIntOps::umax(current, update);
+    return true;
+  case CombineOp::MinSI:
+    current = llvm::APIntOps::smin(current, update);
+    return true;
+  case CombineOp::MinUI:
+    current = llvm::APIntOps::umin(current, update);
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool ConstantIntElements::mean(ArrayRef<APInt> values, APInt &result) const {
+  unsigned width = type.getWidth();
+  bool isUnsigned = type.isUnsigned();
+  unsigned wide = width + 64;
+  APInt sum(wide, 0);
+  for (const APInt &value : values)
+    sum += isUnsigned ? value.zext(wide) : value.sext(wide);
+  APInt count(wide, values.size());
+  APInt quotient =
+      isUnsigned
+          ? sum.udiv(count)
+          : llvm::APIntOps::RoundingSDiv(sum, count, APInt::Rounding::DOWN);
+  result = quotient.trunc(width);
+  return true;
+}
+
+bool ConstantFloatElements::combine(ReductionKind kind, APFloat &current,
+                                    const APFloat &update) const {
+  switch (getCombineOp(kind, type)) {
+  case CombineOp::Replace:
+    current = update;
+    return true;
+  case CombineOp::AddF:
+    current = current + update;
+    return true;
+  case CombineOp::SubF:
+    current = current - update;
+    return true;
+  case CombineOp::MulF:
+    current = current * update;
+    return true;
+  case CombineOp::MaximumF:
+    current = llvm::maximum(current, update);
+    return true;
+  case CombineOp::MinimumF:
+    current = llvm::minimum(current, update);
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool ConstantFloatElements::mean(ArrayRef<APFloat> values,
+                                 APFloat &result) const {
+  APFloat sum = values.front();
+  for (const APFloat &value : values.drop_front())
+    sum = sum + value;
+  APFloat count(type.getFloatSemantics());
+  count.convertFromAPInt(APInt(64, values.size()), /*IsSigned=*/false,
+                         APFloat::rmNearestTiesToEven);
+  sum.divide(count, APFloat::rmNearestTiesToEven);
+  result = sum;
+  return true;
+}
+
+ConstantComplexElements::ValueType ConstantComplexElements::zero() const {
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(type.getElementType()).getFloatSemantics();
+  return {APFloat::getZero(semantics), APFloat::getZero(semantics)};
+}
+
+bool ConstantComplexElements::combine(ReductionKind kind, ValueType &current,
+                                      const ValueType &update) const {
+  APFloat a = current.real(), b = current.imag();
+  const APFloat &c = update.real(), &d = update.imag();
+  switch (getCombineOp(kind, type)) {
+  case CombineOp::Replace:
+    current = update;
+    return true;
+  case CombineOp::AddC:
+    current = ValueType(a + c, b + d);
+    return true;
+  case CombineOp::SubC:
+    current = ValueType(a - c, b - d);
+    return true;
+  case CombineOp::MulC:
+    if (!a.isFinite() || !b.isFinite() || !c.isFinite() || !d.isFinite())
+      return false;
+    current = ValueType(a * c - b * d, a * d + b * c);
+    return true;
+  default:
+    return false;
+  }
 }

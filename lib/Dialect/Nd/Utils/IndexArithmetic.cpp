@@ -101,3 +101,51 @@ Value mlir::nd::notBool(OpBuilder &b, Location loc, Value x) {
   Value yes = constBool(b, loc, true);
   return b.createOrFold<arith::XOrIOp>(loc, x, yes);
 }
+
+//===----------------------------------------------------------------------===//
+// The index rules on IR values
+//===----------------------------------------------------------------------===//
+
+Value IndexBuilder::add(Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
+}
+
+Value IndexBuilder::sub(Value x, Value y) {
+  return b.createOrFold<arith::SubIOp>(loc, x, y);
+}
+
+Value IndexBuilder::mul(Value x, Value y) {
+  return b.createOrFold<arith::MulIOp>(loc, x, y);
+}
+
+Value IndexBuilder::remU(Value x, Value y) {
+  return b.createOrFold<arith::RemUIOp>(loc, x, y);
+}
+
+Value IndexBuilder::select(Value c, Value x, Value y) {
+  return b.createOrFold<arith::SelectOp>(loc, c, x, y);
+}
+
+Value IndexBuilder::minS(Value x, Value y) {
+  return b.createOrFold<arith::MinSIOp>(loc, x, y);
+}
+
+Value IndexBuilder::maxS(Value x, Value y) {
+  return b.createOrFold<arith::MaxSIOp>(loc, x, y);
+}
+
+Value IndexBuilder::lessThan(Value x, Value y) {
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x, y);
+}
+
+Value IndexBuilder::greaterThan(Value x, Value y) {
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x, y);
+}
+
+Value IndexBuilder::atLeastU(Value x, Value y) {
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, x, y);
+}
+
+Value IndexBuilder::equal(Value x, Value y) {
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, y);
+}

@@ -2,7 +2,9 @@
 //
 // One model of what every nd op iterates over, asked by sharding, tiling,
 // bufferization and the lowering alike (the `IterationSpaceOpInterface` of
-// NdInterfaces.td returns it).
+// NdInterfaces.td returns it). The other half of the model, the rows the
+// op's index entries read and write and its shape constraints, is in
+// NdRowAddressing.h.
 //
 // An op is a set of loops, as a linalg op is, with one indexing map per
 // operand and one for the result: each map is a projected permutation that

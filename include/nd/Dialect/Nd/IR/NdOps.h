@@ -16,6 +16,66 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdIterationSpace.h"
+#include "nd/Dialect/Nd/IR/NdRowAddressing.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+namespace mlir::nd {
+namespace detail {
+/// The effects and speculation every nd op shares (NdOpTrait).
+void getNdEffects(
+    Operation *op,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects);
+Speculation::Speculatability getNdSpeculatability(Operation *op);
+
+template <typename OpTy>
+using DisposableAccessor = decltype(std::declval<OpTy &>().getDisposable());
+
+/// `disposable` of a scatter; a gather has none.
+template <typename OpTy> bool isDisposable(OpTy op) {
+  if constexpr (llvm::is_detected<DisposableAccessor, OpTy>::value)
+    return op.getDisposable();
+  else
+    return false;
+}
+template <typename OpTy> void setDisposable(OpTy op) {
+  if constexpr (llvm::is_detected<DisposableAccessor, OpTy>::value)
+    op.setDisposable(true);
+  else
+    llvm_unreachable("only a scatter is disposable");
+}
+} // namespace detail
+
+/// What every nd op shares, whatever its operands: it reads the buffers
+/// among its operands and on buffers writes the one it updates (a scatter's
+/// destination, a gather's `into`); on tensors only, it may be hoisted.
+template <typename ConcreteType>
+class NdOpTrait : public OpTrait::TraitBase<ConcreteType, NdOpTrait> {
+public:
+  void
+  getEffects(SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) {
+    detail::getNdEffects(this->getOperation(), effects);
+  }
+  Speculation::Speculatability getSpeculatability() {
+    return detail::getNdSpeculatability(this->getOperation());
+  }
+};
+
+/// The ops with an `axis` into their first operand (`data`, `past_cache`).
+template <typename ConcreteType>
+class NdAxisOpTrait : public OpTrait::TraitBase<ConcreteType, NdAxisOpTrait> {
+public:
+  /// `axis` normalised to `[0, rank)`.
+  int64_t getNormalizedAxis() {
+    Operation *op = this->getOperation();
+    auto axis = static_cast<int64_t>(cast<ConcreteType>(op).getAxis());
+    int64_t rank = cast<ShapedType>(op->getOperand(0).getType()).getRank();
+    return axis < 0 ? axis + rank : axis;
+  }
+};
+} // namespace mlir::nd
 
 #include "nd/Dialect/Nd/IR/NdInterfaces.h.inc"
 

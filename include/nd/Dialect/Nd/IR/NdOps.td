@@ -48,17 +48,40 @@ def Nd_IndexShaped : AnyTypeOf<[Nd_IndexTensor, Nd_IndexMemRef],
     "::mlir::ShapedType">;
 
 //===----------------------------------------------------------------------===//
+// What every op of the family shares
+//===----------------------------------------------------------------------===//
+
+// Memory effects and speculation (one definition, NdOpTrait in NdOps.h).
+def Nd_OpTrait : NativeOpTrait<"NdOpTrait"> {
+  let cppNamespace = "::mlir::nd";
+}
+
+// `getNormalizedAxis()` of the ops with an `axis` (NdAxisOpTrait in NdOps.h).
+def Nd_AxisOpTrait : NativeOpTrait<"NdAxisOpTrait"> {
+  let cppNamespace = "::mlir::nd";
+}
+
+// An op of the family: its effects and speculation, its model (iteration
+// space, row addressing, shape constraints: IterationSpaceOpInterface) and
+// the shapes of its result. `traits` are the op's own.
+class Nd_FamilyOp<string mnemonic, list<Trait> traits = []>
+    : Nd_Op<mnemonic, !listconcat([
+        Nd_OpTrait,
+        MemoryEffectsOpInterface,
+        ConditionallySpeculatable,
+        DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>
+      ], traits, [
+        DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+                                  ["reifyResultShapes"]>
+      ])>;
+
+//===----------------------------------------------------------------------===//
 // ND ops: index tuples address slices
 //===----------------------------------------------------------------------===//
 
-def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+def Nd_ScatterNDOp : Nd_FamilyOp<"scatter_nd", [
     DestinationStyleOpInterface,
-    AllElementTypesMatch<["data", "updates"]>,
-    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                              ["reifyResultShapes"]>
+    AllElementTypesMatch<["data", "updates"]>
   ]> {
   let summary = "writes (or combines) slices of `updates` into a copy of "
                 "`data` at index tuples";
@@ -169,13 +192,8 @@ def Nd_ScatterNDOp : Nd_Op<"scatter_nd", [
   let hasCanonicalizer = 1;
 }
 
-def Nd_GatherNDOp : Nd_Op<"gather_nd", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
-    InferTypeOpAdaptorWithIsCompatible,
-    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                              ["reifyResultShapes"]>
+def Nd_GatherNDOp : Nd_FamilyOp<"gather_nd", [
+    InferTypeOpAdaptorWithIsCompatible
   ]> {
   let summary = "gathers slices of `data` at index tuples";
   let description = [{
@@ -281,14 +299,10 @@ def Nd_GatherNDOp : Nd_Op<"gather_nd", [
 // Elements ops: one index per element, along one axis
 //===----------------------------------------------------------------------===//
 
-def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+def Nd_ScatterElementsOp : Nd_FamilyOp<"scatter_elements", [
+    Nd_AxisOpTrait,
     DestinationStyleOpInterface,
-    AllElementTypesMatch<["data", "updates"]>,
-    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                              ["reifyResultShapes"]>
+    AllElementTypesMatch<["data", "updates"]>
   ]> {
   let summary = "writes (or combines) each element of `updates` into a copy "
                 "of `data` along `axis`";
@@ -374,12 +388,6 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return getDataMutable();
     }
-
-    /// `axis` normalised to `[0, rank)`.
-    int64_t getNormalizedAxis() {
-      int64_t axis = getAxis();
-      return axis < 0 ? axis + getData().getType().getRank() : axis;
-    }
   }];
 
   let hasVerifier = 1;
@@ -387,13 +395,9 @@ def Nd_ScatterElementsOp : Nd_Op<"scatter_elements", [
   let hasCanonicalizer = 1;
 }
 
-def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
-    InferTypeOpAdaptorWithIsCompatible,
-    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                              ["reifyResultShapes"]>
+def Nd_GatherElementsOp : Nd_FamilyOp<"gather_elements", [
+    Nd_AxisOpTrait,
+    InferTypeOpAdaptorWithIsCompatible
   ]> {
   let summary = "gathers one element of `data` per element of `indices` "
                 "along `axis`";
@@ -455,12 +459,6 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
   ];
 
   let extraClassDeclaration = [{
-    /// `axis` normalised to `[0, rank)`.
-    int64_t getNormalizedAxis() {
-      int64_t axis = getAxis();
-      return axis < 0 ? axis + getData().getType().getRank() : axis;
-    }
-
     /// Computes the result type of a gather_elements, or reports through
     /// `emitError` (when given) why the operands are invalid.
     static ::mlir::FailureOr<::mlir::RankedTensorType>
@@ -478,13 +476,9 @@ def Nd_GatherElementsOp : Nd_Op<"gather_elements", [
 // Axis ops: whole slices along one axis
 //===----------------------------------------------------------------------===//
 
-def Nd_GatherOp : Nd_Op<"gather", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
-    InferTypeOpAdaptorWithIsCompatible,
-    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                              ["reifyResultShapes"]>
+def Nd_GatherOp : Nd_FamilyOp<"gather", [
+    Nd_AxisOpTrait,
+    InferTypeOpAdaptorWithIsCompatible
   ]> {
   let summary = "gathers slices of `data` along `axis` at the positions in "
                 "`indices`";
@@ -566,12 +560,6 @@ def Nd_GatherOp : Nd_Op<"gather", [
   ];
 
   let extraClassDeclaration = [{
-    /// `axis` normalised to `[0, rank)`.
-    int64_t getNormalizedAxis() {
-      int64_t axis = getAxis();
-      return axis < 0 ? axis + getData().getType().getRank() : axis;
-    }
-
     /// Computes the result type of a gather, or reports through `emitError`
     /// (when given) why the operands are invalid.
     static ::mlir::FailureOr<::mlir::RankedTensorType>
@@ -586,14 +574,10 @@ def Nd_GatherOp : Nd_Op<"gather", [
   let hasCanonicalizer = 1;
 }
 
-def Nd_TensorScatterOp : Nd_Op<"tensor_scatter", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
-    DeclareOpInterfaceMethods<Nd_IterationSpaceOpInterface>,
+def Nd_TensorScatterOp : Nd_FamilyOp<"tensor_scatter", [
+    Nd_AxisOpTrait,
     DestinationStyleOpInterface,
-    AllElementTypesMatch<["past_cache", "update"]>,
-    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
-                              ["reifyResultShapes"]>
+    AllElementTypesMatch<["past_cache", "update"]>
   ]> {
   let summary = "writes `update` into a copy of `past_cache` along the "
                 "sequence axis, at a position per batch entry";
@@ -670,12 +654,6 @@ def Nd_TensorScatterOp : Nd_Op<"tensor_scatter", [
     /// Destination style: the result is `past_cache` updated.
     ::mlir::MutableOperandRange getDpsInitsMutable() {
       return getPastCacheMutable();
-    }
-
-    /// `axis` normalised to `[0, rank)`.
-    int64_t getNormalizedAxis() {
-      int64_t axis = getAxis();
-      return axis < 0 ? axis + getPastCache().getType().getRank() : axis;
     }
   }];
 

@@ -3,7 +3,8 @@
 // The index and i1 arithmetic nd's lowerings build their loops and checks
 // from, on the CPU (--lower-scatter) and on the GPU (--convert-nd-to-gpu):
 // constants (shared within a function while a SharedConstantScope is open),
-// dims and products of dims, unsigned min/max/ceildiv, booleans. Each folds
+// dims and products of dims, unsigned min/max/ceildiv, booleans, and the
+// arithmetic nd's index rules are instantiated on (IndexBuilder). Each folds
 // as it is built, so that static shapes give constants.
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +72,44 @@ Value maxIndex(OpBuilder &b, Location loc, Value x, Value y);
 /// `x | y` and `!x` on i1.
 Value orBool(OpBuilder &b, Location loc, Value x, Value y);
 Value notBool(OpBuilder &b, Location loc, Value x);
+
+//===----------------------------------------------------------------------===//
+// The index rules on IR values
+//===----------------------------------------------------------------------===//
+
+/// The index arithmetic nd's index rules are written over
+/// (nd/Dialect/Nd/IR/NdRowAddressing.h: `resolveIndexWith`, the write-index
+/// rule of tensor_scatter), building `index` and i1 values at `loc`: each op
+/// folds as it is built and constants are shared (SharedConstantScope), so
+/// that a rule instantiated here gives the IR the lowerings have always
+/// built. The same rules run on integers at compile time
+/// (`ConstantIndexArithmetic`).
+class IndexBuilder {
+public:
+  using Index = Value;
+  using Bool = Value;
+
+  IndexBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value constant(int64_t value) { return constIndex(b, loc, value); }
+  Value constantBool(bool value) { return constBool(b, loc, value); }
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value remU(Value x, Value y);
+  Value select(Value c, Value x, Value y);
+  Value minS(Value x, Value y);
+  Value maxS(Value x, Value y);
+  Value lessThan(Value x, Value y);
+  Value greaterThan(Value x, Value y);
+  Value atLeastU(Value x, Value y);
+  Value equal(Value x, Value y);
+  Value orBool(Value x, Value y) { return nd::orBool(b, loc, x, y); }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
 
 } // namespace mlir::nd
 
