@@ -40,7 +40,7 @@ static int64_t rows_shape[2] = {1, 1}, values_shape[2] = {1, 3};
 static int64_t ids_shape[1] = {2};
 
 static char message[512];
-static nd_context context = {0, 0, message, sizeof message, 0};
+static nd_context context = {0, 0, message, sizeof message, 0, 0};
 
 /* The calls since `start`: how many, how many not on `stream`, how many
    synchronizations, lookups and launches. */
@@ -153,7 +153,7 @@ static void *callOnNull(void *inputs) {
   static int32_t status;
   nd_tensor outputs[2] = {{0}, {0}};
   char own[512];
-  nd_context mine = {0, 0, own, sizeof own, 0};
+  nd_context mine = {0, 0, own, sizeof own, 0, 0};
   status = kv(&mine, NULL, (nd_tensor *)inputs, 4, outputs, 2);
   nd_cuda_tensor_free(&outputs[0]);
   nd_cuda_tensor_free(&outputs[1]);
