@@ -30,7 +30,8 @@ class Context(ctypes.Structure):
     _fields_ = [("threads", ctypes.c_int32), ("status", ctypes.c_int32),
                 ("message", ctypes.c_char_p),
                 ("message_size", ctypes.c_size_t),
-                ("message_length", ctypes.c_size_t)]
+                ("message_length", ctypes.c_size_t),
+                ("copied_outputs", ctypes.c_int32)]
 
 
 def int64s(values):

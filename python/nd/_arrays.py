@@ -194,11 +194,11 @@ def check_array(array: np.ndarray, spec: "TensorSpec", what: str,
                          f"pass a torch.bfloat16 tensor")
     expected = spec.numpy_dtype if spec.numpy_dtype is not None else \
         BF16_BITS
-    if array.dtype != expected:
-        if not convert or spec.numpy_dtype is None or \
-                not np.can_cast(array.dtype, expected, "same_kind"):
-            raise _refusal(array, spec, what, runtime, convert)
-        array = array.astype(expected)
+    if array.dtype != expected and (
+            not convert or spec.numpy_dtype is None or
+            not np.can_cast(array.dtype, expected, "same_kind")):
+        raise _refusal(array, spec, what, runtime, convert)
+    # The shape first: a conversion copies the whole array.
     if array.ndim != spec.rank:
         raise ArgumentError(f"{what}: expected rank {spec.rank}, got "
                             f"{array.ndim} (shape {list(array.shape)})")
@@ -206,6 +206,14 @@ def check_array(array: np.ndarray, spec: "TensorSpec", what: str,
         if dim is not None and dim != size:
             raise ArgumentError(f"{what}: dim {d} must be {dim}, got {size} "
                                 f"(shape {list(array.shape)})")
+    if array.dtype != expected:
+        try:
+            array = array.astype(expected)
+        except MemoryError:
+            raise ArgumentError(
+                f"{what}: converting {array.dtype} to {spec.dtype} needs a "
+                f"copy of {array.size} elements, which cannot be allocated "
+                f"(shape {list(array.shape)})") from None
     return array
 
 

@@ -312,6 +312,9 @@ def _build(source: _Model, options: Dict[str, Any], entry: str,
             text=True, cwd=staging if source.path is None else None)
         if process.returncode != 0:
             diagnostics = process.stderr.strip() or process.stdout.strip()
+            # nd-compile's hint names its flag; here the option is function=.
+            diagnostics = diagnostics.replace("(--function NAME compiles one)",
+                                              "(function=NAME compiles one)")
             raise CompileError(diagnostics or f"nd-compile exited with "
                                f"status {process.returncode}", command)
         with open(os.path.join(staging, "compile.json"), "w") as f:

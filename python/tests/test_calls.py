@@ -179,6 +179,27 @@ def test_errors_before_the_call(build):
     module(cache, rows, values, ids)
 
 
+def test_shape_before_conversion(build):
+    """An input of another element type is converted only once its shape
+    fits (a conversion copies it): a broadcast array of 2^59 elements of the
+    wrong rank is refused by its rank, and one of the right shape that
+    memory cannot hold converted is refused by name, not a MemoryError."""
+    module = build(KV, entry="kv", donate=[0])
+    cache = np.zeros((4, 3), np.float32)
+    rows = np.zeros((1, 1), np.int64)
+    ids = np.zeros(1, np.int64)
+    flat = np.broadcast_to(np.int64(0), (2 ** 59,))
+    with pytest.raises(nd.ArgumentError, match=r"input #2: expected rank 2, "
+                       r"got 1"):
+        module(cache, rows, flat, ids)
+    wide = np.broadcast_to(np.int64(0), (2 ** 58, 3))
+    with pytest.raises(nd.ArgumentError, match=r"input #2: converting int64 "
+                       r"to f32 needs a copy of 864691128455135232 elements, "
+                       r"which cannot be allocated"):
+        module(cache, rows, wide, ids)
+    module(cache, rows, np.zeros((1, 3), np.float32), ids)
+
+
 def test_donation(build):
     """A donated input is updated in place, call after call, and is the
     output that the signature says is its buffer."""

@@ -235,7 +235,7 @@ func.func private @helper(%x: tensor<4x2xf32>) -> tensor<4x2xf32>
         nd.compile(str(model), cache_dir=str(tmp_path / "cache"))
     assert caught.value.message.endswith(
         "the module has no function @main with a body; its functions: "
-        "@lookup, @append (--function NAME compiles one)")
+        "@lookup, @append (function=NAME compiles one)")
     module = nd.compile(str(model), function="lookup",
                         cache_dir=str(tmp_path / "cache"))
     data = np.arange(8, dtype=np.float32).reshape(4, 2)
