@@ -66,21 +66,6 @@ struct RunState {
 };
 } // namespace
 
-static Value i32Const(OpBuilder &b, Location loc, int64_t value) {
-  return constInt(b, loc, b.getI32Type(), value);
-}
-
-static Value load(OpBuilder &b, Location loc, Value buffer, Value at) {
-  Value index = toIndex(b, loc, at);
-  return memref::LoadOp::create(b, loc, buffer, ValueRange{index});
-}
-
-static void store(OpBuilder &b, Location loc, Value value, Value buffer,
-                  Value at) {
-  Value index = toIndex(b, loc, at);
-  memref::StoreOp::create(b, loc, value, buffer, ValueRange{index});
-}
-
 static Value lessThan(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
 }
@@ -121,7 +106,7 @@ static std::pair<Value, Value> runBounds(OpBuilder &b, Location loc,
           Value mid = arith::ShRUIOp::create(wb, wloc, sum, one);
           Value zero32 = i32Const(wb, wloc, 0);
           Value at = arith::SelectOp::create(wb, wloc, active, mid, zero32);
-          Value key = load(wb, wloc, keys, at);
+          Value key = loadAt(wb, wloc, keys, at);
           Value below = lessThan(wb, wloc, key, targets[s]);
           Value up = andBool(wb, wloc, active, below);
           Value down = andBool(wb, wloc, active, notBool(wb, wloc, below));
@@ -138,7 +123,7 @@ static std::pair<Value, Value> runBounds(OpBuilder &b, Location loc,
 static Value tileWord(OpBuilder &b, Location loc, const GroupView &g,
                       Value w) {
   Value at = arith::AddIOp::create(b, loc, g.infoBase, w);
-  return load(b, loc, g.info, at);
+  return loadAt(b, loc, g.info, at);
 }
 
 /// `init` folded over the group's words of the tiles, in tile order:
@@ -178,8 +163,8 @@ static void lookupRun(OpBuilder &b, Location loc, const Combine &c,
       Value length = arith::SubIOp::create(nb, nloc, hi, lo);
       Value second = arith::AddIOp::create(nb, nloc, g.infoBase,
                                            i32Const(nb, nloc, 1));
-      store(nb, nloc, lo, g.info, g.infoBase);
-      store(nb, nloc, length, g.info, second);
+      storeAt(nb, nloc, lo, g.info, g.infoBase);
+      storeAt(nb, nloc, length, g.info, second);
       return;
     }
     Value rows = toI32(nb, nloc, c.s.rows);
@@ -190,10 +175,10 @@ static void lookupRun(OpBuilder &b, Location loc, const Combine &c,
         Value column = arith::MulIOp::create(tb, tloc, i32Const(tb, tloc, w),
                                              rows);
         Value at = arith::AddIOp::create(tb, tloc, column, g.row32);
-        Value word = load(tb, tloc, c.runs.table, at);
+        Value word = loadAt(tb, tloc, c.runs.table, at);
         Value slot = arith::AddIOp::create(tb, tloc, g.infoBase,
                                            i32Const(tb, tloc, w));
-        store(tb, tloc, word, g.info, slot);
+        storeAt(tb, tloc, word, g.info, slot);
       });
     }
   });
@@ -205,7 +190,7 @@ static Value runLength(OpBuilder &b, Location loc, const Combine &c,
   if (!c.runs.tiled) {
     Value second =
         arith::AddIOp::create(b, loc, g.infoBase, i32Const(b, loc, 1));
-    return load(b, loc, g.info, second);
+    return loadAt(b, loc, g.info, second);
   }
   Value zero = i32Const(b, loc, 0);
   SmallVector<Value> sum = foldTiles(
@@ -223,9 +208,9 @@ static Value runLength(OpBuilder &b, Location loc, const Combine &c,
 static Value payloadOf(OpBuilder &b, Location loc, const Combine &c,
                        const GroupView &g, Value j) {
   if (!c.runs.tiled) {
-    Value start = load(b, loc, g.info, g.infoBase);
+    Value start = loadAt(b, loc, g.info, g.infoBase);
     Value at = arith::AddIOp::create(b, loc, start, j);
-    return load(b, loc, c.runs.payloads, at);
+    return loadAt(b, loc, c.runs.payloads, at);
   }
   // The tile holding entry j: the tiles' runs follow one another in tile
   // order, which is the entries' order.
@@ -251,7 +236,7 @@ static Value payloadOf(OpBuilder &b, Location loc, const Combine &c,
         Value at = arith::SelectOp::create(lb, lloc, here, position, acc[1]);
         return SmallVector<Value>{end, at};
       });
-  return load(b, loc, c.runs.payloads, found[1]);
+  return loadAt(b, loc, c.runs.payloads, found[1]);
 }
 
 /// Phase 2: the group's threads stage the payloads of the run's first
@@ -281,7 +266,7 @@ static void stagePayloads(OpBuilder &b, Location loc, const Combine &c,
                  buildIf(lb, lloc, inside, [&](OpBuilder &sb, Location sloc) {
                    Value payload = payloadOf(sb, sloc, c, g, j);
                    Value at = arith::AddIOp::create(sb, sloc, g.stageBase, j);
-                   store(sb, sloc, payload, g.stage, at);
+                   storeAt(sb, sloc, payload, g.stage, at);
                  });
                }
              });
@@ -308,7 +293,7 @@ static Value entryPayload(OpBuilder &b, Location loc, const Combine &c,
                                     /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifStaged.thenBlock());
   Value at = arith::AddIOp::create(b, loc, g.stageBase, j);
-  scf::YieldOp::create(b, loc, load(b, loc, g.stage, at));
+  scf::YieldOp::create(b, loc, loadAt(b, loc, g.stage, at));
   b.setInsertionPointToStart(ifStaged.elseBlock());
   scf::YieldOp::create(b, loc, payloadOf(b, loc, c, g, j));
   b.setInsertionPointAfter(ifStaged);

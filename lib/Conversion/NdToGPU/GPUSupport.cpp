@@ -78,6 +78,26 @@ Value gpu_lowering::toIndex(OpBuilder &b, Location loc, Value value) {
   return b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), value);
 }
 
+Value gpu_lowering::i32Const(OpBuilder &b, Location loc, int64_t value) {
+  return constInt(b, loc, b.getI32Type(), value);
+}
+
+Value gpu_lowering::i64Const(OpBuilder &b, Location loc, int64_t value) {
+  return constInt(b, loc, b.getI64Type(), value);
+}
+
+Value gpu_lowering::loadAt(OpBuilder &b, Location loc, Value buffer,
+                           Value at) {
+  Value index = toIndex(b, loc, at);
+  return memref::LoadOp::create(b, loc, buffer, ValueRange{index});
+}
+
+void gpu_lowering::storeAt(OpBuilder &b, Location loc, Value value,
+                           Value buffer, Value at) {
+  Value index = toIndex(b, loc, at);
+  memref::StoreOp::create(b, loc, value, buffer, ValueRange{index});
+}
+
 Value gpu_lowering::fromIndex(OpBuilder &b, Location loc, Type type,
                               Value value) {
   if (type == value.getType())

@@ -60,6 +60,15 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
 Value toIndex(OpBuilder &b, Location loc, Value value);
 Value fromIndex(OpBuilder &b, Location loc, Type type, Value value);
 
+/// `i32` and `i64` constants.
+Value i32Const(OpBuilder &b, Location loc, int64_t value);
+Value i64Const(OpBuilder &b, Location loc, int64_t value);
+
+/// `buffer[at]` of a 1-D buffer, `at` an integer or an index.
+Value loadAt(OpBuilder &b, Location loc, Value buffer, Value at);
+/// `buffer[at] = value` of a 1-D buffer, `at` an integer or an index.
+void storeAt(OpBuilder &b, Location loc, Value value, Value buffer, Value at);
+
 /// `scf.if cond { then() }`.
 void buildIf(OpBuilder &b, Location loc, Value cond,
              function_ref<void(OpBuilder &, Location)> then);

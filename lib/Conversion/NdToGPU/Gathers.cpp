@@ -336,19 +336,39 @@ static void gatherElement(OpBuilder &b, Location loc, const ElementsGather &g,
       });
 }
 
+namespace {
+/// How an elements gather's positions fall into planes: `planes` planes (the
+/// dims of indices before the axis), each of `plane` positions of indices
+/// and `dataPlane` of data, `inner` positions after the axis (known to be 1
+/// where `innerIsOne`).
+struct ElementPlanes {
+  Value planes, inner, plane, dataPlane;
+  bool innerIsOne = true;
+};
+} // namespace
+
+static ElementPlanes planesOf(OpBuilder &b, Location loc,
+                              const ElementsGather &g) {
+  ElementPlanes shape;
+  int64_t rank = g.indexDims.size();
+  shape.planes = product(b, loc, ArrayRef(g.indexDims).take_front(g.axis));
+  shape.inner = product(b, loc, ArrayRef(g.indexDims).drop_front(g.axis + 1));
+  Value along = g.indexDims[g.axis];
+  shape.plane = mulIndex(b, loc, along, shape.inner);
+  shape.dataPlane = mulIndex(b, loc, g.axisSize, shape.inner);
+  for (int64_t d = g.axis + 1; d < rank; ++d)
+    shape.innerIsOne &= getConstantIntValue(g.indexDims[d]) == 1;
+  return shape;
+}
+
 /// Off the axis, data has the dims of indices: planes `o` (the dims before
 /// the axis) are the blocks of y, positions `t` in a plane those of x.
 static void emitEvenElementsGather(OpBuilder &b, Location loc,
                                    const ElementsGather &g) {
-  int64_t rank = g.indexDims.size();
-  Value planes = product(b, loc, ArrayRef(g.indexDims).take_front(g.axis));
-  Value inner = product(b, loc, ArrayRef(g.indexDims).drop_front(g.axis + 1));
-  Value along = g.indexDims[g.axis];
-  Value plane = mulIndex(b, loc, along, inner);
-  Value dataPlane = mulIndex(b, loc, g.axisSize, inner);
-  bool innerIsOne = true;
-  for (int64_t d = g.axis + 1; d < rank; ++d)
-    innerIsOne &= getConstantIntValue(g.indexDims[d]) == 1;
+  ElementPlanes shape = planesOf(b, loc, g);
+  Value planes = shape.planes, inner = shape.inner, plane = shape.plane;
+  Value dataPlane = shape.dataPlane;
+  bool innerIsOne = shape.innerIsOne;
   Value gridX = gridFor(b, loc, plane, kBlockSize);
   Value block = constIndex(b, loc, kBlockSize);
   Value gridY = gridFor(b, loc, planes, constIndex(b, loc, 1), kMaxBlocksY);
@@ -442,15 +462,10 @@ static void gatherFour(OpBuilder &b, Location loc, const ElementsGather &g,
 /// their index values in one vector and writing their results in one.
 static void emitVectorElementsGather(OpBuilder &b, Location loc,
                                      const ElementsGather &g, Type type) {
-  int64_t rank = g.indexDims.size();
-  Value planes = product(b, loc, ArrayRef(g.indexDims).take_front(g.axis));
-  Value inner = product(b, loc, ArrayRef(g.indexDims).drop_front(g.axis + 1));
-  Value along = g.indexDims[g.axis];
-  Value plane = mulIndex(b, loc, along, inner);
-  Value dataPlane = mulIndex(b, loc, g.axisSize, inner);
-  bool innerIsOne = true;
-  for (int64_t d = g.axis + 1; d < rank; ++d)
-    innerIsOne &= getConstantIntValue(g.indexDims[d]) == 1;
+  ElementPlanes shape = planesOf(b, loc, g);
+  Value planes = shape.planes, inner = shape.inner, plane = shape.plane;
+  Value dataPlane = shape.dataPlane;
+  bool innerIsOne = shape.innerIsOne;
   Value four = constIndex(b, loc, kElementsPerThread);
   Value quads = divIndex(b, loc, plane, four);
   Value gridX = gridFor(b, loc, quads, kBlockSize);

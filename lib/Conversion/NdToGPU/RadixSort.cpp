@@ -39,25 +39,6 @@ Value gpu_lowering::threadId32(OpBuilder &b, Location loc,
   return toI32(b, loc, ids.threadX);
 }
 
-static Value i32Const(OpBuilder &b, Location loc, int64_t value) {
-  return constInt(b, loc, b.getI32Type(), value);
-}
-
-static Value i64Const(OpBuilder &b, Location loc, int64_t value) {
-  return constInt(b, loc, b.getI64Type(), value);
-}
-
-static Value load(OpBuilder &b, Location loc, Value buffer, Value at) {
-  Value index = toIndex(b, loc, at);
-  return memref::LoadOp::create(b, loc, buffer, ValueRange{index});
-}
-
-static void store(OpBuilder &b, Location loc, Value value, Value buffer,
-                  Value at) {
-  Value index = toIndex(b, loc, at);
-  memref::StoreOp::create(b, loc, value, buffer, ValueRange{index});
-}
-
 static Value atomic(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
                     Value value, Value buffer, Value at) {
   Value index = toIndex(b, loc, at);
@@ -104,8 +85,8 @@ static void splitRound(OpBuilder &b, Location loc, const KernelIds &ids,
   Value packed = i64Const(b, loc, 0);
   for (int64_t j = 0; j < kSortItems; ++j) {
     Value i = arith::AddIOp::create(b, loc, first, i32Const(b, loc, j));
-    keys.push_back(load(b, loc, tile.keys, i));
-    payloads.push_back(load(b, loc, tile.payloads, i));
+    keys.push_back(loadAt(b, loc, tile.keys, i));
+    payloads.push_back(loadAt(b, loc, tile.payloads, i));
     Value digit = bitsOf(b, loc, keys.back(), shift, 3);
     Value bit = arith::MulIOp::create(b, loc, digit, sixteen);
     shifts.push_back(arith::ExtUIOp::create(b, loc, i64, bit));
@@ -130,8 +111,8 @@ static void splitRound(OpBuilder &b, Location loc, const KernelIds &ids,
     place = arith::AndIOp::create(b, loc, place, mask);
     Value term = arith::ShLIOp::create(b, loc, one64, shifts[j]);
     offset = arith::AddIOp::create(b, loc, offset, term);
-    store(b, loc, keys[j], tile.keys, place);
-    store(b, loc, payloads[j], tile.payloads, place);
+    storeAt(b, loc, keys[j], tile.keys, place);
+    storeAt(b, loc, payloads[j], tile.payloads, place);
   }
   barrier(b, loc);
 }
@@ -206,7 +187,7 @@ void gpu_lowering::clearDigitCounts(OpBuilder &b, Location loc,
   Value zero = i32Const(b, loc, 0);
   for (int64_t c = 0; c < kMaxPasses * kDigits; c += kBlockSize) {
     Value at = arith::AddIOp::create(b, loc, t, i32Const(b, loc, c));
-    store(b, loc, zero, counts, at);
+    storeAt(b, loc, zero, counts, at);
   }
 }
 
@@ -233,7 +214,7 @@ void gpu_lowering::flushDigitCounts(OpBuilder &b, Location loc,
   Value zero = i32Const(b, loc, 0);
   for (int64_t c = 0; c < kMaxPasses * kDigits; c += kBlockSize) {
     Value at = arith::AddIOp::create(b, loc, t, i32Const(b, loc, c));
-    Value count = load(b, loc, counts, at);
+    Value count = loadAt(b, loc, counts, at);
     Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count,
                                        zero);
     buildIf(b, loc, some, [&](OpBuilder &nb, Location nloc) {
@@ -269,7 +250,7 @@ static void takeTicket(OpBuilder &b, Location loc, const KernelIds &ids,
   Value isDigit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
                                         i32Const(b, loc, kDigits));
   buildIf(b, loc, isDigit, [&](OpBuilder &nb, Location nloc) {
-    store(nb, nloc, zero, sh.counts, t);
+    storeAt(nb, nloc, zero, sh.counts, t);
   });
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
@@ -279,7 +260,7 @@ static void takeTicket(OpBuilder &b, Location loc, const KernelIds &ids,
     Value ticket = atomic(nb, nloc, arith::AtomicRMWKind::addi, one,
                           p.scratch->words, word);
     Value ticket32 = arith::TruncIOp::create(nb, nloc, nb.getI32Type(), ticket);
-    store(nb, nloc, ticket32, sh.ticket, zero);
+    storeAt(nb, nloc, ticket32, sh.ticket, zero);
   });
 }
 
@@ -288,7 +269,7 @@ static std::pair<Value, Value> tileExtent(OpBuilder &b, Location loc,
                                           const PassBuffers &p,
                                           const PassShared &sh) {
   Value zero = i32Const(b, loc, 0);
-  Value tile = load(b, loc, sh.ticket, zero);
+  Value tile = loadAt(b, loc, sh.ticket, zero);
   Value start = arith::MulIOp::create(b, loc, tile, i32Const(b, loc, kSortTile));
   Value count = toI32(b, loc, p.count);
   Value rest = arith::SubIOp::create(b, loc, count, start);
@@ -316,7 +297,7 @@ static void loadPassTile(OpBuilder &b, Location loc, const KernelIds &ids,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, valid);
     Value e = arith::AddIOp::create(b, loc, start, i);
     Value safe = arith::SelectOp::create(b, loc, inside, e, start);
-    Value raw = load(b, loc, p.keysIn, safe);
+    Value raw = loadAt(b, loc, p.keysIn, safe);
     auto given = scf::IfOp::create(b, loc, TypeRange{b.getI32Type()},
                                    firstPass, /*withElseRegion=*/true);
     {
@@ -324,7 +305,7 @@ static void loadPassTile(OpBuilder &b, Location loc, const KernelIds &ids,
       b.setInsertionPointToStart(given.thenBlock());
       scf::YieldOp::create(b, loc, none);
       b.setInsertionPointToStart(given.elseBlock());
-      Value loaded = load(b, loc, p.payloadsIn, safe);
+      Value loaded = loadAt(b, loc, p.payloadsIn, safe);
       scf::YieldOp::create(b, loc, loaded);
     }
     Value cleared = arith::AndIOp::create(b, loc, raw, low);
@@ -334,8 +315,8 @@ static void loadPassTile(OpBuilder &b, Location loc, const KernelIds &ids,
     key = arith::SelectOp::create(b, loc, inside, key, none);
     Value payload = arith::SelectOp::create(b, loc, firstPass, numbered,
                                             given.getResult(0));
-    store(b, loc, key, sh.tile.keys, i);
-    store(b, loc, payload, sh.tile.payloads, i);
+    storeAt(b, loc, key, sh.tile.keys, i);
+    storeAt(b, loc, payload, sh.tile.payloads, i);
     buildIf(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
       Value digit = bitsOf(nb, nloc, key, shift, kDigits - 1);
       Value one = i32Const(nb, nloc, 1);
@@ -422,11 +403,11 @@ static void placeDigits(OpBuilder &b, Location loc, const KernelIds &ids,
   Type i64 = b.getI64Type();
   Value t = threadId32(b, loc, ids);
   Value zero = i32Const(b, loc, 0);
-  Value tile = load(b, loc, sh.ticket, zero);
+  Value tile = loadAt(b, loc, sh.ticket, zero);
   Value isDigit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
                                         i32Const(b, loc, kDigits));
   Value digit = arith::SelectOp::create(b, loc, isDigit, t, zero);
-  Value count = load(b, loc, sh.counts, digit);
+  Value count = loadAt(b, loc, sh.counts, digit);
   count = arith::SelectOp::create(b, loc, isDigit, count, zero);
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI32Type()}, isDigit,
                                 /*withElseRegion=*/true);
@@ -464,7 +445,7 @@ static void placeDigits(OpBuilder &b, Location loc, const KernelIds &ids,
   Value offset64 = arith::SubIOp::create(b, loc, start, local);
   Value offset = arith::TruncIOp::create(b, loc, b.getI32Type(), offset64);
   buildIf(b, loc, isDigit, [&](OpBuilder &nb, Location nloc) {
-    store(nb, nloc, offset, sh.offsets, digit);
+    storeAt(nb, nloc, offset, sh.offsets, digit);
   });
 }
 
@@ -480,13 +461,13 @@ static void writePassTile(OpBuilder &b, Location loc, const KernelIds &ids,
     Value inside =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, valid);
     buildIf(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
-      Value key = load(nb, nloc, sh.tile.keys, i);
-      Value payload = load(nb, nloc, sh.tile.payloads, i);
+      Value key = loadAt(nb, nloc, sh.tile.keys, i);
+      Value payload = loadAt(nb, nloc, sh.tile.payloads, i);
       Value digit = bitsOf(nb, nloc, key, shift, kDigits - 1);
-      Value offset = load(nb, nloc, sh.offsets, digit);
+      Value offset = loadAt(nb, nloc, sh.offsets, digit);
       Value at = arith::AddIOp::create(nb, nloc, offset, i);
-      store(nb, nloc, key, p.keysOut, at);
-      store(nb, nloc, payload, p.payloadsOut, at);
+      storeAt(nb, nloc, key, p.keysOut, at);
+      storeAt(nb, nloc, payload, p.payloadsOut, at);
     });
   }
 }
@@ -517,8 +498,8 @@ static void emitPass(OpBuilder &b, Location loc, const PassBuffers &p) {
         Value isDigit = arith::CmpIOp::create(
             kb, kloc, arith::CmpIPredicate::ult, t, i32Const(kb, kloc, kDigits));
         buildIf(kb, kloc, isDigit, [&](OpBuilder &nb, Location nloc) {
-          Value tile = load(nb, nloc, sh.ticket, i32Const(nb, nloc, 0));
-          Value count = load(nb, nloc, sh.counts, t);
+          Value tile = loadAt(nb, nloc, sh.ticket, i32Const(nb, nloc, 0));
+          Value count = loadAt(nb, nloc, sh.counts, t);
           publish(nb, nloc, p, tile, t, count, kAggregate);
         });
         sortTileRounds(kb, kloc, ids, sh.tile, shift, kDigitBits / 2);

@@ -31,21 +31,6 @@ static constexpr int64_t kSmallRows = int64_t(1) << 16;
 /// the histograms with atomics).
 static constexpr int64_t kKeyBlocks = 512;
 
-static Value i32Const(OpBuilder &b, Location loc, int64_t value) {
-  return constInt(b, loc, b.getI32Type(), value);
-}
-
-static Value loadAt(OpBuilder &b, Location loc, Value buffer, Value at) {
-  Value index = toIndex(b, loc, at);
-  return memref::LoadOp::create(b, loc, buffer, ValueRange{index});
-}
-
-static void storeAt(OpBuilder &b, Location loc, Value value, Value buffer,
-                    Value at) {
-  Value index = toIndex(b, loc, at);
-  memref::StoreOp::create(b, loc, value, buffer, ValueRange{index});
-}
-
 static Type elementTypeOf(const RowScatter &s) {
   return cast<MemRefType>(s.data.flat.getType()).getElementType();
 }
