@@ -23,14 +23,11 @@ there is one.
 """
 
 import argparse
-import collections
 import ctypes
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
@@ -38,6 +35,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "test", "Reference"))
+import fuzz_campaign  # noqa: E402
 import nd_c_api  # noqa: E402
 import nd_cases  # noqa: E402
 from nd_cases import Case  # noqa: E402
@@ -213,32 +211,17 @@ def main():
         return child(args.child, args.margin)
     print(f"seed {args.seed}")
     rng = np.random.default_rng(args.seed)
-    outcomes = collections.Counter()
-    failures = []
-    with tempfile.TemporaryDirectory() as work:
-        for index in range(args.cases):
-            case = dynamic(draw_case(rng))
-            margin = int(rng.integers(4 * MiB, 3 * case_bytes(case) +
-                                      4 * MiB + 1))
-            directory = os.path.join(work, f"case_{index}")
-            os.makedirs(directory)
-            outcome, detail = check_case(args.build, case, margin, directory)
-            outcomes[outcome] += 1
-            if outcome != "failure":
-                continue
-            kept = directory
-            if args.keep:
-                kept = os.path.join(args.keep, f"case_{index}")
-                shutil.rmtree(kept, ignore_errors=True)
-                shutil.copytree(directory, kept)
-            failures.append(f"case {index}: {case}, {margin} bytes above "
-                            f"the child's size\n  {detail}\n  files: {kept}")
-    print(f"ran {args.cases} cases: " + ", ".join(
-        f"{name} {outcomes[name]}"
-        for name in ("ran", "out of memory", "failure")))
-    for failure in failures:
-        print("FAILURE", failure)
-    print(f"{len(failures)} failures")
+
+    def run_case(index, directory):
+        case = dynamic(draw_case(rng))
+        margin = int(rng.integers(4 * MiB,
+                                  3 * case_bytes(case) + 4 * MiB + 1))
+        outcome, detail = check_case(args.build, case, margin, directory)
+        return outcome, (f"case {index}: {case}, {margin} bytes above the "
+                         f"child's size\n  {detail}")
+
+    failures = fuzz_campaign.run_cases(args.cases, args.keep, run_case,
+                                       ("ran", "out of memory", "failure"))
     return 1 if failures else 0
 
 

@@ -37,19 +37,18 @@ there is one.
 """
 
 import argparse
-import collections
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "test", "Reference"))
+import fuzz_campaign  # noqa: E402
 import nd_cases  # noqa: E402
 import nd_reference as ref  # noqa: E402
 
@@ -271,31 +270,15 @@ def main():
     args = parser.parse_args()
     print(f"seed {args.seed}")
     rng = np.random.default_rng(args.seed)
-    outcomes = collections.Counter()
-    failures = []
-    with tempfile.TemporaryDirectory() as work:
-        for index in range(args.cases):
-            case, shapes = draw_case(rng, index)
-            directory = os.path.join(work, f"case_{index}")
-            os.makedirs(directory)
-            outcome, what, detail = check_case(rng, case, shapes, args,
-                                               directory)
-            outcomes[outcome] += 1
-            if outcome != "failure":
-                continue
-            kept = directory
-            if args.keep:
-                kept = os.path.join(args.keep, f"case_{index}")
-                shutil.rmtree(kept, ignore_errors=True)
-                shutil.copytree(directory, kept)
-            failures.append(f"case {index}: {case}\n  schedule: {what}\n  "
-                            f"{detail}\n  files: {kept}")
-    print(f"ran {args.cases} cases: " + ", ".join(
-        f"{name} {outcomes[name]}" for name in
-        ("same", "both errors", "refused", "known gap", "failure")))
-    for failure in failures:
-        print("FAILURE", failure)
-    print(f"{len(failures)} failures")
+
+    def run_case(index, directory):
+        case, shapes = draw_case(rng, index)
+        outcome, what, detail = check_case(rng, case, shapes, args, directory)
+        return outcome, f"case {index}: {case}\n  schedule: {what}\n  {detail}"
+
+    failures = fuzz_campaign.run_cases(
+        args.cases, args.keep, run_case,
+        ("same", "both errors", "refused", "known gap", "failure"))
     return 1 if failures else 0
 
 
