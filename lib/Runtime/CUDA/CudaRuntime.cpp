@@ -188,19 +188,24 @@ ND_EXPORT void nd_cuda_free(void *buffer, void *stream) {
     releaseBufferOn(buffer, static_cast<CUstream>(stream));
 }
 
+/// Queues a copy of `bytes` from `src` to `dst` on `stream`, counted;
+/// whether the driver took it.
+static bool queueCopy(Driver *d, void *dst, const void *src, size_t bytes,
+                      CUstream stream) {
+  count(counters().copies);
+  return check(d->p_cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                  reinterpret_cast<CUdeviceptr>(src), bytes,
+                                  stream),
+               "cuMemcpyAsync");
+}
+
 ND_EXPORT int32_t nd_cuda_copy_async(void *dst, const void *src, size_t bytes,
                                      void *stream) {
   if (bytes == 0)
     return ND_CUDA_OK;
   return asHelper([&] {
-    Driver *d = ready();
-    if (!d)
-      return;
-    count(counters().copies);
-    check(d->p_cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                             reinterpret_cast<CUdeviceptr>(src), bytes,
-                             static_cast<CUstream>(stream)),
-          "cuMemcpyAsync");
+    if (Driver *d = ready())
+      queueCopy(d, dst, src, bytes, static_cast<CUstream>(stream));
   });
 }
 
@@ -209,13 +214,7 @@ ND_EXPORT int32_t nd_cuda_copy(void *dst, const void *src, size_t bytes) {
     return ND_CUDA_OK;
   return asHelper([&] {
     Driver *d = ready();
-    if (!d)
-      return;
-    count(counters().copies);
-    if (!check(d->p_cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                                  reinterpret_cast<CUdeviceptr>(src), bytes,
-                                  nullptr),
-               "cuMemcpyAsync"))
+    if (!d || !queueCopy(d, dst, src, bytes, nullptr))
       return;
     count(counters().synchronizations);
     check(d->p_cuStreamSynchronize(nullptr), "cuStreamSynchronize");
