@@ -75,45 +75,53 @@ static Operation *topLevel(Block &body, Operation *op) {
   return op;
 }
 
-static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
-  if (!launch.getPrivateAttributions().empty())
-    return launch.emitError("private attributions cannot run on the host");
-  Block &body = launch.getBody().front();
-  // Phases: ranges of top-level ops between barriers.
+namespace {
+/// A launch run on the host: its top-level ops in phases (the ranges between
+/// barriers), the values carried from one phase to a later one in
+/// per-thread buffers, and its workgroup memory.
+struct HostLaunch {
+  gpu::LaunchOp launch;
+  Block *body = nullptr;
+  gpu::KernelDim3 grid, block;
   DenseMap<Operation *, unsigned> phaseOf;
-  SmallVector<SmallVector<Operation *>> phases(1);
-  for (Operation &op : body.without_terminator()) {
+  SmallVector<SmallVector<Operation *>> phases{1};
+  llvm::MapVector<Value, Value> carried;
+  SmallVector<Value> shared;
+};
+} // namespace
+
+/// Splits the launch's body into phases at its top-level barriers; a barrier
+/// in a nested region cannot run on the host.
+static LogicalResult splitPhases(HostLaunch &h) {
+  for (Operation &op : h.body->without_terminator()) {
     if (isa<gpu::BarrierOp>(op)) {
-      phases.emplace_back();
+      h.phases.emplace_back();
       continue;
     }
-    phaseOf[&op] = phases.size() - 1;
-    phases.back().push_back(&op);
+    h.phaseOf[&op] = h.phases.size() - 1;
+    h.phases.back().push_back(&op);
   }
-  WalkResult nested = launch.getBody().walk([&](gpu::BarrierOp barrier) {
-    if (barrier->getBlock() != &body)
+  WalkResult nested = h.launch.getBody().walk([&](gpu::BarrierOp barrier) {
+    if (barrier->getBlock() != h.body)
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
   if (nested.wasInterrupted())
-    return launch.emitError("a barrier inside a nested region cannot run on "
-                            "the host");
+    return h.launch.emitError("a barrier inside a nested region cannot run "
+                              "on the host");
+  return success();
+}
 
-  Location loc = launch.getLoc();
-  b.setInsertionPoint(launch);
-  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  Value threads = arith::MulIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, block.x, block.y), block.z);
-
-  // Values carried from one phase to a later one, in per-thread buffers.
-  llvm::MapVector<Value, Value> carried;
-  for (unsigned p = 0, e = phases.size(); p < e; ++p) {
-    for (Operation *op : phases[p]) {
+/// A buffer of one slot per thread for each value used in a later phase than
+/// its own.
+static LogicalResult allocateCarried(OpBuilder &b, Location loc,
+                                     HostLaunch &h, Value threads) {
+  for (unsigned p = 0, e = h.phases.size(); p < e; ++p) {
+    for (Operation *op : h.phases[p]) {
       for (Value result : op->getResults()) {
         bool later = llvm::any_of(result.getUsers(), [&](Operation *user) {
-          Operation *top = topLevel(body, user);
-          return top && phaseOf.lookup(top) > p;
+          Operation *top = topLevel(*h.body, user);
+          return top && h.phaseOf.lookup(top) > p;
         });
         if (!later)
           continue;
@@ -122,70 +130,103 @@ static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
           return op->emitError("a value of type ")
                  << type << " carried across a barrier cannot run on the host";
         auto bufferType = MemRefType::get({ShapedType::kDynamic}, type);
-        carried[result] =
+        h.carried[result] =
             memref::AllocOp::create(b, loc, bufferType, ValueRange{threads});
       }
     }
   }
+  return success();
+}
+
+/// The launch's ids and sizes, and its workgroup memory, as the host loops
+/// give them to thread (tx, ty, tz) of block (bx, by, bz).
+static IRMapping mapIds(const HostLaunch &h, Value bx, Value by, Value bz,
+                        Value tx, Value ty, Value tz) {
+  gpu::LaunchOp launch = h.launch;
+  IRMapping mapping;
+  mapping.map(launch.getBlockIds().x, bx);
+  mapping.map(launch.getBlockIds().y, by);
+  mapping.map(launch.getBlockIds().z, bz);
+  mapping.map(launch.getThreadIds().x, tx);
+  mapping.map(launch.getThreadIds().y, ty);
+  mapping.map(launch.getThreadIds().z, tz);
+  mapping.map(launch.getGridSize().x, h.grid.x);
+  mapping.map(launch.getGridSize().y, h.grid.y);
+  mapping.map(launch.getGridSize().z, h.grid.z);
+  mapping.map(launch.getBlockSize().x, h.block.x);
+  mapping.map(launch.getBlockSize().y, h.block.y);
+  mapping.map(launch.getBlockSize().z, h.block.z);
+  for (auto [arg, buffer] :
+       llvm::zip_equal(launch.getWorkgroupAttributions(), h.shared))
+    mapping.map(arg, buffer);
+  return mapping;
+}
+
+/// Phase `p` of one thread: the values of earlier phases loaded from the
+/// thread's slot, the phase's ops cloned, its carried values stored.
+static void emitThreadPhase(OpBuilder &b, Location loc, const HostLaunch &h,
+                            unsigned p, IRMapping &mapping, Value tx, Value ty,
+                            Value tz) {
+  // The thread's slot in the carried buffers.
+  Value plane = arith::MulIOp::create(b, loc, h.block.x, h.block.y);
+  Value zOffset = arith::MulIOp::create(b, loc, tz, plane);
+  Value yOffset = arith::MulIOp::create(b, loc, ty, h.block.x);
+  Value zyOffset = arith::AddIOp::create(b, loc, zOffset, yOffset);
+  Value slot = arith::AddIOp::create(b, loc, zyOffset, tx);
+  for (auto [value, buffer] : h.carried) {
+    Operation *def = value.getDefiningOp();
+    if (h.phaseOf.lookup(def) >= p)
+      continue;
+    Value loaded = memref::LoadOp::create(b, loc, buffer, ValueRange{slot});
+    mapping.map(value, loaded);
+  }
+  for (Operation *op : h.phases[p])
+    b.clone(*op, mapping);
+  for (auto [value, buffer] : h.carried)
+    if (h.phaseOf.lookup(value.getDefiningOp()) == p)
+      memref::StoreOp::create(b, loc, mapping.lookup(value), buffer,
+                              ValueRange{slot});
+}
+
+static LogicalResult runOnHost(OpBuilder &b, gpu::LaunchOp launch) {
+  if (!launch.getPrivateAttributions().empty())
+    return launch.emitError("private attributions cannot run on the host");
+  HostLaunch h;
+  h.launch = launch;
+  h.body = &launch.getBody().front();
+  if (failed(splitPhases(h)))
+    return failure();
+
+  Location loc = launch.getLoc();
+  b.setInsertionPoint(launch);
+  h.grid = launch.getGridSizeOperandValues();
+  h.block = launch.getBlockSizeOperandValues();
+  Value blockPlane = arith::MulIOp::create(b, loc, h.block.x, h.block.y);
+  Value threads = arith::MulIOp::create(b, loc, blockPlane, h.block.z);
+  if (failed(allocateCarried(b, loc, h, threads)))
+    return failure();
   // Workgroup memory: one buffer, used by the blocks one after the other.
   // The launch's buffers are on the heap, freed after it: on the stack, a
   // function with many launches would keep them all.
-  SmallVector<Value> shared;
-  for (BlockArgument arg : launch.getWorkgroupAttributions())
-    shared.push_back(memref::AllocOp::create(
-        b, loc, inHostMemory(cast<MemRefType>(arg.getType()))));
+  for (BlockArgument arg : launch.getWorkgroupAttributions()) {
+    MemRefType hostType = inHostMemory(cast<MemRefType>(arg.getType()));
+    h.shared.push_back(memref::AllocOp::create(b, loc, hostType));
+  }
 
   buildLoops3(
-      b, loc, grid,
+      b, loc, h.grid,
       [&](OpBuilder &gb, Location gloc, Value bx, Value by, Value bz) {
-        for (unsigned p = 0, e = phases.size(); p < e; ++p) {
-          ArrayRef<Operation *> ops = phases[p];
-          buildLoops3(
-              gb, gloc, block,
-              [&](OpBuilder &tb, Location tloc, Value tx, Value ty, Value tz) {
-                IRMapping mapping;
-                mapping.map(launch.getBlockIds().x, bx);
-                mapping.map(launch.getBlockIds().y, by);
-                mapping.map(launch.getBlockIds().z, bz);
-                mapping.map(launch.getThreadIds().x, tx);
-                mapping.map(launch.getThreadIds().y, ty);
-                mapping.map(launch.getThreadIds().z, tz);
-                mapping.map(launch.getGridSize().x, grid.x);
-                mapping.map(launch.getGridSize().y, grid.y);
-                mapping.map(launch.getGridSize().z, grid.z);
-                mapping.map(launch.getBlockSize().x, block.x);
-                mapping.map(launch.getBlockSize().y, block.y);
-                mapping.map(launch.getBlockSize().z, block.z);
-                for (auto [arg, buffer] :
-                     llvm::zip_equal(launch.getWorkgroupAttributions(), shared))
-                  mapping.map(arg, buffer);
-                // The thread's slot in the carried buffers.
-                Value plane = arith::MulIOp::create(tb, tloc, block.x, block.y);
-                Value zOffset = arith::MulIOp::create(tb, tloc, tz, plane);
-                Value yOffset = arith::MulIOp::create(tb, tloc, ty, block.x);
-                Value zyOffset =
-                    arith::AddIOp::create(tb, tloc, zOffset, yOffset);
-                Value slot = arith::AddIOp::create(tb, tloc, zyOffset, tx);
-                for (auto [value, buffer] : carried) {
-                  Operation *def = value.getDefiningOp();
-                  if (phaseOf.lookup(def) >= p)
-                    continue;
-                  Value loaded = memref::LoadOp::create(tb, tloc, buffer,
-                                                        ValueRange{slot});
-                  mapping.map(value, loaded);
-                }
-                for (Operation *op : ops)
-                  tb.clone(*op, mapping);
-                for (auto [value, buffer] : carried)
-                  if (phaseOf.lookup(value.getDefiningOp()) == p)
-                    memref::StoreOp::create(tb, tloc, mapping.lookup(value),
-                                            buffer, ValueRange{slot});
-              });
-        }
+        for (unsigned p = 0, e = h.phases.size(); p < e; ++p)
+          buildLoops3(gb, gloc, h.block,
+                      [&](OpBuilder &tb, Location tloc, Value tx, Value ty,
+                          Value tz) {
+                        IRMapping mapping = mapIds(h, bx, by, bz, tx, ty, tz);
+                        emitThreadPhase(tb, tloc, h, p, mapping, tx, ty, tz);
+                      });
       });
-  for (Value buffer : shared)
+  for (Value buffer : h.shared)
     memref::DeallocOp::create(b, loc, buffer);
-  for (auto [value, buffer] : carried)
+  for (auto [value, buffer] : h.carried)
     memref::DeallocOp::create(b, loc, buffer);
   launch.erase();
   return success();
