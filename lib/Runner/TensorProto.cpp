@@ -177,6 +177,121 @@ static StringRef getTypedFieldName(DType dtype) {
   }
 }
 
+namespace {
+/// One of the TensorProto fields that may hold the values.
+struct ValueField {
+  StringRef name;
+  int size;
+};
+} // namespace
+
+/// The number of values in each of the TensorProto's typed fields.
+static llvm::SmallVector<ValueField, 6>
+valueFields(const onnx::TensorProto &proto) {
+  return {{"float_data", proto.float_data_size()},
+          {"int32_data", proto.int32_data_size()},
+          {"string_data", proto.string_data_size()},
+          {"int64_data", proto.int64_data_size()},
+          {"double_data", proto.double_data_size()},
+          {"uint64_data", proto.uint64_data_size()}};
+}
+
+/// Exactly one place may hold the values: raw_data or the field of `dtype`.
+static Error checkValueFields(const onnx::TensorProto &proto,
+                              llvm::ArrayRef<ValueField> fields,
+                              StringRef expectedField) {
+  for (const ValueField &field : fields) {
+    if (field.size == 0)
+      continue;
+    if (proto.has_raw_data())
+      return makeError("both raw_data and " + field.name + " are set");
+    if (field.name != expectedField)
+      return makeError(field.name + " cannot hold " +
+                       stringifyONNXDataType(proto.data_type()) +
+                       " values (expected " + expectedField + ")");
+  }
+  return Error::success();
+}
+
+/// The tensor of `raw_data`, which must hold exactly its bytes.
+static Expected<HostTensor> fromRawData(const onnx::TensorProto &proto,
+                                        DType dtype,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        int64_t count) {
+  uint64_t expectedBytes = static_cast<uint64_t>(count) * getDTypeSize(dtype);
+  const std::string &raw = proto.raw_data();
+  if (raw.size() != expectedBytes)
+    return makeError("raw_data holds " + Twine(raw.size()) +
+                     " bytes, but dims " + formatShape(shape) + " of " +
+                     stringifyDType(dtype) + " need " + Twine(expectedBytes));
+  Expected<HostTensor> tensor = HostTensor::create(dtype, shape);
+  if (!tensor)
+    return tensor.takeError();
+  std::memcpy(tensor->getData(), raw.data(), raw.size());
+  littleEndianToHost(*tensor);
+  normalizeBools(*tensor);
+  return std::move(*tensor);
+}
+
+/// uint64_data into u32 values: uint64_data may hold values past INT64_MAX,
+/// so the range check is unsigned.
+static Error copyU32Field(HostTensor &tensor, const onnx::TensorProto &proto) {
+  for (auto [i, value] : llvm::enumerate(proto.uint64_data())) {
+    if (value > UINT32_MAX)
+      return makeError("uint64_data[" + Twine(i) + "] = " + Twine(value) +
+                       " is out of range for u32");
+    uint32_t narrow = static_cast<uint32_t>(value);
+    std::memcpy(tensor.getData() + i * 4, &narrow, 4);
+  }
+  return Error::success();
+}
+
+/// The values of the typed field of `tensor`'s dtype into `tensor`, each
+/// checked where the field is wider than the dtype.
+static Error copyTypedField(HostTensor &tensor,
+                            const onnx::TensorProto &proto) {
+  switch (tensor.getDType()) {
+  case DType::F32:
+  case DType::Complex64:
+    copyField<float>(tensor, proto.float_data());
+    return Error::success();
+  case DType::F64:
+  case DType::Complex128:
+    copyField<double>(tensor, proto.double_data());
+    return Error::success();
+  case DType::I64:
+    copyField<int64_t>(tensor, proto.int64_data());
+    return Error::success();
+  case DType::U64:
+    copyField<uint64_t>(tensor, proto.uint64_data());
+    return Error::success();
+  case DType::U32:
+    return copyU32Field(tensor, proto);
+  case DType::I32:
+    copyField<int32_t>(tensor, proto.int32_data());
+    return Error::success();
+  case DType::I16:
+    return copyCheckedField<int16_t>(tensor, proto.int32_data(), "int32_data",
+                                     INT16_MIN, INT16_MAX);
+  case DType::I8:
+    return copyCheckedField<int8_t>(tensor, proto.int32_data(), "int32_data",
+                                    INT8_MIN, INT8_MAX);
+  case DType::U8:
+    return copyCheckedField<uint8_t>(tensor, proto.int32_data(), "int32_data",
+                                     0, UINT8_MAX);
+  case DType::Bool:
+    return copyCheckedField<uint8_t>(tensor, proto.int32_data(), "int32_data",
+                                     0, 1);
+  case DType::U16:
+  case DType::F16:
+  case DType::BF16:
+    // int32_data carries the 16-bit patterns, zero-extended.
+    return copyCheckedField<uint16_t>(tensor, proto.int32_data(), "int32_data",
+                                      0, UINT16_MAX);
+  }
+  return Error::success();
+}
+
 static Expected<HostTensor>
 convertTensorProtoImpl(const onnx::TensorProto &proto) {
   if (proto.data_location() == onnx::TensorProto_DataLocation_EXTERNAL ||
@@ -194,51 +309,17 @@ convertTensorProtoImpl(const onnx::TensorProto &proto) {
   if (!count)
     return count.takeError();
 
-  // Exactly one place may hold the values.
-  struct Field {
-    StringRef name;
-    int size;
-  };
-  Field fields[] = {{"float_data", proto.float_data_size()},
-                    {"int32_data", proto.int32_data_size()},
-                    {"string_data", proto.string_data_size()},
-                    {"int64_data", proto.int64_data_size()},
-                    {"double_data", proto.double_data_size()},
-                    {"uint64_data", proto.uint64_data_size()}};
+  llvm::SmallVector<ValueField, 6> fields = valueFields(proto);
   StringRef expectedField = getTypedFieldName(*dtype);
-  for (const Field &field : fields) {
-    if (field.size == 0)
-      continue;
-    if (proto.has_raw_data())
-      return makeError("both raw_data and " + field.name + " are set");
-    if (field.name != expectedField)
-      return makeError(field.name + " cannot hold " +
-                       stringifyONNXDataType(proto.data_type()) +
-                       " values (expected " + expectedField + ")");
-  }
-
-  size_t elementSize = getDTypeSize(*dtype);
-  uint64_t expectedBytes = static_cast<uint64_t>(*count) * elementSize;
-  if (proto.has_raw_data()) {
-    const std::string &raw = proto.raw_data();
-    if (raw.size() != expectedBytes)
-      return makeError("raw_data holds " + Twine(raw.size()) +
-                       " bytes, but dims " + formatShape(shape) + " of " +
-                       stringifyDType(*dtype) + " need " +
-                       Twine(expectedBytes));
-    Expected<HostTensor> tensor = HostTensor::create(*dtype, shape);
-    if (!tensor)
-      return tensor.takeError();
-    std::memcpy(tensor->getData(), raw.data(), raw.size());
-    littleEndianToHost(*tensor);
-    normalizeBools(*tensor);
-    return std::move(*tensor);
-  }
+  if (Error error = checkValueFields(proto, fields, expectedField))
+    return std::move(error);
+  if (proto.has_raw_data())
+    return fromRawData(proto, *dtype, shape, *count);
 
   // Typed fields: complex values are stored as (real, imaginary) pairs.
   int64_t perElement = isComplexDType(*dtype) ? 2 : 1;
   int64_t present = 0;
-  for (const Field &field : fields) {
+  for (const ValueField &field : fields) {
     if (field.name == expectedField)
       present = field.size;
   }
@@ -252,64 +333,8 @@ convertTensorProtoImpl(const onnx::TensorProto &proto) {
   Expected<HostTensor> tensor = HostTensor::create(*dtype, shape);
   if (!tensor)
     return tensor.takeError();
-  switch (*dtype) {
-  case DType::F32:
-  case DType::Complex64:
-    copyField<float>(*tensor, proto.float_data());
-    break;
-  case DType::F64:
-  case DType::Complex128:
-    copyField<double>(*tensor, proto.double_data());
-    break;
-  case DType::I64:
-    copyField<int64_t>(*tensor, proto.int64_data());
-    break;
-  case DType::U64:
-    copyField<uint64_t>(*tensor, proto.uint64_data());
-    break;
-  case DType::U32: {
-    // uint64_data may hold values past INT64_MAX: range-check unsigned.
-    for (auto [i, value] : llvm::enumerate(proto.uint64_data())) {
-      if (value > UINT32_MAX)
-        return makeError("uint64_data[" + Twine(i) + "] = " + Twine(value) +
-                         " is out of range for u32");
-      uint32_t narrow = static_cast<uint32_t>(value);
-      std::memcpy(tensor->getData() + i * 4, &narrow, 4);
-    }
-    break;
-  }
-  case DType::I32:
-    copyField<int32_t>(*tensor, proto.int32_data());
-    break;
-  case DType::I16:
-    if (Error error = copyCheckedField<int16_t>(
-            *tensor, proto.int32_data(), "int32_data", INT16_MIN, INT16_MAX))
-      return std::move(error);
-    break;
-  case DType::I8:
-    if (Error error = copyCheckedField<int8_t>(
-            *tensor, proto.int32_data(), "int32_data", INT8_MIN, INT8_MAX))
-      return std::move(error);
-    break;
-  case DType::U8:
-    if (Error error = copyCheckedField<uint8_t>(*tensor, proto.int32_data(),
-                                                "int32_data", 0, UINT8_MAX))
-      return std::move(error);
-    break;
-  case DType::Bool:
-    if (Error error = copyCheckedField<uint8_t>(*tensor, proto.int32_data(),
-                                                "int32_data", 0, 1))
-      return std::move(error);
-    break;
-  case DType::U16:
-  case DType::F16:
-  case DType::BF16:
-    // int32_data carries the 16-bit patterns, zero-extended.
-    if (Error error = copyCheckedField<uint16_t>(*tensor, proto.int32_data(),
-                                                 "int32_data", 0, UINT16_MAX))
-      return std::move(error);
-    break;
-  }
+  if (Error error = copyTypedField(*tensor, proto))
+    return std::move(error);
   return std::move(*tensor);
 }
 
