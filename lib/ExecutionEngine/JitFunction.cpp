@@ -170,33 +170,22 @@ void JitFunction::registerDialects(DialectRegistry &registry) {
   registerCompileDialects(registry);
 }
 
-llvm::Expected<std::unique_ptr<JitFunction>>
-JitFunction::compile(ModuleOp module, const JitOptions &options) {
-  auto entry = module.lookupSymbol<func::FuncOp>(options.entry);
-  if (!entry || entry.isExternal())
-    return makeError("the module has no function @" + options.entry +
-                     " with a body");
+/// The signature of each of `types`, named "`what` #i of @entry" in errors.
+static llvm::Error collectSignatures(TypeRange types, StringRef what,
+                                     StringRef entry,
+                                     SmallVectorImpl<TensorSignature> &into) {
+  for (auto [i, type] : llvm::enumerate(types)) {
+    llvm::Expected<TensorSignature> signature =
+        getSignature(type, what + " #" + llvm::Twine(i) + " of @" + entry);
+    if (!signature)
+      return signature.takeError();
+    into.push_back(std::move(*signature));
+  }
+  return llvm::Error::success();
+}
 
-  std::unique_ptr<JitFunction> function(new JitFunction());
-  FunctionType type = entry.getFunctionType();
-  auto collect = [&](TypeRange types, StringRef what,
-                     SmallVectorImpl<TensorSignature> &into) -> llvm::Error {
-    for (auto [i, type] : llvm::enumerate(types)) {
-      llvm::Expected<TensorSignature> signature = getSignature(
-          type, what + " #" + llvm::Twine(i) + " of @" + options.entry);
-      if (!signature)
-        return signature.takeError();
-      into.push_back(std::move(*signature));
-    }
-    return llvm::Error::success();
-  };
-  if (llvm::Error error =
-          collect(type.getInputs(), "argument", function->arguments))
-    return std::move(error);
-  if (llvm::Error error =
-          collect(type.getResults(), "result", function->results))
-    return std::move(error);
-
+/// Marks the donated arguments of `entry` for nd-to-llvm.
+static llvm::Error markDonated(func::FuncOp entry, const JitOptions &options) {
   for (unsigned position : options.donated) {
     if (position >= entry.getNumArguments())
       return makeError(llvm::formatv("cannot donate input #{0}: @{1} takes {2} "
@@ -204,76 +193,99 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
                                      position, options.entry,
                                      entry.getNumArguments()));
     entry.setArgAttr(position, NdDialect::getDonatedAttrName(),
-                     UnitAttr::get(module.getContext()));
+                     UnitAttr::get(entry.getContext()));
   }
-  function->donated.assign(options.donated.begin(), options.donated.end());
-  function->threads = options.threads;
+  return llvm::Error::success();
+}
 
-  // Upstream's runner utilities, for modules that print (printMemref*) or
-  // copy strided memrefs (memrefCopy), and LLVM's OpenMP runtime for the
-  // parallel loops; without it, the loops run on the calling thread.
+namespace {
+/// The shared libraries a JIT-compiled module links against, and LLVM's
+/// OpenMP runtime's thread-count functions where it is there.
+struct JitLibraries {
+  SmallVector<std::string> paths;
+  bool parallel = false;
+  void (*setNumThreads)(int) = nullptr;
+  int (*getMaxThreads)() = nullptr;
+};
+} // namespace
+
+/// Upstream's runner utilities, for modules that print (printMemref*) or
+/// copy strided memrefs (memrefCopy), and LLVM's OpenMP runtime for the
+/// parallel loops; without it, the loops run on the calling thread.
+static llvm::Expected<JitLibraries> findJitLibraries() {
   auto libraryPath = [](StringRef name) {
     SmallString<256> path(ND_MLIR_RUNNER_UTILS_DIR);
     llvm::sys::path::append(path, name);
     return path.str().str();
   };
-  SmallVector<std::string> libraries;
+  JitLibraries libraries;
   for (StringRef name :
        {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
     std::string path = libraryPath(name);
     if (llvm::sys::fs::exists(path))
-      libraries.push_back(path);
+      libraries.paths.push_back(path);
   }
   std::string openmp = libraryPath("libomp.so");
-  bool parallel = llvm::sys::fs::exists(openmp);
-  if (parallel) {
-    std::string error;
-    llvm::sys::DynamicLibrary library =
-        llvm::sys::DynamicLibrary::getPermanentLibrary(openmp.c_str(), &error);
-    if (!library.isValid())
-      return makeError("cannot load " + openmp + ": " + error);
-    function->setNumThreads = reinterpret_cast<void (*)(int)>(
-        library.getAddressOfSymbol(ND_ABI_NAME(ND_ABI_OMP_SET_THREADS)));
-    function->getMaxThreads = reinterpret_cast<int (*)()>(
-        library.getAddressOfSymbol(ND_ABI_NAME(ND_ABI_OMP_MAX_THREADS)));
-    libraries.push_back(openmp);
-  }
+  libraries.parallel = llvm::sys::fs::exists(openmp);
+  if (!libraries.parallel)
+    return libraries;
+  std::string error;
+  llvm::sys::DynamicLibrary library =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(openmp.c_str(), &error);
+  if (!library.isValid())
+    return makeError("cannot load " + openmp + ": " + error);
+  libraries.setNumThreads = reinterpret_cast<void (*)(int)>(
+      library.getAddressOfSymbol(ND_ABI_NAME(ND_ABI_OMP_SET_THREADS)));
+  libraries.getMaxThreads = reinterpret_cast<int (*)()>(
+      library.getAddressOfSymbol(ND_ABI_NAME(ND_ABI_OMP_MAX_THREADS)));
+  libraries.paths.push_back(openmp);
+  return libraries;
+}
 
+/// nd-to-llvm, then the entry as hosts call it: results through a pointer,
+/// the call's error state as its last argument.
+static llvm::Error lowerForJit(ModuleOp module, const JitOptions &options,
+                               bool parallel) {
   PassManager pm(module.getContext());
   NdToLLVMPipelineOptions pipelineOptions;
   pipelineOptions.checkBounds = options.checkBounds;
   pipelineOptions.parallel = parallel;
   buildNdToLLVMPipeline(pm, pipelineOptions);
-  // The entry as hosts call it: results through a pointer, the call's error
-  // state as its last argument.
   NdReturnThroughPointerOptions entryOptions;
   entryOptions.function = options.entry;
   pm.addPass(createNdReturnThroughPointer(entryOptions));
   pm.addPass(createNdCallState());
   if (failed(pm.run(module)))
     return makeError("lowering the module to the LLVM dialect failed");
+  return llvm::Error::success();
+}
 
-  auto lowered = module.lookupSymbol<LLVM::LLVMFuncOp>(options.entry);
-  if (!lowered)
-    return makeError("the lowered module has no function @" + options.entry);
-  SmallVector<int64_t> ranks;
-  SmallVector<bool> isDonated(function->arguments.size(), false);
-  for (const TensorSignature &argument : function->arguments)
-    ranks.push_back(static_cast<int64_t>(argument.shape.size()));
-  for (unsigned position : options.donated)
-    isDonated[position] = true;
-  FailureOr<SmallVector<int32_t>> aliases =
-      getResultAliases(lowered, ranks, isDonated);
-  if (failed(aliases))
-    return makeError("the lowered entry does not say which results are "
-                     "donated inputs");
-  function->description = std::make_unique<Description>(
-      options.entry, function->arguments, function->results, isDonated,
-      *aliases);
+/// The symbols of nd's runtime that generated code calls, from this process.
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](StringRef name, auto *function) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  add(ND_ABI_NAME(ND_ABI_REPORT_ERROR), &::nd::runtime::reportError);
+  add(ND_ABI_NAME(ND_ABI_REPORT_OUT_OF_MEMORY),
+      &::nd::runtime::reportOutOfMemory);
+  add(ND_ABI_NAME(ND_ABI_ALLOC), &allocateBuffer);
+  add(ND_ABI_NAME(ND_ABI_ALIGNED_ALLOC), &allocateAlignedBuffer);
+  add(ND_ABI_NAME(ND_ABI_FREE), &::nd::runtime::release);
+  add(ND_ABI_NAME(ND_ABI_TRUNC_F32_TO_BF16), &truncateFloat);
+  add(ND_ABI_NAME(ND_ABI_TRUNC_F64_TO_BF16), &truncateDouble);
+  return symbols;
+}
 
+/// An execution engine for the lowered `module`, optimized at `optLevel`
+/// for the host, linked against `libraries` and nd's runtime.
+static llvm::Expected<std::unique_ptr<ExecutionEngine>>
+createEngine(ModuleOp module, unsigned optLevel,
+             ArrayRef<std::string> libraries) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  unsigned optLevel = std::min(options.optLevel, 3u);
   // The IR optimizations see the host's target (its vector width, its cost
   // model), as code generation does: without it the loop vectorizer and the
   // unroller work for a target with no vector registers.
@@ -302,23 +314,61 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)
     return engine.takeError();
+  (*engine)->registerSymbols(runtimeSymbols);
+  return std::move(*engine);
+}
+
+llvm::Expected<std::unique_ptr<JitFunction>>
+JitFunction::compile(ModuleOp module, const JitOptions &options) {
+  auto entry = module.lookupSymbol<func::FuncOp>(options.entry);
+  if (!entry || entry.isExternal())
+    return makeError("the module has no function @" + options.entry +
+                     " with a body");
+
+  std::unique_ptr<JitFunction> function(new JitFunction());
+  FunctionType type = entry.getFunctionType();
+  if (llvm::Error error = collectSignatures(type.getInputs(), "argument",
+                                            options.entry, function->arguments))
+    return std::move(error);
+  if (llvm::Error error = collectSignatures(type.getResults(), "result",
+                                            options.entry, function->results))
+    return std::move(error);
+  if (llvm::Error error = markDonated(entry, options))
+    return std::move(error);
+  function->donated.assign(options.donated.begin(), options.donated.end());
+  function->threads = options.threads;
+
+  llvm::Expected<JitLibraries> libraries = findJitLibraries();
+  if (!libraries)
+    return libraries.takeError();
+  function->setNumThreads = libraries->setNumThreads;
+  function->getMaxThreads = libraries->getMaxThreads;
+  if (llvm::Error error = lowerForJit(module, options, libraries->parallel))
+    return std::move(error);
+
+  auto lowered = module.lookupSymbol<LLVM::LLVMFuncOp>(options.entry);
+  if (!lowered)
+    return makeError("the lowered module has no function @" + options.entry);
+  SmallVector<int64_t> ranks;
+  SmallVector<bool> isDonated(function->arguments.size(), false);
+  for (const TensorSignature &argument : function->arguments)
+    ranks.push_back(static_cast<int64_t>(argument.shape.size()));
+  for (unsigned position : options.donated)
+    isDonated[position] = true;
+  FailureOr<SmallVector<int32_t>> aliases =
+      getResultAliases(lowered, ranks, isDonated);
+  if (failed(aliases))
+    return makeError("the lowered entry does not say which results are "
+                     "donated inputs");
+  function->description =
+      std::make_unique<Description>(options.entry, function->arguments,
+                                    function->results, isDonated, *aliases);
+
+  unsigned optLevel = std::min(options.optLevel, 3u);
+  auto engine = createEngine(module, optLevel, libraries->paths);
+  if (!engine)
+    return engine.takeError();
   function->engine = std::move(*engine);
-  function->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    auto add = [&](StringRef name, auto *function) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                                 llvm::JITSymbolFlags::Exported};
-    };
-    add(ND_ABI_NAME(ND_ABI_REPORT_ERROR), &::nd::runtime::reportError);
-    add(ND_ABI_NAME(ND_ABI_REPORT_OUT_OF_MEMORY),
-        &::nd::runtime::reportOutOfMemory);
-    add(ND_ABI_NAME(ND_ABI_ALLOC), &allocateBuffer);
-    add(ND_ABI_NAME(ND_ABI_ALIGNED_ALLOC), &allocateAlignedBuffer);
-    add(ND_ABI_NAME(ND_ABI_FREE), &::nd::runtime::release);
-    add(ND_ABI_NAME(ND_ABI_TRUNC_F32_TO_BF16), &truncateFloat);
-    add(ND_ABI_NAME(ND_ABI_TRUNC_F64_TO_BF16), &truncateDouble);
-    return symbols;
-  });
   // Looking the symbol up compiles the module now rather than on first call.
   auto entryPoint = function->engine->lookupPacked(options.entry);
   if (!entryPoint)
