@@ -50,6 +50,28 @@ struct RowGather {
 };
 } // namespace
 
+/// A row gather of `entries` rows of `rowLen` from `data` into `into`, its
+/// operands flattened (on the host); `rowOf` is the caller's.
+static RowGather flatRowGather(OpBuilder &b, Location loc, Value data,
+                               Value indices, Value into, Value entries,
+                               Value rowLen) {
+  RowGather g;
+  g.data = flatOperand(b, loc, data);
+  g.indices = flatOperand(b, loc, indices);
+  g.into = flatOperand(b, loc, into, /*readContents=*/false);
+  g.entries = entries;
+  g.rowLen = rowLen;
+  return g;
+}
+
+/// After a gather: its result written back, its flat operands released.
+static void finishGather(OpBuilder &b, Location loc, const FlatBuffer &into,
+                         const FlatBuffer &data, const FlatBuffer &indices) {
+  writeBack(b, loc, into);
+  release(b, loc, data);
+  release(b, loc, indices);
+}
+
 /// The kernel body of a row gather of `layout`.
 static void gatherRows(OpBuilder &b, Location loc, const KernelIds &ids,
                        const RowGather &g, const RowLayout &layout) {
@@ -166,12 +188,8 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
   ErrorRecord *record = l.record;
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
-    RowGather g;
-    g.data = flatOperand(hb, hloc, data);
-    g.indices = flatOperand(hb, hloc, indices);
-    g.into = flatOperand(hb, hloc, into, /*readContents=*/false);
-    g.entries = entries;
-    g.rowLen = rowLen;
+    RowGather g =
+        flatRowGather(hb, hloc, data, indices, into, entries, rowLen);
     Value flatIndices = g.indices.flat;
     g.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
       Value base = mulIndex(kb, kloc, e, kValue);
@@ -202,9 +220,7 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
             return describeTupleComponent(fb, floc, flatIndices, position,
                                           kValue, sizes, baseCode);
           });
-    writeBack(hb, hloc, g.into);
-    release(hb, hloc, g.data);
-    release(hb, hloc, g.indices);
+    finishGather(hb, hloc, g.into, g.data, g.indices);
   });
   return success();
 }
@@ -247,12 +263,8 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
   ErrorRecord *record = l.record;
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
-    RowGather g;
-    g.data = flatOperand(hb, hloc, data);
-    g.indices = flatOperand(hb, hloc, indices);
-    g.into = flatOperand(hb, hloc, into, /*readContents=*/false);
-    g.entries = entries;
-    g.rowLen = rowLen;
+    RowGather g =
+        flatRowGather(hb, hloc, data, indices, into, entries, rowLen);
     Value flatIndices = g.indices.flat;
     g.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
       Value p = divIndex(kb, kloc, e, perBatch);
@@ -285,9 +297,7 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
             return std::make_tuple(codeValue, raw64, size64);
           });
     }
-    writeBack(hb, hloc, g.into);
-    release(hb, hloc, g.data);
-    release(hb, hloc, g.indices);
+    finishGather(hb, hloc, g.into, g.data, g.indices);
   });
   return success();
 }
@@ -633,9 +643,7 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
             return std::make_tuple(codeValue, raw64, size64);
           });
     }
-    writeBack(hb, hloc, g.into);
-    release(hb, hloc, g.data);
-    release(hb, hloc, g.indices);
+    finishGather(hb, hloc, g.into, g.data, g.indices);
   });
   return success();
 }

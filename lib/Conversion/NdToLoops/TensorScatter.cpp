@@ -100,6 +100,23 @@ static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
   return orBool(b, loc, bad, past);
 }
 
+/// The cache's sizes as the scatter reads them (`cache` and `update` the
+/// op's buffers).
+static CacheSpace cacheSpaceOf(OpBuilder &b, Location loc, TensorScatterOp op,
+                               Value cache, Value update) {
+  int64_t axis = op.getNormalizedAxis();
+  int64_t r = op.getPastCache().getType().getRank();
+  CacheSpace c;
+  c.circular = op.getMode() == TensorScatterMode::Circular;
+  c.oob = op.getOob();
+  c.maxSeq = dimValue(b, loc, cache, axis);
+  c.seqLen = dimValue(b, loc, update, axis);
+  c.inner = product(b, loc, dimValues(b, loc, cache, axis + 1, r));
+  c.perBatch = product(b, loc, dimValues(b, loc, cache, 1, axis));
+  c.lastStart = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, c.seqLen);
+  return c;
+}
+
 namespace {
 struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
   using NdLoweringPattern::NdLoweringPattern;
@@ -126,14 +143,7 @@ struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
             state->checkDims(chain, writes, "write_indices", 0, cache,
                              "past_cache", 0);
 
-          CacheSpace c;
-          c.circular = op.getMode() == TensorScatterMode::Circular;
-          c.oob = op.getOob();
-          c.maxSeq = dimValue(b, loc, cache, axis);
-          c.seqLen = dimValue(b, loc, update, axis);
-          c.inner = product(b, loc, dimValues(b, loc, cache, axis + 1, r));
-          c.perBatch = product(b, loc, dimValues(b, loc, cache, 1, axis));
-          c.lastStart = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, c.seqLen);
+          CacheSpace c = cacheSpaceOf(b, loc, op, cache, update);
           Value ok = chain.ok();
           if (writes && c.oob == OobMode::Error && state->checksEnabled()) {
             // Only once the dims are known to be right: the last start is
