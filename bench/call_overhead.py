@@ -9,7 +9,8 @@ large one.
 
 Tiny calls: a GatherElements of f32[4, 5] by i64[4, 2] along axis 1, made
 by nd (a plain `module(data, idx)` call with numpy arrays, a call bound once
-with `Module.bind` and run, a plain call with torch CPU tensors), numpy
+with `Module.bind` and run, a plain call with torch CPU tensors and one
+bound to them), numpy
 (`np.take_along_axis`) and PyTorch (`torch.gather`). Each figure is the
 median, over --repeats runs, of a run's time per call (--calls calls in a
 loop, after a warm-up run).
@@ -97,7 +98,10 @@ def tiny_calls(nd, np, torch, args, cache):
         t_data, t_idx = torch.from_numpy(data), torch.from_numpy(idx)
         checks += [module(t_data, t_idx).numpy(),
                    torch.gather(t_data, 1, t_idx).numpy()]
-        candidates.append(("nd module(torch)", lambda: module(t_data, t_idx)))
+        bound_torch = module.bind(t_data, t_idx)
+        checks.append(bound_torch().numpy())
+        candidates += [("nd module(torch)", lambda: module(t_data, t_idx)),
+                       ("nd bind(torch)()", bound_torch)]
     candidates.append(("numpy take_along_axis",
                        lambda: np.take_along_axis(data, idx, 1)))
     if torch is not None:
@@ -165,13 +169,22 @@ def out_calls(nd, np, torch, args, cache):
 
 
 def print_tables(tiny, large, args, torch):
-    bind = dict(tiny)["nd bind()()"]
+    figures = dict(tiny)
+    bind = figures["nd bind()()"]
+    # A plain call beside a bound one of the same kind of inputs.
+    same = {"nd module(numpy)": bind, "nd bind()()": bind,
+            "nd module(torch)": figures.get("nd bind(torch)()"),
+            "nd bind(torch)()": figures.get("nd bind(torch)()")}
     print(f"Tiny calls: GatherElements of f32[4, 5] by i64[4, 2], axis 1; "
           f"median of {args.repeats} runs of {args.calls} calls")
-    print("| call | us per call | / nd bind()() |")
-    print("|---|---:|---:|")
+    print("| call | us per call | / nd bind()() | / nd bind of the same "
+          "inputs |")
+    print("|---|---:|---:|---:|")
     for name, seconds in tiny:
-        print(f"| {name} | {seconds * 1e6:.2f} | {seconds / bind:.2f} |")
+        base = same.get(name)
+        ratio = f"{seconds / base:.2f}" if base else ""
+        print(f"| {name} | {seconds * 1e6:.2f} | {seconds / bind:.2f} | "
+              f"{ratio} |")
     base = large[0][1]
     mib = args.rows * 128 * 4 / 2 ** 20
     print()
