@@ -27,7 +27,7 @@
 #   libnd_cuda_runtime.so, libomp.so.5
 #                       the run-time libraries (RPATH $ORIGIN);
 #   cases.json, *.npy   the cases' inputs and the CPU library's results;
-#   gpu-check.sh, gpu_check.py, bench_gpu.py, gpu_compiled.py
+#   gpu-check.sh, gpu_check.py, bench_gpu.py, gpu_compiled.py, nd_c_api.py
 #                       what runs there.
 # It then dry-runs everything that needs no GPU: the cases with the kernels
 # run on the host (bit for bit against the CPU results), and the GPU
@@ -81,7 +81,8 @@ compile() {
 cp "$BUILD/lib/libnd_cuda_runtime.so" "$OUT/"
 cp "$LLVM_LIB/libomp.so" "$OUT/libomp.so.5"
 cp "$ROOT/scripts/gpu-check.sh" "$ROOT/scripts/gpu_check.py" \
-   "$ROOT/scripts/bench_gpu.py" "$ROOT/scripts/gpu_compiled.py" "$OUT/"
+   "$ROOT/scripts/bench_gpu.py" "$ROOT/scripts/gpu_compiled.py" \
+   "$ROOT/scripts/nd_c_api.py" "$OUT/"
 chmod +x "$OUT/gpu-check.sh"
 
 echo "== the test cases"

@@ -35,22 +35,10 @@ ND_DTYPE_I64 = 4
 ND_DTYPE_F32 = 11
 ND_ERROR_CHECK_FAILED = 2
 
-
-class Tensor(ctypes.Structure):
-    """nd_tensor of nd-c/Runtime.h."""
-    _fields_ = [("data", ctypes.c_void_p),
-                ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("dtype", ctypes.c_int32), ("rank", ctypes.c_int32),
-                ("owner", ctypes.c_void_p)]
-
-
-class Context(ctypes.Structure):
-    """nd_context of nd-c/Runtime.h."""
-    _fields_ = [("threads", ctypes.c_int32), ("status", ctypes.c_int32),
-                ("message", ctypes.c_char_p),
-                ("message_size", ctypes.c_size_t),
-                ("message_length", ctypes.c_size_t)]
+# nd_tensor and nd_context of nd-c/Runtime.h: nd_c_api.py, which
+# gpu-prepare.sh copies beside this script.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nd_c_api import Context, Tensor  # noqa: E402
 
 
 def tensor(pointer, shape, dtype, keep):

@@ -1,6 +1,7 @@
 """The C interface of nd's runtime (include/nd-c/Runtime.h) through ctypes,
-for the fuzzers that call compiled libraries directly (fuzz-api.py,
-fuzz-allocations.py): the structs, the dtype codes of numpy arrays, and the
+for the scripts that call compiled libraries directly (fuzz-api.py,
+fuzz-allocations.py, and gpu_compiled.py on the GPU machine, beside which
+gpu-prepare.sh copies this file): the structs, the dtype codes of numpy arrays, and the
 runtime's functions with their types."""
 
 import ctypes
