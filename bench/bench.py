@@ -5,6 +5,7 @@ by nd (nd-run), numpy, PyTorch and ONNX Runtime side by side.
     python3 bench/bench.py                 # the full benchmark (minutes)
     python3 bench/bench.py --tiny          # small shapes, seconds (check-nd)
     python3 bench/bench.py --only a,e,g    # some workloads
+    python3 bench/bench.py --scale 1,0.25  # at full and at quarter size
     python3 bench/bench.py --nd jit,aot    # nd-run and nd's Python package
     python3 bench/bench.py --target cuda --gpu-dir DIR
                                            # nd on an NVIDIA GPU beside torch
@@ -83,8 +84,8 @@ class Workload:
     shapes: str
     op: str
     attrs: dict
-    # (rng, tiny) -> {"data": ..., "indices": ..., "updates": ...} in the
-    # order of the ONNX node's inputs.
+    # (rng, tiny, scale) -> {"data": ..., "indices": ..., "updates": ...} in
+    # the order of the ONNX node's inputs.
     make: Callable
     # inputs -> the expected result, computed with numpy in nd's order.
     reference: Callable
@@ -97,6 +98,7 @@ class Workload:
     reduction: bool = False  # float add: peers may reorder
     donate: bool = False  # nd-run --donate 0; in place for numpy and torch
     streaming: bool = False  # held to the copy-bandwidth target
+    scale: float = 1.0  # of the model's sizes (--scale)
 
 
 def scatter_nd_key(indices):
@@ -327,11 +329,18 @@ def torch_gather_elements(t, out):
     return torch.gather(t["data"], 1, t["indices"], out=out)
 
 
-# Inputs. Shapes are those of the models named; `tiny` shrinks every dim.
+# Inputs. Shapes are those of the models named; `tiny` shrinks every dim,
+# `scale` the dims that count tokens, rows, entries or positions (the bytes
+# move about in proportion; a model's row width stays).
 
-def make_kv_cache(rng, tiny, seq=4096):
+def scaled(n, scale, minimum=1):
+    """n times scale, rounded, at least `minimum`."""
+    return max(minimum, int(round(n * scale)))
+
+
+def make_kv_cache(rng, tiny, scale=1.0, seq=4096):
     heads, dim = (4, 8) if tiny else (32, 128)
-    seq = 16 if tiny else seq
+    seq = scaled(16 if tiny else seq, scale)
     data = rng.standard_normal((1, heads, seq, dim)).astype(np.float16)
     # The new token's key for every head, written at one position.
     pos = seq - 1
@@ -342,9 +351,9 @@ def make_kv_cache(rng, tiny, seq=4096):
     return {"data": data, "indices": indices, "updates": updates}
 
 
-def make_points(rng, tiny):
-    n = 8 if tiny else 256
-    count = 64 if tiny else 1 << 20
+def make_points(rng, tiny, scale=1.0):
+    n = scaled(8 if tiny else 256, scale ** (1 / 3), minimum=2)
+    count = min(scaled(64 if tiny else 1 << 20, scale), n ** 3)
     data = rng.standard_normal((n, n, n)).astype(np.float32)
     flat = rng.choice(n ** 3, size=count, replace=False)
     indices = np.stack(np.unravel_index(flat, (n, n, n)), axis=-1)
@@ -353,10 +362,11 @@ def make_points(rng, tiny):
             "updates": updates}
 
 
-def make_yolo(rng, tiny):
+def make_yolo(rng, tiny, scale=1.0):
     # YOLOv5's Detect head exports `y[..., 0:2] = xy` as a ScatterND with one
     # index tuple per element of the slice.
-    shape = (1, 3, 4, 4, 6) if tiny else (1, 3, 80, 80, 85)
+    grid = scaled(4 if tiny else 80, scale ** 0.5)
+    shape = (1, 3, grid, grid, 6 if tiny else 85)
     data = rng.random(shape, dtype=np.float32)
     grid = np.indices(shape[:-1] + (2,)).transpose(1, 2, 3, 4, 5, 0)
     indices = np.ascontiguousarray(grid).astype(np.int64)
@@ -364,42 +374,46 @@ def make_yolo(rng, tiny):
     return {"data": data, "indices": indices, "updates": updates}
 
 
-def make_histogram(rng, tiny):
+def make_histogram(rng, tiny, scale=1.0):
     bins = 32 if tiny else 1 << 16
-    count = 256 if tiny else 4 << 20
+    count = scaled(256 if tiny else 4 << 20, scale)
     data = np.zeros(bins, np.float32)
     indices = rng.integers(0, bins, size=(count, 1), dtype=np.int64)
     updates = rng.random(count, dtype=np.float32)
     return {"data": data, "indices": indices, "updates": updates}
 
 
-def make_embedding_grad(rng, tiny):
+def make_embedding_grad(rng, tiny, scale=1.0):
     vocab, dim, count = (64, 8, 32) if tiny else (50257, 768, 8192)
+    vocab, count = scaled(vocab, scale), scaled(count, scale)
     data = (rng.standard_normal((vocab, dim)) * 1e-3).astype(np.float32)
     indices = zipf_ids(rng, count, vocab, 1.0).astype(np.int64)[:, None]
     updates = rng.standard_normal((count, dim)).astype(np.float32)
     return {"data": data, "indices": indices, "updates": updates}
 
 
-def make_mlm(rng, tiny):
+def make_mlm(rng, tiny, scale=1.0):
     batch, seq, hidden, masked = (2, 8, 4, 3) if tiny else (64, 512, 1024, 80)
+    batch = scaled(batch, scale)
     data = rng.standard_normal((batch, seq, hidden)).astype(np.float32)
     positions = np.stack([np.sort(rng.choice(seq, masked, replace=False))
                           for _ in range(batch)])
     return {"data": data, "indices": positions.astype(np.int64)[..., None]}
 
 
-def make_embedding(rng, tiny):
+def make_embedding(rng, tiny, scale=1.0):
     vocab, dim, count = (64, 8, 32) if tiny else (50257, 768, 65536)
+    vocab, count = scaled(vocab, scale), scaled(count, scale)
     data = rng.standard_normal((vocab, dim)).astype(np.float32)
     indices = zipf_ids(rng, count, vocab, 1.0).astype(np.int64)[:, None]
     return {"data": data, "indices": indices}
 
 
-def make_gnn(rng, tiny):
+def make_gnn(rng, tiny, scale=1.0):
     # ogbn-arxiv: 169,343 nodes, 1,166,243 edges, 128 features; messages are
     # summed into each edge's destination (in-degrees follow a power law).
     nodes, edges, features = (50, 200, 4) if tiny else (169343, 1166243, 128)
+    nodes, edges = scaled(nodes, scale), scaled(edges, scale)
     data = rng.standard_normal((nodes, features)).astype(np.float32)
     dst = zipf_ids(rng, edges, nodes, 0.7).astype(np.int64)
     indices = np.repeat(dst[:, None], features, axis=1)
@@ -407,18 +421,18 @@ def make_gnn(rng, tiny):
     return {"data": data, "indices": indices, "updates": updates}
 
 
-def make_sorted_logits(rng, tiny):
+def make_sorted_logits(rng, tiny, scale=1.0):
     # Top-p sampling over Llama 3's vocabulary: gather the logits in sorted
     # order.
-    shape = (4, 16) if tiny else (64, 128256)
+    shape = (scaled(4 if tiny else 64, scale), 16 if tiny else 128256)
     data = rng.standard_normal(shape).astype(np.float32)
     indices = np.argsort(-data, axis=1, kind="stable").astype(np.int64)
     return {"data": data, "indices": indices}
 
 
-def make_unsort(rng, tiny):
+def make_unsort(rng, tiny, scale=1.0):
     # ... and scatter per-token values back to vocabulary order.
-    shape = (4, 16) if tiny else (64, 128256)
+    shape = (scaled(4 if tiny else 64, scale), 16 if tiny else 128256)
     logits = rng.standard_normal(shape).astype(np.float32)
     indices = np.argsort(-logits, axis=1, kind="stable").astype(np.int64)
     data = np.zeros(shape, np.float32)
@@ -426,12 +440,13 @@ def make_unsort(rng, tiny):
     return {"data": data, "indices": indices, "updates": updates}
 
 
-def make_moe_combine(rng, tiny):
+def make_moe_combine(rng, tiny, scale=1.0):
     # A mixture-of-experts layer's combine: each of the tokens gets the
     # outputs of its top-8 experts, rows grouped by expert (a permutation of
     # the tokens, each 8 times), added into the tokens' hidden states. f32
     # here (numpy has no bf16); scripts/bench_gpu.py runs bf16 too.
     tokens, hidden = (16, 8) if tiny else (4096, 7168)
+    tokens = scaled(tokens, scale)
     rows = rng.permutation(np.repeat(np.arange(tokens), 8))
     return {"data": np.zeros((tokens, hidden), np.float32),
             "indices": rows.astype(np.int64)[:, None],
@@ -439,20 +454,23 @@ def make_moe_combine(rng, tiny):
                 np.float32)}
 
 
-def make_moe_dispatch(rng, tiny):
+def make_moe_dispatch(rng, tiny, scale=1.0):
     # ... and its dispatch: the tokens' rows gathered in expert order.
     tokens, hidden = (16, 8) if tiny else (4096, 7168)
+    tokens = scaled(tokens, scale)
     rows = rng.permutation(np.repeat(np.arange(tokens), 8))
     return {"data": rng.standard_normal((tokens, hidden)).astype(np.float32),
             "indices": rows.astype(np.int64)[:, None]}
 
 
-def make_paged_kv(rng, tiny):
+def make_paged_kv(rng, tiny, scale=1.0):
     # vLLM's reshape_and_cache: each new token's keys (8 heads x 128) written
     # into its slot of a paged cache, in place. f32 here (bf16 on the GPU
     # bench).
     slots, heads, dim, count = (64, 2, 8, 16) if tiny else (524288, 8, 128,
                                                             4096)
+    slots = scaled(slots, scale)
+    count = min(scaled(count, scale), slots)
     chosen = rng.choice(slots, size=count, replace=False)
     return {"data": np.zeros((slots, heads, dim), np.float32),
             "indices": chosen.astype(np.int64)[:, None],
@@ -713,8 +731,30 @@ def make_workloads():
     workloads.insert(2, dataclasses.replace(
         donated, key="a'256", title="KV-cache, donated, 256 MiB",
         shapes="a' with a 256 MiB cache, [1,32,32768,128]",
-        make=lambda rng, tiny: make_kv_cache(rng, tiny, seq=32768)))
+        make=lambda rng, tiny, scale=1.0: make_kv_cache(rng, tiny, scale,
+                                                        seq=32768)))
     return workloads
+
+
+def at_scales(workloads, scales):
+    """Each workload at each scale, scale by scale; a workload at a scale
+    below 1 is named KEY:SCALE."""
+    out = []
+    for scale in scales:
+        for w in workloads:
+            if scale == 1.0:
+                out.append(w)
+                continue
+            out.append(dataclasses.replace(
+                w, key=f"{w.key}:{scale:g}",
+                title=f"{w.title}, {scale:g} of its size", scale=scale))
+    return out
+
+
+def shapes_text(inputs):
+    """The inputs' dtypes and shapes, for a workload at a scale."""
+    return ", ".join(f"{name} {a.dtype} [{','.join(map(str, a.shape))}]"
+                     for name, a in inputs.items())
 
 
 # ---------------------------------------------------------------------------
@@ -1065,7 +1105,7 @@ def versions(have_torch, ort_dir):
 def run_workload(w, args, cmd, aot, thread_counts, ort_dir, have_torch,
                  results):
     rng = np.random.default_rng(args.seed)
-    inputs = w.make(rng, args.tiny)
+    inputs = w.make(rng, args.tiny, w.scale)
     expected = w.reference(inputs)
     tolerance = reduction_tolerance(w, inputs) if w.reduction else None
     # The tiny mode holds the reference itself to the specifications.
@@ -1099,6 +1139,7 @@ def run_workload(w, args, cmd, aot, thread_counts, ort_dir, have_torch,
         input_paths.append(path)
 
     r = {"title": w.title, "runs": runs, "moved_bytes": w.moved(inputs),
+         "shapes": shapes_text(inputs) if w.scale != 1.0 else w.shapes,
          "nd": {}, "nd_unchecked": {}, "nd_aot": {}, "nd_aot_unchecked": {},
          "nd_aot_compile": {}, "numpy": None, "torch": {}, "ort": {},
          "errors": [spec_error] if spec_error else [], "peer_errors": []}
@@ -1283,7 +1324,7 @@ def legend(workloads, results):
         r = results.get(w.key)
         if r is None:
             continue
-        lines.append(f"| {w.key} | {w.title} | {w.shapes} | {w.moved_text} | "
+        lines.append(f"| {w.key} | {w.title} | {r['shapes']} | {w.moved_text} | "
                      f"{r['moved_bytes'] / 1e6:.3g} | {r['runs']} |")
     return "\n".join(lines)
 
@@ -1425,6 +1466,13 @@ def parse_args():
     parser.add_argument("--peers", default="numpy,torch,ort",
                         help="peers to run besides nd (numpy always runs: it "
                              "is the reference)")
+    parser.add_argument("--scale", default="1",
+                        help="comma-separated fractions of the models' "
+                             "sizes (tokens, rows, entries; a row's width "
+                             "stays), each run as its own workload, e.g. "
+                             "1,0.25: full and quarter scale, where the "
+                             "peers' data sit in cache (a workload at 0.25 "
+                             "is named c1:0.25)")
     parser.add_argument("--runs-scale", type=float, default=1.0,
                         help="scale every workload's number of runs")
     parser.add_argument("--budget", type=float, default=15.0,
@@ -1453,6 +1501,14 @@ def parse_args():
     args = parser.parse_args()
     if args.tiny:
         args.budget = 1.0
+    try:
+        args.scale = [float(s) for s in args.scale.split(",")]
+    except ValueError:
+        die(f"--scale takes comma-separated fractions, not '{args.scale}'")
+    bad = [s for s in args.scale if not 0 < s <= 1]
+    if bad or len(set(args.scale)) != len(args.scale):
+        die(f"--scale takes distinct fractions in (0, 1], not "
+            f"'{','.join(f'{s:g}' for s in args.scale)}'")
     args.nd = args.nd.split(",")
     unknown = set(args.nd) - {"jit", "aot"}
     if unknown or not args.nd:
@@ -1582,6 +1638,7 @@ def main():
             if key not in known:
                 die(f"unknown workload '{key}' (known: {', '.join(known)})")
         workloads = [w for w in workloads if w.key in keys]
+    workloads = at_scales(workloads, args.scale)
 
     own_workdir = args.workdir is None
     if own_workdir:
