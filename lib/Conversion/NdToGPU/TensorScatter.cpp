@@ -22,6 +22,9 @@
 #include "RowEngine.h"
 #include "Semantics.h"
 
+#include "nd/Dialect/Nd/IR/NdRowAddressing.h"
+#include "nd/Dialect/Nd/Utils/IndexArithmetic.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -31,22 +34,19 @@ using namespace mlir::nd::gpu_lowering;
 namespace {
 /// The sizes the kernels work with.
 struct CacheSpace {
+  TensorScatterMode mode;
   bool circular;
   OobMode oob;
   Value maxSeq, seqLen, inner, perBatch, lastStart;
 };
 } // namespace
 
-/// Whether write index `w` is out of range: negative, or (linear) past the
-/// last start `S - L`.
+/// Whether write index `w` is out of range (the op's model,
+/// NdRowAddressing.h).
 static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
                         Value w) {
-  Value zero = constIndex(b, loc, 0);
-  Value bad = cmpIndex(b, loc, arith::CmpIPredicate::slt, w, zero);
-  if (c.circular)
-    return bad;
-  Value past = cmpIndex(b, loc, arith::CmpIPredicate::sgt, w, c.lastStart);
-  return orBool(b, loc, bad, past);
+  IndexBuilder a(b, loc);
+  return isBadWriteIndexWith(a, c.mode, w, c.lastStart);
 }
 
 namespace {
@@ -96,18 +96,15 @@ static SmallVector<Value> cacheRow(OpBuilder &b, Location loc,
   if (u.hasWrites) {
     Value batch = divIndex(b, loc, o, c.perBatch);
     w = loadIndexValue(b, loc, u.writes.flat, batch);
-    Value zero = constIndex(b, loc, 0);
     if (c.oob == OobMode::Clamp) {
-      w = b.createOrFold<arith::MaxSIOp>(loc, w, zero);
-      if (!c.circular)
-        w = b.createOrFold<arith::MinSIOp>(loc, w, c.lastStart);
+      IndexBuilder a(b, loc);
+      w = clampWriteIndexWith(a, c.mode, w, c.lastStart);
     } else if (c.oob == OobMode::Skip) {
       dropped = isBadWrite(b, loc, c, w);
     }
   }
-  Value position = addIndex(b, loc, w, s);
-  if (c.circular)
-    position = remIndex(b, loc, position, c.maxSeq);
+  IndexBuilder a(b, loc);
+  Value position = sequencePositionWith(a, c.mode, w, s, c.maxSeq);
   Value target =
       addIndex(b, loc, mulIndex(b, loc, o, c.maxSeq), position);
   Value inner = fromIndex(b, loc, type, c.inner);
@@ -200,7 +197,8 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
 
   CacheUpdate u;
   CacheSpace &c = u.space;
-  c.circular = op.getMode() == TensorScatterMode::Circular;
+  c.mode = op.getMode();
+  c.circular = c.mode == TensorScatterMode::Circular;
   c.oob = op.getOob();
   c.maxSeq = dimValue(b, loc, cache, axis);
   c.seqLen = dimValue(b, loc, update, axis);

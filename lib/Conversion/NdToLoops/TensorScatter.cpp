@@ -29,6 +29,7 @@
 #include "OpLowerings.h"
 #include "Parallel.h"
 #include "Scalars.h"
+#include "nd/Dialect/Nd/IR/NdRowAddressing.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -44,6 +45,7 @@ namespace {
 /// The sizes the lowering works with, as index values.
 struct CacheSpace {
   Value maxSeq, seqLen, inner, perBatch, lastStart;
+  TensorScatterMode mode;
   bool circular;
   OobMode oob;
 };
@@ -86,18 +88,12 @@ static CacheBlock cacheBlock(OpBuilder &b, Location loc, const CacheSpace &c,
   return block;
 }
 
-/// Whether write index `w` is out of range: negative, or (linear) past the
-/// last start `S - L`.
+/// Whether write index `w` is out of range (the op's model,
+/// NdRowAddressing.h).
 static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
                         Value w) {
-  Value zero = constIndex(b, loc, 0);
-  Value bad =
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, w, zero);
-  if (c.circular)
-    return bad;
-  Value past = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, w,
-                                             c.lastStart);
-  return orBool(b, loc, bad, past);
+  IndexBuilder a(b, loc);
+  return isBadWriteIndexWith(a, c.mode, w, c.lastStart);
 }
 
 /// The cache's sizes as the scatter reads them (`cache` and `update` the
@@ -107,7 +103,8 @@ static CacheSpace cacheSpaceOf(OpBuilder &b, Location loc, TensorScatterOp op,
   int64_t axis = op.getNormalizedAxis();
   int64_t r = op.getPastCache().getType().getRank();
   CacheSpace c;
-  c.circular = op.getMode() == TensorScatterMode::Circular;
+  c.mode = op.getMode();
+  c.circular = c.mode == TensorScatterMode::Circular;
   c.oob = op.getOob();
   c.maxSeq = dimValue(b, loc, cache, axis);
   c.seqLen = dimValue(b, loc, update, axis);
@@ -305,9 +302,8 @@ private:
       return;
     }
     if (c.oob == OobMode::Clamp) {
-      Value start = b.createOrFold<arith::MaxSIOp>(loc, w, zero);
-      if (!c.circular)
-        start = b.createOrFold<arith::MinSIOp>(loc, start, c.lastStart);
+      IndexBuilder a(b, loc);
+      Value start = clampWriteIndexWith(a, c.mode, w, c.lastStart);
       write(b, loc, start);
       return;
     }
@@ -374,8 +370,10 @@ private:
       piece(w, zero, c.seqLen);
       return;
     }
-    // The cache has elements here, so S is not 0.
-    Value start = b.createOrFold<arith::RemUIOp>(loc, w, c.maxSeq);
+    // The cache has elements here, so S is not 0. Row 0 of the update
+    // goes to position `start`.
+    IndexBuilder a(b, loc);
+    Value start = sequencePositionWith(a, c.mode, w, zero, c.maxSeq);
     Value room = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, start);
     Value first = minIndex(b, loc, c.seqLen, room);
     Value rest = b.createOrFold<arith::SubIOp>(loc, c.seqLen, first);

@@ -41,7 +41,9 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/Nd/IR/NdRowAddressing.h"
 #include "nd/Dialect/Nd/Utils/ElementSemantics.h"
+#include "nd/Dialect/Nd/Utils/IndexArithmetic.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -633,34 +635,25 @@ static void tensorScatterPoint(OpBuilder &b, Location loc, TensorScatterOp op,
                                ValueRange ivs) {
   int64_t axis = op.getNormalizedAxis();
   Value cache = op.getPastCache(), update = op.getUpdate();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value w = zero;
-  Value bad = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  TensorScatterMode mode = op.getMode();
+  IndexBuilder a(b, loc);
+  // The first position the batch entry writes at, and whether it writes at
+  // all (the write-index rule of the op's model, NdRowAddressing.h).
+  ResolvedIndexOf<IndexBuilder> start{a.constant(0), a.constantBool(false)};
   Value maxSeq = memref::DimOp::create(b, loc, cache, axis);
-  Value seqLen = memref::DimOp::create(b, loc, update, axis);
-  Value lastStart = arith::SubIOp::create(b, loc, maxSeq, seqLen);
-  bool circular = op.getMode() == TensorScatterMode::Circular;
   if (Value writes = op.getWriteIndices()) {
+    Value seqLen = memref::DimOp::create(b, loc, update, axis);
+    Value lastStart = a.sub(maxSeq, seqLen);
     Value raw = memref::LoadOp::create(b, loc, writes, ValueRange{ivs[0]});
-    w = raw.getType().isIndex()
-            ? raw
-            : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), raw));
-    bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, w, zero);
-    if (!circular) {
-      Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, w,
-                                         lastStart);
-      bad = arith::OrIOp::create(b, loc, bad, past);
-    }
-    if (op.getOob() == OobMode::Clamp) {
-      w = arith::MaxSIOp::create(b, loc, w, zero);
-      if (!circular)
-        w = arith::MinSIOp::create(b, loc, w, lastStart);
-      bad = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
-    }
+    Value w = raw.getType().isIndex()
+                  ? raw
+                  : Value(arith::IndexCastOp::create(b, loc,
+                                                     b.getIndexType(), raw));
+    start = resolveWriteIndexWith(a, mode, op.getOob(), w, lastStart);
   }
-  Value position = arith::AddIOp::create(b, loc, w, ivs[axis]);
-  if (circular)
-    position = arith::RemUIOp::create(b, loc, position, maxSeq);
+  Value position =
+      sequencePositionWith(a, mode, start.position, ivs[axis], maxSeq);
+  Value bad = start.bad;
   SmallVector<Value> at(ivs.begin(), ivs.end());
   at[axis] = position;
   Value value = memref::LoadOp::create(b, loc, update, ivs);
