@@ -17,13 +17,6 @@ using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::gpu_lowering;
 
-bool gpu_lowering::isVectorizable(Type elementType) {
-  if (!isa<IntegerType, FloatType>(elementType))
-    return false;
-  unsigned width = elementType.getIntOrFloatBitWidth();
-  return width == 8 || width == 16 || width == 32 || width == 64;
-}
-
 int64_t gpu_lowering::vectorLength(Type elementType) {
-  return 128 / elementType.getIntOrFloatBitWidth();
+  return lanesPerVector(elementType, 16);
 }

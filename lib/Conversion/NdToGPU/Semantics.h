@@ -19,11 +19,8 @@
 
 namespace mlir::nd::gpu_lowering {
 
-/// Whether elements of `elementType` move as 16-byte vectors (integers and
-/// floats of 8 to 64 bits).
-bool isVectorizable(Type elementType);
-
-/// Elements of `elementType` per 16-byte vector.
+/// Elements of `elementType` per 16-byte vector (the widest load a thread
+/// issues), where `isVectorizable` (ElementSemantics.h) holds.
 int64_t vectorLength(Type elementType);
 
 } // namespace mlir::nd::gpu_lowering

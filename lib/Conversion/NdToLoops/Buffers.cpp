@@ -101,16 +101,9 @@ Value lowering::allocScratch(OpBuilder &b, Location loc, Type type,
 // Row moves
 //===----------------------------------------------------------------------===//
 
-bool lowering::isVectorizable(Type elementType) {
-  if (!isa<IntegerType, FloatType>(elementType))
-    return false;
-  unsigned width = elementType.getIntOrFloatBitWidth();
-  return width == 8 || width == 16 || width == 32 || width == 64;
-}
-
 int64_t lowering::vectorLength(Type elementType) {
   // 64-byte vectors: one AVX-512 register, two AVX2 ones.
-  return kVectorBytes * 8 / elementType.getIntOrFloatBitWidth();
+  return lanesPerVector(elementType, kVectorBytes);
 }
 
 /// The scalar loop `j in [from, len)` of `emitRowUpdate`.

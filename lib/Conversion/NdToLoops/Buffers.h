@@ -21,6 +21,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
 
 namespace mlir::nd::lowering {
 
@@ -50,13 +51,11 @@ Value allocScratch(OpBuilder &b, Location loc, Type type, Value size);
 // Row moves
 //===----------------------------------------------------------------------===//
 
-/// Whether rows of `elementType` are moved with vector loads and stores.
-bool isVectorizable(Type elementType);
-
 /// Bytes per vector (and per cache line).
 inline constexpr int64_t kVectorBytes = 64;
 
-/// Number of elements per vector for `elementType`.
+/// Number of elements per vector for `elementType`, where rows of it move
+/// with vector loads and stores (`isVectorizable`, ElementSemantics.h).
 int64_t vectorLength(Type elementType);
 
 /// `dst[dstPos..., j] = combine(dst[dstPos..., j], src[srcOffset + j])` for

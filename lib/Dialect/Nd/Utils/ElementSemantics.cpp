@@ -16,6 +16,21 @@ using namespace mlir;
 using namespace mlir::nd;
 
 //===----------------------------------------------------------------------===//
+// Vectors
+//===----------------------------------------------------------------------===//
+
+bool mlir::nd::isVectorizable(Type elementType) {
+  if (!isa<IntegerType, FloatType>(elementType))
+    return false;
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  return width == 8 || width == 16 || width == 32 || width == 64;
+}
+
+int64_t mlir::nd::lanesPerVector(Type elementType, int64_t vectorBytes) {
+  return vectorBytes * 8 / elementType.getIntOrFloatBitWidth();
+}
+
+//===----------------------------------------------------------------------===//
 // Index values
 //===----------------------------------------------------------------------===//
 

@@ -62,15 +62,16 @@
 //   backends differ only in their loops and kernels;
 // - the tiling interface's scalar implementation (TilingInterfaceImpl.cpp)
 //   reads `oob`, `reduction` and `use_init_val` from the model instead of
-//   attributes by name; in phase 2 it resolves the write index of a
-//   tensor_scatter point with `resolveWriteIndexWith` and
-//   `sequencePositionWith` instead of its own copy of the rule.
+//   attributes by name, and resolves the write index of a tensor_scatter
+//   point with `resolveWriteIndexWith` and `sequencePositionWith`; the CPU
+//   and GPU lowerings of tensor_scatter check, clamp and place write indices
+//   with the same pieces (the write-index rule has this one home).
 // The pieces of the write-index rule are separate (the check, the clamp,
 // the position), and every size a rule takes is a parameter, so that a
 // lowering can hoist what does not change per entry (the last start, the
 // sizes) and build only the piece its `oob` mode needs, as it does today.
 // `IndexBuilder` folds as it builds (`createOrFold`), as the lowerings do;
-// the scalar implementation builds its rule without folding today.
+// so does the scalar implementation.
 //
 //===----------------------------------------------------------------------===//
 

@@ -52,6 +52,17 @@ ResolvedIndex resolveIndex(OpBuilder &b, Location loc, OobMode oob, Value raw,
                            Value size);
 
 //===----------------------------------------------------------------------===//
+// Vectors
+//===----------------------------------------------------------------------===//
+
+/// Whether elements of `elementType` move as lanes of vectors: integers and
+/// floats of 8, 16, 32 or 64 bits (each backend picks its vector width).
+bool isVectorizable(Type elementType);
+
+/// The lanes of `elementType` in a vector of `vectorBytes` bytes.
+int64_t lanesPerVector(Type elementType, int64_t vectorBytes);
+
+//===----------------------------------------------------------------------===//
 // Updates
 //===----------------------------------------------------------------------===//
 
