@@ -69,13 +69,12 @@ static llvm::Error checkJitEntry(func::FuncOp entry) {
   FunctionType type = entry.getFunctionType();
   StringRef name = entry.getSymName();
   for (auto [i, input] : llvm::enumerate(type.getInputs()))
-    if (llvm::Error error =
-            checkExchanged(input, "argument #" + llvm::Twine(i) + " of @" +
-                                      name))
+    if (llvm::Error error = checkExchanged(
+            input, "argument #" + llvm::Twine(i) + " of @" + name))
       return error;
   for (auto [k, output] : llvm::enumerate(type.getResults()))
-    if (llvm::Error error = checkExchanged(
-            output, "result #" + llvm::Twine(k) + " of @" + name))
+    if (llvm::Error error = checkExchanged(output, "result #" + llvm::Twine(k) +
+                                                       " of @" + name))
       return error;
   return llvm::Error::success();
 }
@@ -146,8 +145,7 @@ static llvm::Error recordSignature(ModuleOp module,
 /// The target's pipeline to the LLVM dialect, then the entry as hosts call
 /// it: results through a pointer, the call's error state as its last
 /// argument.
-static void buildEntryPipeline(OpPassManager &pm,
-                               const EntryOptions &options) {
+static void buildEntryPipeline(OpPassManager &pm, const EntryOptions &options) {
   if (options.target == EntryTarget::CUDALibrary) {
     NdToGPUPipelineOptions gpuOptions;
     gpuOptions.toolkit = options.cudaToolkit;
@@ -174,8 +172,8 @@ static void buildEntryPipeline(OpPassManager &pm,
 
 /// Exports the lowered entry as `symbol` with nd's C interface.
 static llvm::Error exportEntry(ModuleOp module, const EntryOptions &options) {
-  std::string symbol = options.symbol.empty() ? options.function
-                                              : options.symbol;
+  std::string symbol =
+      options.symbol.empty() ? options.function : options.symbol;
   PassManager pm(module.getContext());
   NdExportEntryOptions exportOptions;
   exportOptions.symbol = symbol;

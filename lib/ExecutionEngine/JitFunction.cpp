@@ -259,8 +259,7 @@ JitFunction::compile(ModuleOp module, const JitOptions &options) {
     function->arguments.push_back(getTensorSignature(input));
   for (const ExportedTensor &output : signature->outputs)
     function->results.push_back(getTensorSignature(output));
-  function->description =
-      std::make_unique<Description>(std::move(*signature));
+  function->description = std::make_unique<Description>(std::move(*signature));
 
   unsigned optLevel = std::min(options.optLevel, 3u);
   auto engine = createEngine(module, optLevel, libraries->paths);
