@@ -1,15 +1,14 @@
 //===- Compile.cpp - ahead-of-time compilation ------------------*- C++ -*-===//
 //
-// See Compile.h. The MLIR steps: --nd-record-signature, the nd-to-llvm
-// pipeline (buildNdToLLVMPipeline, as the JIT runs it), the entry passes the
-// JIT runs too (--nd-return-through-pointer, --nd-call-state), then
-// --nd-export-entry. The LLVM steps: translation, internalization of all
+// See Compile.h. The MLIR steps are the entry's preparation, shared with
+// the JIT (nd/Entry/PrepareEntry.h: the entry found and checked, donation,
+// the signature, nd-to-llvm or, for CUDA, nd-to-gpu, the entry's ABI and
+// --nd-export-entry). The LLVM steps: translation, internalization of all
 // but the exported entry and its description (two compiled models never
 // share or clash on a helper), LLVM's optimization pipeline and code
 // generation for the chosen CPU, position independent. For CUDA, the
-// nd-to-gpu pipeline replaces nd-to-llvm (after checks of the toolkit and
-// the chips, which would otherwise fail deep inside it) and the export has
-// the device and host forms.
+// toolkit and the chips are checked first, which would otherwise fail deep
+// inside nd-to-gpu, and the export has the device and host forms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,24 +18,20 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "nd/Dialect/Nd/IR/NdDialect.h"
-#include "nd/Pipelines/Pipelines.h"
+#include "nd/Entry/PrepareEntry.h"
 #include "nd/Registration/Registration.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -103,10 +98,9 @@ static unsigned getChipNumber(llvm::StringRef name) {
 }
 
 /// Checks the CUDA options, which nd-to-gpu would otherwise reject deep in
-/// the pipeline (or, for PTX versions, by aborting), and sets the
-/// pipeline's.
+/// the pipeline (or, for PTX versions, by aborting), and sets the entry's.
 static llvm::Error setCudaOptions(const CompileOptions &options,
-                                  NdToGPUPipelineOptions &gpuOptions) {
+                                  EntryOptions &entryOptions) {
   for (llvm::StringRef tool : {"ptxas", "fatbinary"}) {
     llvm::SmallString<128> path(options.cudaToolkit);
     llvm::sys::path::append(path, "bin", tool);
@@ -116,8 +110,7 @@ static llvm::Error setCudaOptions(const CompileOptions &options,
                        "): name the toolkit's directory with --cuda-toolkit "
                        "DIR");
   }
-  gpuOptions.toolkit = options.cudaToolkit;
-  gpuOptions.checkBounds = options.checkBounds;
+  entryOptions.cudaToolkit = options.cudaToolkit;
   if (options.cudaChips.empty())
     return llvm::Error::success();
   // The PTX is for the oldest chip: newer GPUs compile it when they load
@@ -135,28 +128,9 @@ static llvm::Error setCudaOptions(const CompileOptions &options,
       ptxChip = "sm_" + std::to_string(number);
     }
   }
-  gpuOptions.chips = llvm::ArrayRef<std::string>(options.cudaChips);
-  gpuOptions.ptxChip = ptxChip;
+  entryOptions.cudaChips = options.cudaChips;
+  entryOptions.ptxChip = ptxChip;
   return llvm::Error::success();
-}
-
-/// Sharded modules run on several processes (nd-sharded-to-llvm), which a
-/// GPU library does not.
-static llvm::Error checkNotSharded(ModuleOp module) {
-  Operation *sharded = nullptr;
-  module.walk([&](Operation *op) {
-    if (op->getDialect() && op->getDialect()->getNamespace() == "shard") {
-      sharded = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (!sharded)
-    return llvm::Error::success();
-  sharded->emitError() << "'" << sharded->getName()
-                       << "': a sharded module runs on several processes";
-  return makeError("the module is sharded: --target=cuda compiles unsharded "
-                   "modules only");
 }
 
 /// A target machine for the host's triple and `cpu` ("native": the host's
@@ -198,50 +172,29 @@ createTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
   return machine;
 }
 
-/// Sets the donated arguments of `entry` (nd.donated) after checking them.
-static llvm::Error markDonated(func::FuncOp entry,
-                               llvm::ArrayRef<unsigned> donated) {
-  for (unsigned position : donated) {
-    if (position >= entry.getNumArguments())
-      return makeError(llvm::formatv("cannot donate input #{0}: @{1} takes "
-                                     "{2} argument(s)",
-                                     position, entry.getSymName(),
-                                     entry.getNumArguments()));
-    entry.setArgAttr(position, NdDialect::getDonatedAttrName(),
-                     UnitAttr::get(entry.getContext()));
-  }
-  return llvm::Error::success();
-}
-
-/// "the module has no function @f with a body", and the functions it has.
-static llvm::Error noSuchFunction(ModuleOp module, llvm::StringRef function) {
-  std::string text =
-      ("the module has no function @" + function + " with a body").str();
-  llvm::SmallVector<std::string> names;
-  for (auto candidate : module.getOps<func::FuncOp>())
-    if (!candidate.isExternal())
-      names.push_back(("@" + candidate.getSymName()).str());
-  if (names.empty())
-    return makeError(text + " (it defines no function)");
-  return makeError(text + "; its functions: " + llvm::join(names, ", ") +
-                   " (--function NAME compiles one)");
+/// The entry's preparation for `options`' library.
+static EntryOptions getEntryOptions(const CompileOptions &options) {
+  EntryOptions entryOptions;
+  entryOptions.target = options.target == CompileTarget::CUDA
+                            ? EntryTarget::CUDALibrary
+                            : EntryTarget::CPULibrary;
+  entryOptions.function = options.function;
+  entryOptions.functionHint = "--function NAME compiles one";
+  entryOptions.donated = options.donated;
+  entryOptions.checkBounds = options.checkBounds;
+  entryOptions.symbol = options.symbol;
+  return entryOptions;
 }
 
 llvm::Expected<CompiledEntry>
 mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
-  auto entry = module.lookupSymbol<func::FuncOp>(options.function);
-  if (!entry || entry.isExternal())
-    return noSuchFunction(module, options.function);
-  if (llvm::Error error = markDonated(entry, options.donated))
-    return std::move(error);
-  bool cuda = options.target == CompileTarget::CUDA;
-  NdToGPUPipelineOptions gpuOptions;
-  if (cuda) {
-    if (llvm::Error error = setCudaOptions(options, gpuOptions))
+  EntryOptions entryOptions = getEntryOptions(options);
+  llvm::Expected<func::FuncOp> entry = findEntry(module, entryOptions);
+  if (!entry)
+    return entry.takeError();
+  if (options.target == CompileTarget::CUDA)
+    if (llvm::Error error = setCudaOptions(options, entryOptions))
       return std::move(error);
-    if (llvm::Error error = checkNotSharded(module))
-      return std::move(error);
-  }
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       createTargetMachine(options.cpu, options.optLevel);
   if (!machine)
@@ -249,44 +202,11 @@ mlir::nd::compileModule(ModuleOp module, const CompileOptions &options) {
   CompiledEntry compiled;
   compiled.symbol = options.symbol.empty() ? options.function : options.symbol;
   compiled.target = options.target;
-
-  // Everything that the exported signature needs from the tensor level is
-  // recorded before the lowering forgets it.
-  PassManager recordPm(module.getContext());
-  NdRecordSignatureOptions recordOptions;
-  recordOptions.function = options.function;
-  recordPm.addPass(createNdRecordSignature(recordOptions));
-  if (failed(recordPm.run(module)))
-    return makeError("@" + options.function + " cannot be exported");
-
-  PassManager pm(module.getContext());
-  if (cuda) {
-    buildNdToGPUPipeline(pm, gpuOptions);
-  } else {
-    NdToLLVMPipelineOptions pipelineOptions;
-    pipelineOptions.checkBounds = options.checkBounds;
-    // The caller's output buffers receive the results in place.
-    pipelineOptions.resultDestinations = options.function;
-    buildNdToLLVMPipeline(pm, pipelineOptions);
-  }
-  NdReturnThroughPointerOptions entryOptions;
-  entryOptions.function = options.function;
-  pm.addPass(createNdReturnThroughPointer(entryOptions));
-  pm.addPass(createNdCallState());
-  if (failed(pm.run(module)))
-    return makeError("lowering the module to the LLVM dialect failed");
-  FailureOr<ExportedSignature> signature = readExportedSignature(module);
-  if (failed(signature))
-    return makeError("the lowered module has no exportable entry");
+  llvm::Expected<ExportedSignature> signature =
+      lowerEntry(module, entryOptions);
+  if (!signature)
+    return signature.takeError();
   compiled.signature = std::move(*signature);
-  PassManager exportPm(module.getContext());
-  NdExportEntryOptions exportOptions;
-  exportOptions.symbol = compiled.symbol;
-  exportOptions.cuda = cuda;
-  exportPm.addPass(createNdExportEntry(exportOptions));
-  if (failed(exportPm.run(module)))
-    return makeError("exporting @" + options.function + " as '" +
-                     compiled.symbol + "' failed");
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

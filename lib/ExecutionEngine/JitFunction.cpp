@@ -1,15 +1,16 @@
 //===- JitFunction.cpp - JIT-compiled tensor functions ----------*- C++ -*-===//
 //
-// The entry function is lowered with nd-to-llvm and prepared for a host by
-// the LLVM stage's entry passes: it writes its results through a pointer
-// (--nd-return-through-pointer) and takes the call's error state as its last
-// argument (--nd-call-state). The ExecutionEngine's packed wrapper
-// `_mlir_<entry>(void **)` then takes one pointer per argument, which is how
-// the run-time library's `Call` (lib/Runtime/Call.h, shared with
-// libnd_runtime.so) calls compiled code: it checks and packs the inputs,
-// sets the thread count, gives the call its own error state, and hands the
-// results over (a donated input's buffer, declared by the lowering's
-// `nd.result_buffers`, is never released).
+// The entry function is prepared as nd-compile prepares a library's
+// (nd/Entry/PrepareEntry.h): checked, its donated arguments marked, its
+// signature recorded, lowered with nd-to-llvm and made what hosts call: it
+// writes its results through a pointer (--nd-return-through-pointer) and
+// takes the call's error state as its last argument (--nd-call-state). The
+// ExecutionEngine's packed wrapper `_mlir_<entry>(void **)` then takes one
+// pointer per argument, which is how the run-time library's `Call`
+// (lib/Runtime/Call.h, shared with libnd_runtime.so) calls compiled code: it
+// checks and packs the inputs, sets the thread count, gives the call its own
+// error state, and hands the results over (a donated input's buffer, an
+// output's alias in the signature, is never released).
 //
 // The generated code runs its parallel loops on LLVM's OpenMP runtime
 // (libomp, loaded into the JIT), allocates through nd's allocator and
@@ -25,15 +26,11 @@
 #include "Runtime/Call.h"
 #include "Runtime/Memory.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Pass/PassManager.h"
 #include "nd/Compile/Compile.h"
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
-#include "nd/Dialect/Nd/IR/NdDialect.h"
-#include "nd/Pipelines/Pipelines.h"
+#include "nd/Entry/PrepareEntry.h"
 #include "nd/Runner/ElementType.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -71,96 +68,58 @@ static float truncateDouble(double value) {
   return ::nd::runtime::asReturnedBFloat16(::nd::runtime::toBFloat16(value));
 }
 
-/// The signature of the entry as the run-time library reads it, with the
-/// storage its pointers point into: `arguments` and `results`, the donated
-/// arguments, and for each result the argument whose buffer it is (-1: a
-/// fresh one).
+/// The signature of the entry as the run-time library reads it, made from
+/// the prepared entry's, with the storage its pointers point into. Inputs
+/// have no names and dims no names here: JitFunction::checkInputs names an
+/// input by its position, and so do the run-time checks of its calls.
 struct JitFunction::Description {
-  Description(StringRef entryName, ArrayRef<TensorSignature> arguments,
-              ArrayRef<TensorSignature> results, ArrayRef<bool> donated,
-              ArrayRef<int32_t> aliases);
+  explicit Description(ExportedSignature exported);
   Description(const Description &) = delete;
   Description &operator=(const Description &) = delete;
 
   nd_signature signature{};
+  ExportedSignature exported;
   std::vector<nd_tensor_type> inputs;
   std::vector<nd_tensor_type> outputs;
-  std::vector<std::vector<int64_t>> dims;
-  std::string entry;
 
 private:
-  nd_tensor_type describe(const TensorSignature &tensor);
+  static nd_tensor_type describe(const ExportedTensor &tensor);
 };
 
-JitFunction::Description::Description(StringRef entryName,
-                                      ArrayRef<TensorSignature> arguments,
-                                      ArrayRef<TensorSignature> results,
-                                      ArrayRef<bool> donated,
-                                      ArrayRef<int32_t> aliases)
-    : entry(entryName.str()) {
-  dims.reserve(arguments.size() + results.size());
-  for (auto [i, argument] : llvm::enumerate(arguments)) {
-    inputs.push_back(describe(argument));
-    inputs.back().donated = donated[i];
-  }
-  for (auto [k, result] : llvm::enumerate(results)) {
-    outputs.push_back(describe(result));
-    outputs.back().alias = aliases[k];
-  }
+JitFunction::Description::Description(ExportedSignature exportedSignature)
+    : exported(std::move(exportedSignature)) {
+  for (const ExportedTensor &input : exported.inputs)
+    inputs.push_back(describe(input));
+  for (const ExportedTensor &output : exported.outputs)
+    outputs.push_back(describe(output));
   signature.abi_version = ND_ABI_VERSION;
   signature.num_inputs = static_cast<int32_t>(inputs.size());
   signature.num_outputs = static_cast<int32_t>(outputs.size());
-  signature.entry = entry.c_str();
+  signature.entry = exported.function.c_str();
   signature.inputs = inputs.data();
   signature.outputs = outputs.data();
+  signature.destinations = exported.destinations ? 1 : 0;
 }
 
 nd_tensor_type
-JitFunction::Description::describe(const TensorSignature &tensor) {
+JitFunction::Description::describe(const ExportedTensor &tensor) {
   nd_tensor_type type{};
-  type.dtype = static_cast<int32_t>(tensor.dtype);
-  type.rank = static_cast<int32_t>(tensor.shape.size());
-  std::vector<int64_t> &tensorDims = dims.emplace_back();
-  for (int64_t dim : tensor.shape)
-    tensorDims.push_back(ShapedType::isDynamic(dim) ? ND_DYNAMIC : dim);
-  // Each tensor's dims stay put when `dims` grows (vectors move whole).
-  type.dims = tensorDims.data();
+  type.dtype = tensor.dtype;
+  type.rank = static_cast<int32_t>(tensor.dims.size());
+  type.dims = tensor.dims.data();
   type.name = "";
-  type.alias = -1;
+  type.donated = tensor.donated ? 1 : 0;
+  type.alias = tensor.alias;
   return type;
 }
 
-/// The host dtype of an MLIR element type, if a HostTensor can hold it.
-/// `index` lowers to 64 bits here: its host tensors are int64.
-static std::optional<DType> getDType(Type type) {
-  if (type.isIndex())
-    return DType::I64;
-  return getDTypeOf(type);
-}
-
-/// The signature of one argument or result of the entry function.
-static llvm::Expected<TensorSignature> getSignature(Type type,
-                                                    const llvm::Twine &what) {
-  auto tensorType = dyn_cast<RankedTensorType>(type);
-  if (!tensorType) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << type;
-    return makeError(what + " has type " + text +
-                     "; only ranked tensors can be exchanged");
-  }
-  std::optional<DType> dtype = getDType(tensorType.getElementType());
-  if (!dtype) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << tensorType.getElementType();
-    return makeError(what + " has element type " + text +
-                     ", which has no host representation");
-  }
+/// The element type and shape of an input or output, dynamic dims as
+/// `ShapedType::kDynamic`.
+static TensorSignature getTensorSignature(const ExportedTensor &tensor) {
   TensorSignature signature;
-  signature.dtype = *dtype;
-  signature.shape.assign(tensorType.getShape().begin(),
-                         tensorType.getShape().end());
+  signature.dtype = static_cast<DType>(tensor.dtype);
+  for (int64_t dim : tensor.dims)
+    signature.shape.push_back(dim == ND_DYNAMIC ? ShapedType::kDynamic : dim);
   return signature;
 }
 
@@ -168,34 +127,6 @@ JitFunction::~JitFunction() = default;
 
 void JitFunction::registerDialects(DialectRegistry &registry) {
   registerCompileDialects(registry);
-}
-
-/// The signature of each of `types`, named "`what` #i of @entry" in errors.
-static llvm::Error collectSignatures(TypeRange types, StringRef what,
-                                     StringRef entry,
-                                     SmallVectorImpl<TensorSignature> &into) {
-  for (auto [i, type] : llvm::enumerate(types)) {
-    llvm::Expected<TensorSignature> signature =
-        getSignature(type, what + " #" + llvm::Twine(i) + " of @" + entry);
-    if (!signature)
-      return signature.takeError();
-    into.push_back(std::move(*signature));
-  }
-  return llvm::Error::success();
-}
-
-/// Marks the donated arguments of `entry` for nd-to-llvm.
-static llvm::Error markDonated(func::FuncOp entry, const JitOptions &options) {
-  for (unsigned position : options.donated) {
-    if (position >= entry.getNumArguments())
-      return makeError(llvm::formatv("cannot donate input #{0}: @{1} takes {2} "
-                                     "argument(s)",
-                                     position, options.entry,
-                                     entry.getNumArguments()));
-    entry.setArgAttr(position, NdDialect::getDonatedAttrName(),
-                     UnitAttr::get(entry.getContext()));
-  }
-  return llvm::Error::success();
 }
 
 namespace {
@@ -240,24 +171,6 @@ static llvm::Expected<JitLibraries> findJitLibraries() {
       library.getAddressOfSymbol(ND_ABI_NAME(ND_ABI_OMP_MAX_THREADS)));
   libraries.paths.push_back(openmp);
   return libraries;
-}
-
-/// nd-to-llvm, then the entry as hosts call it: results through a pointer,
-/// the call's error state as its last argument.
-static llvm::Error lowerForJit(ModuleOp module, const JitOptions &options,
-                               bool parallel) {
-  PassManager pm(module.getContext());
-  NdToLLVMPipelineOptions pipelineOptions;
-  pipelineOptions.checkBounds = options.checkBounds;
-  pipelineOptions.parallel = parallel;
-  buildNdToLLVMPipeline(pm, pipelineOptions);
-  NdReturnThroughPointerOptions entryOptions;
-  entryOptions.function = options.entry;
-  pm.addPass(createNdReturnThroughPointer(entryOptions));
-  pm.addPass(createNdCallState());
-  if (failed(pm.run(module)))
-    return makeError("lowering the module to the LLVM dialect failed");
-  return llvm::Error::success();
 }
 
 /// The symbols of nd's runtime that generated code calls, from this process.
@@ -320,49 +233,33 @@ createEngine(ModuleOp module, unsigned optLevel,
 
 llvm::Expected<std::unique_ptr<JitFunction>>
 JitFunction::compile(ModuleOp module, const JitOptions &options) {
-  auto entry = module.lookupSymbol<func::FuncOp>(options.entry);
-  if (!entry || entry.isExternal())
-    return makeError("the module has no function @" + options.entry +
-                     " with a body");
+  EntryOptions entryOptions;
+  entryOptions.target = EntryTarget::CPUJit;
+  entryOptions.function = options.entry;
+  entryOptions.donated = options.donated;
+  entryOptions.checkBounds = options.checkBounds;
+  llvm::Expected<func::FuncOp> entry = findEntry(module, entryOptions);
+  if (!entry)
+    return entry.takeError();
 
   std::unique_ptr<JitFunction> function(new JitFunction());
-  FunctionType type = entry.getFunctionType();
-  if (llvm::Error error = collectSignatures(type.getInputs(), "argument",
-                                            options.entry, function->arguments))
-    return std::move(error);
-  if (llvm::Error error = collectSignatures(type.getResults(), "result",
-                                            options.entry, function->results))
-    return std::move(error);
-  if (llvm::Error error = markDonated(entry, options))
-    return std::move(error);
   function->donated.assign(options.donated.begin(), options.donated.end());
   function->threads = options.threads;
-
   llvm::Expected<JitLibraries> libraries = findJitLibraries();
   if (!libraries)
     return libraries.takeError();
   function->setNumThreads = libraries->setNumThreads;
   function->getMaxThreads = libraries->getMaxThreads;
-  if (llvm::Error error = lowerForJit(module, options, libraries->parallel))
-    return std::move(error);
-
-  auto lowered = module.lookupSymbol<LLVM::LLVMFuncOp>(options.entry);
-  if (!lowered)
-    return makeError("the lowered module has no function @" + options.entry);
-  SmallVector<int64_t> ranks;
-  SmallVector<bool> isDonated(function->arguments.size(), false);
-  for (const TensorSignature &argument : function->arguments)
-    ranks.push_back(static_cast<int64_t>(argument.shape.size()));
-  for (unsigned position : options.donated)
-    isDonated[position] = true;
-  FailureOr<SmallVector<int32_t>> aliases =
-      getResultAliases(lowered, ranks, isDonated);
-  if (failed(aliases))
-    return makeError("the lowered entry does not say which results are "
-                     "donated inputs");
-  function->description =
-      std::make_unique<Description>(options.entry, function->arguments,
-                                    function->results, isDonated, *aliases);
+  entryOptions.parallel = libraries->parallel;
+  llvm::Expected<ExportedSignature> signature =
+      lowerEntry(module, entryOptions);
+  if (!signature)
+    return signature.takeError();
+  for (const ExportedTensor &input : signature->inputs)
+    function->arguments.push_back(getTensorSignature(input));
+  for (const ExportedTensor &output : signature->outputs)
+    function->results.push_back(getTensorSignature(output));
+  function->description = std::make_unique<Description>(std::move(*signature));
 
   unsigned optLevel = std::min(options.optLevel, 3u);
   auto engine = createEngine(module, optLevel, libraries->paths);

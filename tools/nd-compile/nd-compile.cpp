@@ -144,12 +144,6 @@ static std::string defaultSymbol(llvm::StringRef output) {
   return symbol;
 }
 
-static bool isCIdentifier(llvm::StringRef name) {
-  return !name.empty() && !llvm::isDigit(name.front()) &&
-         llvm::all_of(name,
-                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
-}
-
 std::optional<std::string> Options::finish() {
   if (model.empty())
     return std::string("no model given");

@@ -40,8 +40,7 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-/// The nd_dtype of a tensor's element type: `index` is exchanged as i64.
-static std::optional<int32_t> getNdDType(Type elementType) {
+std::optional<int32_t> mlir::nd::getExportedDType(Type elementType) {
   if (elementType.isIndex())
     return static_cast<int32_t>(DType::I64);
   std::optional<DType> dtype = getDTypeOf(elementType);
@@ -50,8 +49,7 @@ static std::optional<int32_t> getNdDType(Type elementType) {
   return static_cast<int32_t>(*dtype);
 }
 
-/// Whether `name` is a C identifier.
-static bool isCIdentifier(StringRef name) {
+bool mlir::nd::isCIdentifier(StringRef name) {
   if (name.empty() || llvm::isDigit(name.front()))
     return false;
   return llvm::all_of(name,
@@ -91,7 +89,7 @@ struct NdRecordSignaturePass
     FunctionType type = entry.getFunctionType();
     auto check = [&](Type type, StringRef what, size_t position) {
       auto tensor = dyn_cast<RankedTensorType>(type);
-      if (tensor && getNdDType(tensor.getElementType()))
+      if (tensor && getExportedDType(tensor.getElementType()))
         return true;
       entry.emitError() << what << " #" << position << " of @" << function
                         << " has type " << type
@@ -385,7 +383,7 @@ static FailureOr<ExportedSignature> readRecorded(ModuleOp module) {
     auto tensor =
         typeAttr ? dyn_cast<RankedTensorType>(typeAttr.getValue()) : nullptr;
     std::optional<int32_t> dtype =
-        tensor ? getNdDType(tensor.getElementType()) : std::nullopt;
+        tensor ? getExportedDType(tensor.getElementType()) : std::nullopt;
     if (!dtype)
       return emit() << ": " << attr << " is not a ranked tensor type of nd's "
                     << "element types";

@@ -19,6 +19,8 @@
 #include "mlir/Pass/Pass.h"
 #include "nd-c/RuntimeABI.h"
 
+#include <optional>
+
 namespace mlir {
 class DialectRegistry;
 class Location;
@@ -94,6 +96,13 @@ struct ExportedTensor {
   /// The name of each dim ("" for none: `nd.dim_names`), or none at all.
   SmallVector<std::string> dimNames;
 };
+
+/// The nd_dtype a host exchanges tensors of `elementType` as (`index` as
+/// i64), or none where nd-c/Runtime.h has no dtype for it.
+std::optional<int32_t> getExportedDType(Type elementType);
+
+/// Whether `name` is a C identifier (an exported entry's name must be).
+bool isCIdentifier(llvm::StringRef name);
 
 /// The signature of an exported entry.
 struct ExportedSignature {
