@@ -105,20 +105,6 @@ Value gpu_lowering::fromIndex(OpBuilder &b, Location loc, Type type,
   return b.createOrFold<arith::IndexCastOp>(loc, type, value);
 }
 
-void gpu_lowering::buildIf(OpBuilder &b, Location loc, Value cond,
-                           function_ref<void(OpBuilder &, Location)> then) {
-  std::optional<int64_t> known = getConstantIntValue(cond);
-  if (known) {
-    if (*known)
-      then(b, loc);
-    return;
-  }
-  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  then(b, loc);
-}
-
 void gpu_lowering::buildIfElse(
     OpBuilder &b, Location loc, Value cond,
     function_ref<void(OpBuilder &, Location)> then,

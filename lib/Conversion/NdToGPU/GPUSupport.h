@@ -69,10 +69,8 @@ Value loadAt(OpBuilder &b, Location loc, Value buffer, Value at);
 /// `buffer[at] = value` of a 1-D buffer, `at` an integer or an index.
 void storeAt(OpBuilder &b, Location loc, Value value, Value buffer, Value at);
 
-/// `scf.if cond { then() }`.
-void buildIf(OpBuilder &b, Location loc, Value cond,
-             function_ref<void(OpBuilder &, Location)> then);
-/// `scf.if cond { then() } else { otherwise() }`.
+/// `scf.if cond { then() } else { otherwise() }` (`scf.if cond { then() }`
+/// is nd's `buildIf`, IndexArithmetic.h).
 void buildIfElse(OpBuilder &b, Location loc, Value cond,
                  function_ref<void(OpBuilder &, Location)> then,
                  function_ref<void(OpBuilder &, Location)> otherwise);

@@ -76,19 +76,6 @@ Value lowering::buildIf(OpBuilder &b, Location loc, Value cond, Type type,
   return ifOp.getResult(0);
 }
 
-void lowering::buildIf(OpBuilder &b, Location loc, Value cond,
-                       function_ref<void(OpBuilder &, Location)> then) {
-  if (std::optional<int64_t> known = getConstantIntValue(cond);
-      known && *known != 0) {
-    then(b, loc);
-    return;
-  }
-  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  then(b, loc);
-}
-
 void lowering::reportUnless(OpBuilder &b, Location loc, Value ok,
                             function_ref<void(OpBuilder &, Location)> report) {
   Value failed = notBool(b, loc, ok);

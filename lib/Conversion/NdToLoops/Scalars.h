@@ -52,16 +52,14 @@ std::pair<Value, Value> resolveOrSkip(OpBuilder &b, Location loc, OobMode oob,
 // Booleans and conditionals
 //===----------------------------------------------------------------------===//
 
+/// The statement form is nd's (IndexArithmetic.h).
+using nd::buildIf;
+
 /// `scf.if cond -> type { then() } else { otherwise() }`, or just `then()`
 /// when `cond` is the constant true.
 Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
               function_ref<Value(OpBuilder &, Location)> then,
               function_ref<Value(OpBuilder &, Location)> otherwise);
-
-/// `scf.if cond { then() }`, or just `then()` when `cond` is the constant
-/// true.
-void buildIf(OpBuilder &b, Location loc, Value cond,
-             function_ref<void(OpBuilder &, Location)> then);
 
 /// Emits `if (!ok) report()`.
 void reportUnless(OpBuilder &b, Location loc, Value ok,

@@ -8,6 +8,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -95,6 +97,19 @@ Value mlir::nd::maxIndex(OpBuilder &b, Location loc, Value x, Value y) {
 
 Value mlir::nd::orBool(OpBuilder &b, Location loc, Value x, Value y) {
   return b.createOrFold<arith::OrIOp>(loc, x, y);
+}
+
+void mlir::nd::buildIf(OpBuilder &b, Location loc, Value cond,
+                       function_ref<void(OpBuilder &, Location)> then) {
+  if (std::optional<int64_t> known = getConstantIntValue(cond)) {
+    if (*known)
+      then(b, loc);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  then(b, loc);
 }
 
 Value mlir::nd::notBool(OpBuilder &b, Location loc, Value x) {

@@ -73,6 +73,12 @@ Value maxIndex(OpBuilder &b, Location loc, Value x, Value y);
 Value orBool(OpBuilder &b, Location loc, Value x, Value y);
 Value notBool(OpBuilder &b, Location loc, Value x);
 
+/// `scf.if cond { then() }`; just `then()` where `cond` is the constant
+/// true, and nothing where it is the constant false. The CPU and GPU
+/// lowerings build every conditional statement of theirs with it.
+void buildIf(OpBuilder &b, Location loc, Value cond,
+             function_ref<void(OpBuilder &, Location)> then);
+
 //===----------------------------------------------------------------------===//
 // The index rules on IR values
 //===----------------------------------------------------------------------===//
