@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
@@ -89,6 +90,12 @@ namespace {
 struct ConvertNdToGPUPass
     : public mlir::nd::impl::ConvertNdToGPUBase<ConvertNdToGPUPass> {
   using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The skipped phases of guarded kernels yield poison (guardKernels).
+    registry.insert<ub::UBDialect>();
+  }
 
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {

@@ -10,7 +10,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -359,6 +361,109 @@ void gpu_lowering::launch(OpBuilder &b, Location loc, Value gridX, Value gridY,
     ids.shared.push_back(arg);
   body(b, loc, ids);
   gpu::TerminatorOp::create(b, loc);
+}
+
+/// Splits the top-level ops of a kernel body (its terminator excepted)
+/// into the phases between its barriers, constants left out (they move to
+/// the start of the body, where every phase sees them); empty phases are
+/// left out.
+static SmallVector<SmallVector<Operation *>> kernelPhases(Block &body) {
+  SmallVector<SmallVector<Operation *>> phases(1);
+  SmallVector<Operation *> constants;
+  for (Operation &op : body.without_terminator()) {
+    if (op.hasTrait<OpTrait::ConstantLike>()) {
+      constants.push_back(&op);
+      continue;
+    }
+    if (isa<gpu::BarrierOp>(op)) {
+      if (!phases.back().empty())
+        phases.emplace_back();
+      continue;
+    }
+    phases.back().push_back(&op);
+  }
+  if (phases.back().empty())
+    phases.pop_back();
+  for (Operation *op : llvm::reverse(constants))
+    op->moveBefore(&body, body.begin());
+  return phases;
+}
+
+/// Runs the ops of `phase` (consecutive top-level ops of a kernel body)
+/// only where `run` holds: an `scf.if` that yields the values later phases
+/// use, poison where the phase is skipped (nothing uses them then: every
+/// phase of the kernel is skipped alike; zeros would cost the kernels that
+/// run a move each and the sort's pass kernel a 65th register).
+static void guardPhase(OpBuilder &b, ArrayRef<Operation *> phase, Value run) {
+  llvm::SmallPtrSet<Operation *, 16> inside(phase.begin(), phase.end());
+  Block *body = phase.front()->getBlock();
+  SmallVector<Value> escaping;
+  for (Operation *op : phase)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !inside.contains(body->findAncestorOpInBlock(*user));
+          }))
+        escaping.push_back(result);
+  Location loc = phase.front()->getLoc();
+  b.setInsertionPoint(phase.front());
+  SmallVector<Type> types;
+  for (Value value : escaping)
+    types.push_back(value.getType());
+  auto ifOp = scf::IfOp::create(b, loc, types, run, /*addThenBlock=*/true,
+                                /*addElseBlock=*/!escaping.empty());
+  Block *then = ifOp.thenBlock();
+  if (then->mightHaveTerminator())
+    then->getTerminator()->erase();
+  for (Operation *op : phase)
+    op->moveBefore(then, then->end());
+  b.setInsertionPointToEnd(then);
+  scf::YieldOp::create(b, loc, escaping);
+  if (escaping.empty())
+    return;
+  b.setInsertionPointToEnd(ifOp.elseBlock());
+  SmallVector<Value> zeros;
+  for (Type type : types) {
+    Value none = ub::PoisonOp::create(b, loc, type);
+    zeros.push_back(none);
+  }
+  scf::YieldOp::create(b, loc, zeros);
+  for (auto [value, result] : llvm::zip_equal(escaping, ifOp.getResults()))
+    value.replaceUsesWithIf(result, [&](OpOperand &use) {
+      return !ifOp->isAncestor(use.getOwner());
+    });
+}
+
+/// The kernel `launch` does its work only where `flag[0]` is zero
+/// (`whenZero`) or is not (see guardKernels).
+static void guardLaunch(gpu::LaunchOp launch, Value flag, bool whenZero) {
+  Block &body = launch.getBody().front();
+  SmallVector<SmallVector<Operation *>> phases = kernelPhases(body);
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Location loc = launch.getLoc();
+  Value zero = constIndex(b, loc, 0);
+  Value chosen = memref::LoadOp::create(b, loc, flag, ValueRange{zero});
+  Value none = i32Const(b, loc, 0);
+  auto predicate =
+      whenZero ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne;
+  Value run = arith::CmpIOp::create(b, loc, predicate, chosen, none);
+  for (ArrayRef<Operation *> phase : phases)
+    guardPhase(b, phase, run);
+}
+
+void gpu_lowering::guardKernels(
+    OpBuilder &b, Location loc, Value flag, bool whenZero,
+    function_ref<void(OpBuilder &, Location)> body) {
+  Block *block = b.getInsertionBlock();
+  Block::iterator point = b.getInsertionPoint();
+  Operation *before = point == block->begin() ? nullptr : &*std::prev(point);
+  body(b, loc);
+  Block::iterator first =
+      before ? std::next(before->getIterator()) : block->begin();
+  SmallVector<gpu::LaunchOp> launches;
+  for (Operation &op : llvm::make_range(first, b.getInsertionPoint()))
+    op.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+  for (gpu::LaunchOp launch : launches)
+    guardLaunch(launch, flag, whenZero);
 }
 
 Value gpu_lowering::gridFor(OpBuilder &b, Location loc, Value work,

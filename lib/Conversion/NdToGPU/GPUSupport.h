@@ -206,6 +206,18 @@ Value blockExclusiveScan(OpBuilder &b, Location loc, const KernelIds &ids,
                          Value scratch, int64_t blockSize, Value value,
                          Value &total);
 
+/// Builds `body` so that each kernel it launches, at any depth, does its
+/// work only where the device flag `flag[0]` (a 1-D buffer of i32) is zero
+/// (`whenZero`) or is not: paths whose choice depends on the data are all
+/// launched, with grids and scratch from shapes alone, and the device
+/// decides, without a round trip to the host. Each kernel reads the flag
+/// first; its work between barriers is skipped where the flag says another
+/// path, so that every thread still meets every barrier (a block-uniform
+/// branch that the host schedule of `--nd-gpu-run-on-host` runs too).
+/// Host operations of `body` (allocations, memsets) run either way.
+void guardKernels(OpBuilder &b, Location loc, Value flag, bool whenZero,
+                  function_ref<void(OpBuilder &, Location)> body);
+
 /// The element type of the shared memory attribution `type` of `size`.
 MemRefType sharedType(MLIRContext *ctx, Type elementType, int64_t size);
 

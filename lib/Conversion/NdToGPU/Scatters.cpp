@@ -32,6 +32,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -207,43 +208,32 @@ static void emitUniformRowsKernel(OpBuilder &b, Location loc, Value indices,
              });
 }
 
-/// Whether, `even` holding, each of the `rows` rows of `rowLen` index values
-/// of `indices` (1-D) holds one value: a kernel sets a flag on the first
-/// mismatch it sees, the host waits for it. An i1 on the host.
-static Value emitUniformRowsTest(OpBuilder &b, Location loc, Value even,
+/// The flag that chooses between whole rows and elements, on the device: 0
+/// where `even` holds and each of the `rows` rows of `rowLen` index values
+/// of `indices` (1-D) holds one value, 1 otherwise. Where `even` holds, a
+/// kernel raises the flag on the first mismatch it sees; the host does not
+/// wait for it (the kernels of both paths read it: guardKernels).
+static Value emitUniformRowsFlag(OpBuilder &b, Location loc, Value even,
                                  Value indices, Value rows, Value rowLen) {
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, even,
-                                /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Type i32 = b.getI32Type();
-    Value flag = allocFlat(b, loc, i32, 1);
-    fill32(b, loc, flag, 0);
+  Type i32 = b.getI32Type();
+  Value flag = allocFlat(b, loc, i32, 1);
+  Value zero = constInt(b, loc, i32, 0);
+  Value one = constInt(b, loc, i32, 1);
+  Value initial = select(b, loc, even, zero, one);
+  gpu::MemsetOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, flag,
+                        initial);
+  buildIf(b, loc, even, [&](OpBuilder &tb, Location tloc) {
     Type indexType = cast<MemRefType>(indices.getType()).getElementType();
-    Value canVector = canMoveVectors(b, loc, indexType, rowLen, {indices});
-    Value size = flatSize(b, loc, indices);
-    Value small = fitsIn32Bits(b, loc, {size});
-    withVariants(b, loc, indexType, canVector, small,
+    Value canVector = canMoveVectors(tb, tloc, indexType, rowLen, {indices});
+    Value size = flatSize(tb, tloc, indices);
+    Value small = fitsIn32Bits(tb, tloc, {size});
+    withVariants(tb, tloc, indexType, canVector, small,
                  [&](OpBuilder &vb, Location vloc, KernelVariant variant) {
-                   emitUniformRowsKernel(vb, vloc, indices, rows, rowLen,
-                                         flag, variant);
+                   emitUniformRowsKernel(vb, vloc, indices, rows, rowLen, flag,
+                                         variant);
                  });
-    auto hostType = MemRefType::get({1}, i32);
-    Value host = memref::AllocaOp::create(b, loc, hostType);
-    gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, host,
-                          flag);
-    Value zero = constIndex(b, loc, 0);
-    Value mismatch = memref::LoadOp::create(b, loc, host, zero);
-    dealloc(b, loc, flag);
-    Value none = constInt(b, loc, i32, 0);
-    Value uniform =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mismatch, none);
-    scf::YieldOp::create(b, loc, uniform);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, constBool(b, loc, false));
-  }
-  return ifOp.getResult(0);
+  });
+  return flag;
 }
 
 namespace {
@@ -319,12 +309,16 @@ static void scatterIndexRows(OpBuilder &b, Location loc, const RowScatter &s,
   emitRowScatter(b, loc, r);
 }
 
-/// Host plan: where dims follow the axis and data has the dims of indices
+/// The plan: where dims follow the axis and data has the dims of indices
 /// off the axis, the positions of indices that differ only after the axis
 /// form a contiguous row of both buffers; where every such row holds one
 /// index value (an index broadcast along the dims after the axis, as a
 /// GNN's aggregation has it), the op scatters whole rows. One pass over the
-/// indices finds out (the host waits for its answer).
+/// indices finds out on the device; the host launches both paths, and the
+/// kernels of the one not chosen return at once (guardKernels), so that
+/// the host never waits. Their scratch comes from shapes alone: a call
+/// holds the larger of the two paths' scratch (the arena hands the rows'
+/// out again to the elements).
 static void scatterElementsPlan(OpBuilder &b, Location loc,
                                 const RowScatter &s, const ElementsPlan &p) {
   bool hasRows = p.axis + 1 < p.rank;
@@ -347,16 +341,23 @@ static void scatterElementsPlan(OpBuilder &b, Location loc,
   Value zero = constIndex(b, loc, 0);
   Value nonEmpty = cmpIndex(b, loc, arith::CmpIPredicate::ne, rowLen, zero);
   evenRows = andBool(b, loc, evenRows, nonEmpty);
-  Value useRows = emitUniformRowsTest(b, loc, evenRows, p.indices, rowEntries,
-                                      rowLen);
-  buildIfElse(
-      b, loc, useRows,
-      [&](OpBuilder &rb, Location rloc) {
-        scatterIndexRows(rb, rloc, s, p, rowEntries, rowLen);
-      },
-      [&](OpBuilder &eb, Location eloc) {
-        scatterElementwise(eb, eloc, s, p);
-      });
+  if (isConstantIntValue(evenRows, 0)) {
+    scatterElementwise(b, loc, s, p);
+    return;
+  }
+  Value flag =
+      emitUniformRowsFlag(b, loc, evenRows, p.indices, rowEntries, rowLen);
+  buildIf(b, loc, evenRows, [&](OpBuilder &rb, Location rloc) {
+    guardKernels(rb, rloc, flag, /*whenZero=*/true,
+                 [&](OpBuilder &gb, Location gloc) {
+                   scatterIndexRows(gb, gloc, s, p, rowEntries, rowLen);
+                 });
+  });
+  guardKernels(b, loc, flag, /*whenZero=*/false,
+               [&](OpBuilder &gb, Location gloc) {
+                 scatterElementwise(gb, gloc, s, p);
+               });
+  dealloc(b, loc, flag);
 }
 
 LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,

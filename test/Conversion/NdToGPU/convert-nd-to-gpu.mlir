@@ -253,21 +253,36 @@ func.func @strided_destination(%data: memref<4x4xf32, strided<[8, 1]>>, %indices
 
 // -----
 
-// scatter_elements with dims after the axis: a pass over the indices tells
-// whether every row holds one value (the host waits for its answer); if so
-// the rows are scattered whole, otherwise element by element.
+// scatter_elements with dims after the axis: a pass over the indices raises
+// a device flag where a row holds more than one value, and the host does
+// not wait for it: it launches the kernels of both paths (whole rows, then
+// element by element), each of which reads the flag first and does its
+// work, phase by phase between its barriers, only where its path was
+// chosen.
 // CHECK-LABEL: func.func @scatter_elements_rows
+// CHECK-NOT: gpu.memcpy
 // CHECK: %[[FLAG:.*]] = gpu.alloc () : memref<1xi32>
-// CHECK: gpu.memset %[[FLAG]]
+// CHECK: gpu.memset %[[FLAG]], %c0_i32
 // CHECK: gpu.launch
 // CHECK: arith.cmpi ne, %{{.*}}, %{{.*}} : i64
-// CHECK: %[[HOST:.*]] = memref.alloca() : memref<1xi32>
-// CHECK: gpu.memcpy %[[HOST]], %[[FLAG]]
-// CHECK: %[[MISMATCH:.*]] = memref.load %[[HOST]]
-// CHECK: gpu.dealloc %[[FLAG]]
-// CHECK: %[[UNIFORM:.*]] = arith.cmpi eq, %[[MISMATCH]], %c0_i32
-// CHECK: scf.if %[[UNIFORM]] {
+// CHECK: memref.store %c1_i32, %[[FLAG]][%c0]
+// CHECK: gpu.launch
+// CHECK: %[[ROWS:.*]] = memref.load %[[FLAG]][%c0]
+// CHECK-NEXT: %[[CHOSEN:.*]] = arith.cmpi eq, %[[ROWS]], %c0_i32
+// CHECK-NEXT: scf.if %[[CHOSEN]] {
+// CHECK: gpu.barrier
+// CHECK-NEXT: %{{.*}}:24 = scf.if %[[CHOSEN]] -> (
 // CHECK: } else {
+// CHECK-NEXT: scf.yield %{{.*}} : i32, i32, i64,
+// The elements' keys, one per element of indices (500 x 128):
+// CHECK: gpu.alloc (%c64000)
+// CHECK-NEXT: gpu.launch
+// CHECK-NEXT: %[[ELEMENTS:.*]] = memref.load %[[FLAG]][%c0]
+// CHECK-NEXT: %[[OTHER:.*]] = arith.cmpi ne, %[[ELEMENTS]], %c0_i32
+// CHECK-NEXT: scf.if %[[OTHER]] {
+// CHECK: gpu.dealloc %[[FLAG]]
+// CHECK-NOT: gpu.memcpy
+// CHECK: return
 func.func @scatter_elements_rows(%data: memref<100x128xf32>, %indices: memref<500x128xi64>, %updates: memref<500x128xf32>) {
   nd.scatter_elements %data[%indices], %updates axis(0) reduction<add> : memref<100x128xf32>, memref<500x128xi64>, memref<500x128xf32>
   return
