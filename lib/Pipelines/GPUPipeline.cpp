@@ -29,6 +29,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "nd/Conversion/NdToGPU/NdToGPU.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Dialect/Nd/Transforms/Passes.h"
 
 using namespace mlir;
 

@@ -35,6 +35,7 @@
 #include "nd/Conversion/NdToLoops/NdToLoops.h"
 #include "nd/Conversion/TensorToNd/TensorToNd.h"
 #include "nd/Conversion/TosaToNd/TosaToNd.h"
+#include "nd/Dialect/Nd/Transforms/Passes.h"
 
 using namespace mlir;
 

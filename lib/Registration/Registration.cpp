@@ -22,5 +22,5 @@ void mlir::nd::registerNdDialects(DialectRegistry &registry) {
 void mlir::nd::registerNdPasses() {
   registerNdConversionPasses();
   registerNdPipelines();
-  registerNdShardPasses();
+  registerNdTransformsPasses();
 }

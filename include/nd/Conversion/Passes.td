@@ -155,60 +155,6 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
 // Passes of the nd-to-llvm pipeline
 //===----------------------------------------------------------------------===//
 
-def NdDonation : Pass<"nd-donation", "ModuleOp"> {
-  let summary = "Make public functions' tensor arguments read-only unless "
-                "donated";
-  let description = [{
-    A compiled function never writes into a buffer its caller passed in
-    unless the caller donated it. This pass runs before one-shot
-    bufferization and sets `bufferization.writable = false` on every tensor
-    argument of a public function, except the arguments marked `nd.donated`,
-    which get `bufferization.writable = true`: bufferization then updates a
-    donated argument in place (and may return its buffer as a result) and
-    copies any other argument it would write. Arguments of private
-    functions are left to bufferization's own analysis of their call sites.
-  }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
-}
-
-def NdShareReadBuffers : Pass<"nd-share-read-buffers", "ModuleOp"> {
-  let summary = "Read tensors that nothing writes through one buffer each";
-  let description = [{
-    Runs before one-shot bufferization, after `--nd-donation`. A tensor that
-    nothing may write (a function argument with `bufferization.writable =
-    false`, an `arith.constant`) is read by the nd ops through one
-    `bufferization.to_buffer read_only` of it, made once where it is
-    defined; a scatter whose destination is such a tensor updates a copy of
-    that buffer (`memref.alloc` + `memref.copy`, seen as a new writable
-    tensor), the copy bufferization would make anyway.
-
-    Why: one-shot bufferization compares every use of a tensor with every
-    other use of the tensors it may alias, so a tensor read by N ops costs
-    time quadratic in N (3,000 gathers of one argument: 2.3 s, 10,000:
-    minutes). Shared, the tensor has one use; what the analysis decides is
-    unchanged (such a buffer is never written, and a write to it must be a
-    copy). The ops read the shared buffer as an operand on buffers, which
-    their form on tensors allows for the operands they only read.
-  }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
-                           "::mlir::memref::MemRefDialect"];
-}
-
-def NdReturnDonated : Pass<"nd-return-donated", "ModuleOp"> {
-  let summary = "Return donated buffers without cloning them";
-  let description = [{
-    Runs after the buffer deallocation pipeline, which clones every returned
-    buffer the function does not own (a function argument, for one) so that
-    the caller owns each result. A result that is the buffer of an argument
-    marked `nd.donated` is returned as it is instead: the caller donated it
-    and takes it back as the result (a `bufferization.clone` of the
-    argument directly before `func.return` is removed). The `nd.donated`
-    and `nd.dim_names` attributes are removed: nothing after this pass uses
-    them (`nd-record-signature` records the names for an exported entry).
-  }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
-}
-
 def NdResultDestinations : Pass<"nd-result-destinations", "ModuleOp"> {
   let summary = "Compute an entry's results into buffers its caller gives";
   let description = [{

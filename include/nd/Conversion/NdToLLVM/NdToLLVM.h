@@ -1,7 +1,8 @@
 //===- NdToLLVM.h - nd's LLVM stage -----------------------------*- C++ -*-===//
 //
 // The passes that take lowered nd ops from tensors to the LLVM dialect next to
-// upstream's: argument donation around bufferization, folded reshapes of
+// upstream's (donation and shared read buffers around bufferization are the
+// dialect's transforms, nd/Dialect/Nd/Transforms/Passes.h): folded reshapes of
 // buffers, the simplification of small functions' deallocations, parallel
 // copies, the OpenMP `if` clause, the alloca scopes of parallel loop bodies
 // and the run-time calls (error reporting, thread count, store fences); and
@@ -29,9 +30,6 @@ class Value;
 
 namespace nd {
 
-#define GEN_PASS_DECL_NDDONATION
-#define GEN_PASS_DECL_NDRETURNDONATED
-#define GEN_PASS_DECL_NDSHAREREADBUFFERS
 #define GEN_PASS_DECL_NDFOLDRESHAPES
 #define GEN_PASS_DECL_NDSTABLECONSTANTNAMES
 #define GEN_PASS_DECL_NDPARALLELCOPY

@@ -1,7 +1,9 @@
-//===- Passes.h - nd passes for sharded programs ----------------*- C++ -*-===//
+//===- Passes.h - nd's transforms -------------------------------*- C++ -*-===//
 //
-// The passes of include/nd/Dialect/Nd/Transforms/Passes.td and the external
-// models that let upstream's sharding and MPI passes handle nd programs. The
+// The passes of include/nd/Dialect/Nd/Transforms/Passes.td (donation and
+// shared read buffers around one-shot bufferization, the passes of sharded
+// programs) and the external models that let upstream's sharding and MPI
+// passes handle nd programs. The
 // `nd-sharded-to-llvm` pipeline built from them is in nd/Pipelines.
 //
 //===----------------------------------------------------------------------===//

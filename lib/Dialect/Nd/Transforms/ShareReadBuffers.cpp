@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Dialect/Nd/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDSHAREREADBUFFERS
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Dialect/Nd/Transforms/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;

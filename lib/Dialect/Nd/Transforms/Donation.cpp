@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Dialect/Nd/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,7 +18,7 @@
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDDONATION
 #define GEN_PASS_DEF_NDRETURNDONATED
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Dialect/Nd/Transforms/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;
