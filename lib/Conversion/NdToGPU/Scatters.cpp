@@ -44,7 +44,8 @@ using namespace mlir::nd::gpu_lowering;
 /// updates (disposable: nothing reads it if the op fails). Null otherwise.
 static memref::CopyOp foldableCopy(Operation *op, Value data,
                                    ReductionKind reduction) {
-  if (reduction == ReductionKind::None || !op->hasAttr("disposable"))
+  if (reduction == ReductionKind::None ||
+      !cast<IterationSpaceOpInterface>(op).isDisposable())
     return {};
   auto copy = dyn_cast_or_null<memref::CopyOp>(op->getPrevNode());
   if (!copy || copy.getTarget() != data || copy.getSource() == data)
