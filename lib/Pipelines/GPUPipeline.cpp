@@ -9,16 +9,10 @@
 
 #include "nd/Pipelines/Pipelines.h"
 
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
-#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
-#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -27,6 +21,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "nd/Bridges/Bridges.h"
 #include "nd/Conversion/NdToGPU/NdToGPU.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Dialect/Nd/Transforms/Passes.h"
@@ -41,14 +36,7 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
   // Value semantics to buffers, as nd-to-llvm does, with the nd ops left in
   // place on buffers. The input is not folded (as in nd-to-llvm, that is
   // the caller's choice): the pipeline lowers what it is given.
-  pm.addPass(createNdDonation());
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  bufferization::OneShotBufferizePassOptions bufferizeOptions;
-  bufferizeOptions.bufferizeFunctionBoundaries = true;
-  bufferizeOptions.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  pm.addPass(createNdStableConstantNames());
+  addNdBufferizationPasses(pm, /*linearInOps=*/false);
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   addNdDeallocationPasses(pm);
@@ -68,16 +56,9 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
   if (options.runOnHost) {
     pm.addPass(createNdGPURunOnHost());
     pm.addPass(createCanonicalizerPass());
-    pm.addPass(memref::createExpandStridedMetadataPass());
-    pm.addPass(createLowerAffinePass());
-    pm.addPass(createSCFToControlFlowPass());
-    ConvertNdRuntimeToLLVMOptions runtimeOptions;
-    runtimeOptions.parallel = false;
-    pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));
-    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-    pm.addPass(createConvertToLLVMPass());
-    pm.addPass(createReconcileUnrealizedCastsPass());
-    pm.addPass(createCanonicalizerPass());
+    NdHostToLLVMOptions hostOptions;
+    hostOptions.parallel = false;
+    addNdHostToLLVMPasses(pm, hostOptions);
     return;
   }
   // Constants and sizes computed from them go into the kernels (the
@@ -109,13 +90,7 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
   pm.addPass(createNdGPUModuleToFatbin(fatbinOptions));
 
   // The host: LLVM, with nd's error reports and the GPU runtime calls.
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertNdRuntimeToLLVM());
-  pm.addPass(createGpuToLLVMConversionPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
+  NdHostToLLVMOptions hostOptions;
+  hostOptions.gpuRuntime = true;
+  addNdHostToLLVMPasses(pm, hostOptions);
 }

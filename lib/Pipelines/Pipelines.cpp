@@ -14,6 +14,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -31,6 +32,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "nd/Bridges/Bridges.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Conversion/NdToLoops/NdToLoops.h"
 #include "nd/Conversion/TensorToNd/TensorToNd.h"
@@ -77,10 +79,7 @@ void mlir::nd::addNdDeallocationPasses(OpPassManager &pm) {
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
-void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
-                                     const NdToLLVMPipelineOptions &options) {
-  if (options.upstreamConversions)
-    addUpstreamConversions(pm);
+void mlir::nd::addNdBufferizationPasses(OpPassManager &pm, bool linearInOps) {
   // Arguments the caller did not donate are never written.
   pm.addPass(createNdDonation());
   // Elementwise arith on tensors (e.g. arith.extf of a whole tensor) has no
@@ -90,25 +89,64 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   // nd checks at run time (a dynamic dim, known to differ only once the cast
   // folds) a compile-time error.
   pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCSEPass());
-
-  // One-shot bufferization decides where every op works, the nd ops
-  // included (see BufferizableOpInterfaceImpl.cpp): a scatter in place on
-  // its destination where it may be, on a copy where it may not. Tensors
-  // that nothing writes are read through one buffer each, which keeps the
-  // analysis linear in the number of ops that read them.
-  pm.addPass(createNdShareReadBuffers());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  // The tensor constants' globals, as one-shot bufferization would make
-  // them but in linear time (a bridge, see its banner).
-  NdBufferizeConstantsOptions constantsOptions;
-  constantsOptions.alignment = bufferizeOptions.bufferAlignment;
-  pm.addPass(createNdBufferizeConstants(constantsOptions));
+  if (linearInOps) {
+    pm.addPass(createCSEPass());
+    // One-shot bufferization decides where every op works, the nd ops
+    // included (see BufferizableOpInterfaceImpl.cpp): a scatter in place on
+    // its destination where it may be, on a copy where it may not. Tensors
+    // that nothing writes are read through one buffer each, which keeps the
+    // analysis linear in the number of ops that read them.
+    pm.addPass(createNdShareReadBuffers());
+    // The tensor constants' globals, as one-shot bufferization would make
+    // them but in linear time (a bridge, see its banner).
+    NdBufferizeConstantsOptions constantsOptions;
+    constantsOptions.alignment = bufferizeOptions.bufferAlignment;
+    pm.addPass(createNdBufferizeConstants(constantsOptions));
+  }
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   pm.addPass(createNdStableConstantNames());
+}
+
+void mlir::nd::addNdHostToLLVMPasses(OpPassManager &pm,
+                                     const NdHostToLLVMOptions &options) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  if (options.hoistInvariants)
+    pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  ConvertNdRuntimeToLLVMOptions runtimeOptions;
+  runtimeOptions.parallel = options.parallel;
+  pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));
+  if (options.gpuRuntime)
+    pm.addPass(createGpuToLLVMConversionPass());
+  if (options.finalizeMemRef) {
+    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+    memrefOptions.useGenericFunctions = options.genericAllocator;
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  }
+  // convert-to-llvm, with the functions ahead of many globals while it
+  // looks callees up (a bridge, see nd-functions-first's banner).
+  if (options.functionsFirst)
+    pm.addPass(createNdFunctionsFirst());
+  pm.addPass(createConvertToLLVMPass());
+  if (options.functionsFirst)
+    pm.addPass(createNdRestoreOrder());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  // A buffer that cannot be allocated ends the call with nd's report.
+  if (options.checkAllocations)
+    pm.addPass(createNdCheckAllocations());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
+                                     const NdToLLVMPipelineOptions &options) {
+  if (options.upstreamConversions)
+    addUpstreamConversions(pm);
+  addNdBufferizationPasses(pm, /*linearInOps=*/true);
   // The nd ops on buffers, each into a call of a function of its own.
   LowerScatterOptions lowerOptions;
   lowerOptions.checkBounds = options.checkBounds;
@@ -138,27 +176,14 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createNdInlineAllocaScopes());
     pm.addPass(createCanonicalizerPass());
   }
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createLoopInvariantCodeMotionPass());
-  pm.addPass(createSCFToControlFlowPass());
-  ConvertNdRuntimeToLLVMOptions runtimeOptions;
-  runtimeOptions.parallel = options.parallel;
-  pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));
-  if (options.runtimeAllocator) {
-    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
-    memrefOptions.useGenericFunctions = true;
-    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
-  }
-  // convert-to-llvm, with the functions ahead of many globals while it
-  // looks callees up (a bridge, see nd-functions-first's banner).
-  pm.addPass(createNdFunctionsFirst());
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createNdRestoreOrder());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  // A buffer that cannot be allocated ends the call with nd's report.
-  pm.addPass(createNdCheckAllocations());
-  pm.addPass(createCanonicalizerPass());
+  NdHostToLLVMOptions hostOptions;
+  hostOptions.parallel = options.parallel;
+  hostOptions.hoistInvariants = true;
+  hostOptions.finalizeMemRef = options.runtimeAllocator;
+  hostOptions.genericAllocator = true;
+  hostOptions.functionsFirst = true;
+  hostOptions.checkAllocations = true;
+  addNdHostToLLVMPasses(pm, hostOptions);
 }
 
 void mlir::nd::registerNdPipelines() {

@@ -3,6 +3,7 @@
 #include "nd/Registration/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "nd/Bridges/Bridges.h"
 #include "nd/Conversion/Passes.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/Transforms/BufferizableOpInterfaceImpl.h"
@@ -20,6 +21,7 @@ void mlir::nd::registerNdDialects(DialectRegistry &registry) {
 }
 
 void mlir::nd::registerNdPasses() {
+  registerNdBridgesPasses();
   registerNdConversionPasses();
   registerNdPipelines();
   registerNdTransformsPasses();

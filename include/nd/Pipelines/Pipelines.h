@@ -60,6 +60,16 @@ struct NdToLLVMPipelineOptions
       llvm::cl::init(true)};
 };
 
+/// Adds nd's bufferization (nd-to-llvm and nd-to-gpu): arguments the caller
+/// did not donate never written, elementwise arith on tensors into linalg,
+/// one-shot bufferization of the functions' boundaries with identity
+/// layouts and the constants' globals named in a stable order.
+/// `linearInOps` adds what keeps the CPU's analysis linear in the number of
+/// nd ops (a CSE first, tensors that nothing writes read through one buffer
+/// each, the constants' globals made beforehand: see nd-to-llvm); nd-to-gpu,
+/// whose lowering takes the nd ops on buffers, runs without.
+void addNdBufferizationPasses(OpPassManager &pm, bool linearInOps);
+
 /// Adds the passes that follow one-shot bufferization in nd's pipelines: a
 /// donated argument's buffer returned as it is, upstream's ownership-based
 /// deallocation (with nd's simplification where it is cheap), and the
@@ -77,6 +87,34 @@ void addNdDeallocationPasses(OpPassManager &pm);
 /// donated buffers as they are, turn parallel loops into OpenMP and
 /// everything into LLVM. The generated code calls `nd_report_error` (with
 /// `check-bounds`) and the OpenMP runtime (with `parallel`).
+/// What nd's pipelines differ in when they take the host's code to the LLVM
+/// dialect (addNdHostToLLVMPasses).
+struct NdHostToLLVMOptions {
+  /// Run-time calls for code that runs on OpenMP threads
+  /// (--convert-nd-runtime-to-llvm's `parallel`).
+  bool parallel = true;
+  /// Loop-invariant code hoisted out of the lowered loops first.
+  bool hoistInvariants = false;
+  /// The GPU runtime's calls (gpu-to-llvm) before the memrefs.
+  bool gpuRuntime = false;
+  /// Memrefs through finalize-memref-to-llvm first: with
+  /// `_mlir_memref_to_llvm_alloc` and `_mlir_memref_to_llvm_free` where
+  /// `genericAllocator`, with malloc and free otherwise.
+  bool finalizeMemRef = true;
+  bool genericAllocator = false;
+  /// convert-to-llvm with the functions ahead of the globals (a bridge:
+  /// --nd-functions-first).
+  bool functionsFirst = false;
+  /// Every allocation tested (--nd-check-allocations).
+  bool checkAllocations = false;
+};
+
+/// Adds the host's tail of nd's pipelines: strided metadata, affine and scf
+/// lowered, nd's run-time calls, the memrefs and everything else to the LLVM
+/// dialect, the casts reconciled and the result canonicalized.
+void addNdHostToLLVMPasses(OpPassManager &pm,
+                           const NdHostToLLVMOptions &options);
+
 void buildNdToLLVMPipeline(OpPassManager &pm,
                            const NdToLLVMPipelineOptions &options);
 

@@ -300,11 +300,20 @@ void FunctionChecks::run() {
     if (isSite(call))
       sites.push_back(call);
   });
+  // The messages in the order of the sites (their globals' names and
+  // places), then the checks from the last site to the first: splitting a
+  // block moves the ops behind the split, which are then only those up to
+  // the next site (linear in the function, where the first site first
+  // moved the rest of the block again for every site). The blocks end up
+  // in the same order either way.
   for (LLVM::CallOp site : sites)
+    if (allocatedBytes(site))
+      checker.message(site, module);
+  for (LLVM::CallOp site : llvm::reverse(sites))
     check(site);
   // After each op whose region a failure left: the function's return.
   OpBuilder &b = checker.b;
-  for (Operation *op : regionOps) {
+  for (Operation *op : llvm::reverse(regionOps)) {
     b.setInsertionPointAfter(op);
     Location loc = op->getLoc();
     Value failed = checker.isFlagSet(loc, localFlag);

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Bridges/Bridges.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDCHECKDIMINDICES
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Bridges/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Bridges/Bridges.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -30,7 +30,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDBUFFERIZECONSTANTS
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Bridges/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;

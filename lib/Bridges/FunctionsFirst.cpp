@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Bridges/Bridges.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -30,7 +30,7 @@
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDFUNCTIONSFIRST
 #define GEN_PASS_DEF_NDRESTOREORDER
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Bridges/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;
