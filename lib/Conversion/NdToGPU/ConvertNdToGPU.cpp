@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <optional>
@@ -89,6 +90,14 @@ namespace {
 struct ConvertNdToGPUPass
     : public mlir::nd::impl::ConvertNdToGPUBase<ConvertNdToGPUPass> {
   using Base::Base;
+
+  /// The pass also makes nd's run-time ops (the nd_rt dialect). Not in
+  /// Passes.td's dependentDialects, whose generated code every pass file
+  /// includes.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<nd::rt::NdRuntimeDialect>();
+  }
 
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
