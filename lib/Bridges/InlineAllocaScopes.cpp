@@ -6,9 +6,10 @@
 // is invalid IR. A scope whose body makes no stack allocation is inlined into
 // its parent. Upstream's canonicalization does the same, but counts every
 // call (and every op whose effects are unknown) as a possible allocation;
-// calls (whose callees allocate in their own frames) and the fences nd puts
-// in loop bodies (lower-scatter's call of `__nd_store_fence`,
-// nd-parallel-copy's `llvm.fence`) allocate nothing and do not count here.
+// calls (whose callees allocate in their own frames), nd's run-time ops
+// (`nd_rt.store_fence` in loop bodies, the reports of failed checks: they
+// read and write memory, like the calls they stand for) and
+// nd-parallel-copy's `llvm.fence` allocate nothing and do not count here.
 //
 // Bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
 // MLIR 22"; test/Conversion/NdToLLVM/Upstream): `convert-scf-to-openmp`
@@ -33,6 +34,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDINLINEALLOCASCOPES
@@ -42,13 +44,12 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-/// The fences nd puts inside loop bodies: lower-scatter's call of its
-/// run-time function, nd-parallel-copy's `llvm.fence`.
-static bool isFence(Operation *op) {
-  if (isa<LLVM::FenceOp>(op))
-    return true;
-  auto call = dyn_cast<func::CallOp>(op);
-  return call && call.getCallee() == ND_ABI_LOWERED_STORE_FENCE;
+/// nd's ops that stand for calls or fences: the run-time ops of the nd_rt
+/// dialect (lower-scatter's store fences and reports), nd-parallel-copy's
+/// `llvm.fence`.
+static bool isRuntimeOrFence(Operation *op) {
+  return isa<LLVM::FenceOp>(op) ||
+         isa_and_nonnull<rt::NdRuntimeDialect>(op->getDialect());
 }
 
 /// Whether `op` itself (not the ops nested in it) may allocate on the stack
@@ -56,8 +57,8 @@ static bool isFence(Operation *op) {
 /// allocations live in its own frame (the nd ops' functions, called from
 /// the bodies of loops that tiling made).
 static bool mayAllocateOnStack(Operation *op) {
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || isFence(op) ||
-      isa<CallOpInterface>(op))
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+      isRuntimeOrFence(op) || isa<CallOpInterface>(op))
     return false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)

@@ -9,10 +9,11 @@
 #include "nd/Dialect/Nd/Transforms/BufferizableOpInterfaceImpl.h"
 #include "nd/Dialect/Nd/Transforms/Passes.h"
 #include "nd/Dialect/Nd/Transforms/TilingInterfaceImpl.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "nd/Pipelines/Pipelines.h"
 
 void mlir::nd::registerNdDialects(DialectRegistry &registry) {
-  registry.insert<NdDialect>();
+  registry.insert<NdDialect, rt::NdRuntimeDialect>();
   registerNdToLLVMInterfaces(registry);
   registerShardingInterfaceExternalModels(registry);
   registerTilingInterfaceExternalModels(registry);

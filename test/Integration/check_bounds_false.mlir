@@ -7,7 +7,7 @@
 // RUN: nd-opt %s --nd-to-llvm=check-bounds=false | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 // RUN: nd-opt %s --nd-to-llvm=check-bounds=false | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils | FileCheck %s
 
-// IR-NOT: __nd_report_error
+// IR-NOT: nd_rt.report
 // IR-NOT: __nd_msg
 // IR-NOT: nd.scatter_nd
 // IR-NOT: nd.gather_nd

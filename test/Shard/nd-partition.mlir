@@ -11,7 +11,6 @@ shard.grid @grid(shape = 2)
 // it: each one contributes a 1 to an all-reduce over the whole grid, and
 // another sum is reported through nd's run-time error report (which ends the
 // process under mlir-runner), not an assertion (which aborts it).
-// CHECK: func.func private @__nd_report_error(i64, i64)
 // CHECK-LABEL: func.func @sharded(
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1> : tensor<1xi32>
 // CHECK-NEXT: %[[COUNT:.*]] = shard.all_reduce %[[ONE]] on @grid grid_axes = [0] : tensor<1xi32> -> tensor<1xi32>
@@ -22,13 +21,13 @@ shard.grid @grid(shape = 2)
 // CHECK-NEXT: scf.if %[[DIFFERS]] {
 // CHECK-NEXT:   %[[GOT:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK-NEXT:   %[[WANT:.*]] = arith.constant 2 : i64
-// CHECK-NEXT:   func.call @__nd_report_error(%[[GOT]], %[[WANT]]) {nd.message = "@sharded is partitioned for the 2 processes of grid @grid, but a different number runs it"} : (i64, i64) -> ()
+// CHECK-NEXT:   nd_rt.report "@sharded is partitioned for the 2 processes of grid @grid, but a different number runs it" (%[[GOT]], %[[WANT]])
 // CHECK-NEXT: }
 // CHECK-NOT: cf.assert
 // CHECK: shard.all_slice
-// NO-CHECK-NOT: __nd_report_error
+// NO-CHECK-NOT: nd_rt.report
 // NO-CHECK-LABEL: func.func @sharded(
-// NO-CHECK-NOT: __nd_report_error
+// NO-CHECK-NOT: nd_rt.report
 // NO-CHECK: shard.all_slice
 func.func @sharded(%table: tensor<8x4xf32>, %ids: tensor<6x1xi64>) -> tensor<6x4xf32> {
   %split = shard.sharding @grid split_axes = [[0]] : !shard.sharding

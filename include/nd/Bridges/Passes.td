@@ -114,11 +114,12 @@ def NdInlineAllocaScopes : Pass<"nd-inline-alloca-scopes", "ModuleOp"> {
     `memref.alloca_scope`. A scope whose body makes no stack allocation is
     inlined into its parent: a scope must keep one block, and `scf-to-cf`
     would split it into several. Upstream's canonicalization inlines such
-    scopes too, but counts every call as a possible stack allocation; here
-    the calls of nd's run-time functions that `--lower-scatter` puts inside
-    loop bodies (`__nd_store_fence`) do not count, since they allocate
-    nothing in their caller's frame. Scopes holding an allocation, or an op
-    whose effects are unknown, stay.
+    scopes too, but counts every call, and every op whose effects are
+    unknown, as a possible stack allocation; here calls and nd's run-time
+    ops (the `nd_rt` dialect: the store fences and reports `--lower-scatter`
+    puts inside loop bodies) do not count, since they allocate nothing in
+    their caller's frame. Scopes holding an allocation, or another op whose
+    effects are unknown, stay.
 
     A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps of
     MLIR 22"): retired once `convert-scf-to-openmp` adds the scope only

@@ -68,7 +68,7 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     the update entries, so results are bit-identical for every thread
     count, floating-point reductions with duplicate indices included. The
     number of partitions is chosen at run time: one below `grain` element
-    moves, otherwise at most the number of threads (`__nd_max_threads()`).
+    moves, otherwise at most the number of threads (`nd_rt.max_threads`).
 
     Negative indices are normalised (`i + dim`). With `check-bounds` (the
     default) every index component, every dynamic dimension that the
@@ -79,20 +79,19 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     bufferization made, which nothing reads if the call fails): then it
     checks as it writes, with the same branch-free unsigned compare; a
     gather checks each tuple as it reads it and never reads through a bad
-    one. A failed check calls `__nd_report_error_at(site, a, b)` with the
-    message (naming the op, the operand, the offending value and the
-    dimension) in the call's `nd.message` attribute; `site` is the
-    function's last argument, which each call sets to
-    `__nd_site() {nd.site = "<location of its op>"}`. `__nd_max_threads`,
-    `__nd_site` and `__nd_report_error_at` are private function
-    declarations; `--convert-nd-runtime-to-llvm` lowers them to the OpenMP
-    runtime and to the host's `nd_report_error` with the full message
+    one. A failed check reports through `nd_rt.report_at %site "<message>"
+    (a, b)` (the message naming the op, the operand, the offending value
+    and the dimension); `%site` is the function's last argument, which each
+    call sets to `nd_rt.site "<location of its op>"`. The ops of nd's
+    run-time dialect (`nd_rt`) stand for calls into the run time;
+    `--convert-nd-runtime-to-llvm` lowers them to the OpenMP runtime and to
+    the host's `nd_report_error` with the full message
     "<location>: <op>: <text>".
 
     Gathers whose result has at least 16 MiB, in rows of whole 64-byte
     vectors, write it with non-temporal (streaming) stores when the result
     buffer starts on a 64-byte boundary (checked at run time), and a
-    partition that did so calls `__nd_store_fence()` before it ends. Row
+    partition that did so ends with `nd_rt.store_fence`. Row
     gathers prefetch the first lines of the row two index values ahead.
 
     Under `oob<skip>` an entry with an index component out of range is
@@ -123,7 +122,7 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
         %indices: memref<2x2xi64>, %out: memref<2x2xf32>) {
       %df = memref.collapse_shape %data [[0, 1]] : ... into memref<4xf32>
       %of = memref.collapse_shape %out [[0, 1]] : ... into memref<4xf32>
-      %parts = ... call @__nd_max_threads() ...
+      %parts = ... nd_rt.max_threads ...
       scf.parallel (%p) = (%c0) to (%parts) step (%c1) {
         // the partition's positions: load, normalise, load, store
       }
@@ -266,7 +265,7 @@ def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
     Rewrites `memref.copy` between identity-layout buffers into an `scf.if`
     on the size: a copy of at least twice `min-bytes` becomes an
     `scf.parallel` over as many contiguous byte ranges as there are threads
-    (`__nd_max_threads()`, at most one range per `min-bytes`), each copied by
+    (`nd_rt.max_threads`, at most one range per `min-bytes`), each copied by
     one `llvm.intr.memcpy`; smaller copies stay as they are. Out-of-place
     scatters copy `data` this way. A copy of 16 MiB or more streams: each
     range moves in 64-byte loads and non-temporal stores to the target's
@@ -306,30 +305,35 @@ def NdOpenMPIf : Pass<"nd-openmp-if", "ModuleOp"> {
 def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
   let summary = "Lower nd's run-time calls to the LLVM dialect";
   let description = [{
-    Lowers what `--lower-scatter` leaves for the LLVM stage (the names are
-    those of `include/nd-c/RuntimeABI.h`, the one home of nd's run-time ABI):
+    Lowers the ops of nd's run-time dialect (`nd_rt`) that `--lower-scatter`,
+    `--nd-partition`, `--nd-parallel-copy` and `--nd-gpu-run-on-host` leave
+    for the LLVM stage, one pattern each (`populateNdRuntimeToLLVMPatterns`;
+    the external names are those of `include/nd-c/RuntimeABI.h`, the one
+    home of nd's run-time ABI):
 
-    - `func.call @__nd_report_error(a, b) {nd.message = "..."}` becomes a
-      call of `nd_report_error(ptr state, ptr message, i64 a, i64 b)` with
-      the message in a private constant global and a null call state
+    - `nd_rt.report "..." (a, b)` becomes a call of
+      `nd_report_error(ptr state, ptr message, i64 a, i64 b)` with the
+      message in a private constant global and a null call state
       (`--nd-call-state` gives each call of a host its own);
     - in a function that ops at several places share,
-      `func.call @__nd_report_error_at(site, a, b) {nd.message = M}` (with
-      `site` an argument of the function) calls `nd_report_error` with the
-      message at the site: each call of the function passes
-      `func.call @__nd_site() {nd.site = W}`, which becomes the address of
-      the site's entries in one private table of messages "W: M" (the
+      `nd_rt.report_at %site M (a, b)` (with `%site` an argument of the
+      function) calls `nd_report_error` with the message at the site: each
+      call of the function passes `nd_rt.site W`, which becomes the address
+      of the site's entries in one private table of messages "W: M" (the
       function's messages in order of first appearance), whose texts lie in
       one private character array. The host provides `nd_report_error`:
       `libnd_runtime.so` and `JitFunction` record the message in the call's
       state, `libnd_runner_utils.so` (for mlir-runner) prints it to stderr and
       exits with status 1;
-    - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` of
-      the OpenMP runtime with `parallel`, the constant 1 without;
-    - `func.call @__nd_store_fence()` becomes `llvm.fence seq_cst`, which
-      orders the partition's non-temporal stores before its later ones.
+    - `nd_rt.max_threads` becomes `omp_get_max_threads()` of the OpenMP
+      runtime with `parallel`, the constant 1 without;
+    - `nd_rt.store_fence` becomes `llvm.fence seq_cst`, which orders the
+      partition's non-temporal stores before its later ones.
 
-    The private declarations of these functions are removed.
+    The module-level symbols (the declarations, the message globals, the
+    site table) are made before the patterns run. The pass fails on a
+    report whose site is not an argument of its function and on a site
+    passed to anything but the functions of nd ops, or to two of them.
 
     The pass loads the nd dialect, to which the LLVM stage attaches a printer
     hook (`registerNdToLLVMInterfaces`) that names literal LLVM structs of
@@ -684,12 +688,12 @@ def ConvertNdToGPU : Pass<"convert-nd-to-gpu", "ModuleOp"> {
     every dynamic shape the verifier could not compare is checked; the first
     failure of a call (in program order, then row-major order of the
     indices) is kept in a device error record
-    (`__nd_gpu_error_record(words)` at the function's start), later kernels
-    write nothing, and each return reports it with the CPU lowering's
-    message (`__nd_gpu_error_record_end(record) {nd.messages = [...]}`);
-    `--nd-gpu-call-stream` makes these calls of nd's CUDA runtime, which
+    (`nd_rt.gpu_error_record %words` at the function's start), later
+    kernels write nothing, and each return reports it with the CPU
+    lowering's message (`nd_rt.gpu_error_record_end %record [...]`);
+    `--nd-gpu-call-stream` makes these ops calls of nd's CUDA runtime, which
     reports asynchronously, and `--nd-gpu-run-on-host` host code that
-    reports through `__nd_report_error`. See docs/Rationale.md, "GPU".
+    reports through `nd_rt.report`. See docs/Rationale.md, "GPU".
 
     Operands of other layouts than contiguous row-major are copied into
     contiguous buffers first (and a destination copied back).
@@ -762,8 +766,8 @@ def NdGPUCallStream : Pass<"nd-gpu-call-stream", "ModuleOp"> {
       and grows when a call needs more (after a call's work in stream order,
       so no driver allocation in the steady state). Buffers the function
       may return stay `gpu.alloc`s.
-    - The error record calls of `--convert-nd-to-gpu`
-      (`__nd_gpu_error_record`, `__nd_gpu_error_record_end`) become the
+    - The error record ops of `--convert-nd-to-gpu`
+      (`nd_rt.gpu_error_record`, `nd_rt.gpu_error_record_end`) become the
       runtime's `nd_cuda_error_record` and `nd_cuda_error_record_end`, the
       messages of each function a private constant global.
 
@@ -811,7 +815,7 @@ def NdGPURunOnHost : Pass<"nd-gpu-run-on-host", "ModuleOp"> {
     and `gpu.memset` become host allocations, copies and fills; `gpu.wait`
     goes. The error record of `--convert-nd-to-gpu` becomes a host buffer
     cleared at the function's start, and each return reports the failed
-    check it holds through `__nd_report_error`, as the CPU lowering does. A `gpu.barrier` at the top of a kernel's body splits the body into
+    check it holds through `nd_rt.report`, as the CPU lowering does. A `gpu.barrier` at the top of a kernel's body splits the body into
     phases, each run by every thread of the block before the next starts;
     the values a thread carries from one phase to a later one are kept in
     per-thread buffers, and workgroup memory is a buffer per block. Any

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <optional>
@@ -91,10 +92,11 @@ struct ConvertNdToGPUPass
     : public mlir::nd::impl::ConvertNdToGPUBase<ConvertNdToGPUPass> {
   using Base::Base;
 
+  /// The pass also makes nd's run-time ops (the nd_rt dialect) and, in the
+  /// skipped phases of guarded kernels, poison (guardKernels).
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    // The skipped phases of guarded kernels yield poison (guardKernels).
-    registry.insert<ub::UBDialect>();
+    registry.insert<nd::rt::NdRuntimeDialect, ub::UBDialect>();
   }
 
   void runOnOperation() override {

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
 using namespace mlir;
 using namespace mlir::nd;
@@ -43,16 +44,11 @@ static MemRefType dynamicWordsType(MLIRContext *context) {
 ErrorRecord::ErrorRecord(OpBuilder &b, func::FuncOp func, int64_t numSlots)
     : numWords(kRecordHeader + numSlots) {
   OpBuilder::InsertionGuard guard(b);
-  auto module = func->getParentOfType<ModuleOp>();
   Type i64 = b.getI64Type();
-  MemRefType dynamicType = dynamicWordsType(b.getContext());
-  declareFunction(b, module, kRecordFn, b.getFunctionType({i64}, dynamicType));
   b.setInsertionPointToStart(&func.getBody().front());
   Location loc = func.getLoc();
   Value words = constInt(b, loc, i64, numWords);
-  dynamicBuffer =
-      func::CallOp::create(b, loc, kRecordFn, dynamicType, ValueRange{words})
-          .getResult(0);
+  dynamicBuffer = rt::GpuErrorRecordOp::create(b, loc, words);
   auto wordsType = MemRefType::get({numWords}, i64);
   buffer = memref::CastOp::create(b, loc, wordsType, dynamicBuffer);
 }
@@ -190,9 +186,6 @@ void ErrorRecord::recordFromHost(OpBuilder &b, Location loc, Value bad,
 void ErrorRecord::emitReports(OpBuilder &b, func::FuncOp func) const {
   if (messages.empty())
     return;
-  auto module = func->getParentOfType<ModuleOp>();
-  declareFunction(b, module, kRecordEndFn,
-                  b.getFunctionType({dynamicBuffer.getType()}, {}));
   SmallVector<Attribute> texts;
   for (const std::string &message : messages)
     texts.push_back(b.getStringAttr(message));
@@ -202,9 +195,7 @@ void ErrorRecord::emitReports(OpBuilder &b, func::FuncOp func) const {
   for (func::ReturnOp ret : returns) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ret);
-    auto call = func::CallOp::create(b, ret.getLoc(), kRecordEndFn, TypeRange{},
-                                     ValueRange{dynamicBuffer});
-    call->setAttr(kMessagesAttr, table);
+    rt::GpuErrorRecordEndOp::create(b, ret.getLoc(), dynamicBuffer, table);
   }
 }
 
@@ -212,28 +203,19 @@ void ErrorRecord::emitReports(OpBuilder &b, func::FuncOp func) const {
 // The record on the host (--nd-gpu-run-on-host)
 //===----------------------------------------------------------------------===//
 
-/// The calls of `name` in `module`.
-static SmallVector<func::CallOp> callsOf(ModuleOp module, StringRef name) {
-  SmallVector<func::CallOp> calls;
-  module.walk([&](func::CallOp call) {
-    if (call.getCallee() == name)
-      calls.push_back(call);
-  });
-  return calls;
-}
-
-/// Erases the declaration of `name` in `module`, if any.
-static void eraseDeclaration(ModuleOp module, StringRef name) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
-    fn.erase();
+/// The ops of type OpTy in `module`, in the order of a walk.
+template <typename OpTy> static SmallVector<OpTy> opsOf(ModuleOp module) {
+  SmallVector<OpTy> ops;
+  module.walk([&](OpTy op) { ops.push_back(op); });
+  return ops;
 }
 
 /// A record in host memory, cleared word by word.
-static void expandRecordOnHost(OpBuilder &b, func::CallOp call) {
+static void expandRecordOnHost(OpBuilder &b, rt::GpuErrorRecordOp call) {
   b.setInsertionPoint(call);
   Location loc = call.getLoc();
-  Value words = toIndex(b, loc, call.getOperand(0));
-  auto type = cast<MemRefType>(call.getResult(0).getType());
+  Value words = toIndex(b, loc, call.getWords());
+  MemRefType type = call.getType();
   Value record = memref::AllocOp::create(b, loc, type, ValueRange{words});
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
@@ -242,16 +224,16 @@ static void expandRecordOnHost(OpBuilder &b, func::CallOp call) {
            [&](OpBuilder &nb, Location nloc, Value i) {
              memref::StoreOp::create(nb, nloc, none, record, ValueRange{i});
            });
-  call.getResult(0).replaceAllUsesWith(record);
+  call.getResult().replaceAllUsesWith(record);
   call.erase();
 }
 
 /// Reports the check whose code the host record holds, then frees it.
-static void expandRecordEndOnHost(OpBuilder &b, func::CallOp call) {
+static void expandRecordEndOnHost(OpBuilder &b, rt::GpuErrorRecordEndOp call) {
   b.setInsertionPoint(call);
   Location loc = call.getLoc();
-  Value record = call.getOperand(0);
-  auto table = call->getAttrOfType<ArrayAttr>(kMessagesAttr);
+  Value record = call.getRecord();
+  ArrayAttr table = call.getMessages();
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   Value two = constIndex(b, loc, 2);
@@ -267,9 +249,7 @@ static void expandRecordEndOnHost(OpBuilder &b, func::CallOp call) {
   for (auto [i, message] : llvm::enumerate(table.getAsRange<StringAttr>())) {
     Block &block = switchOp.getCaseRegions()[i].emplaceBlock();
     OpBuilder cb = OpBuilder::atBlockBegin(&block);
-    auto report = func::CallOp::create(cb, loc, kReportErrorFn, TypeRange{},
-                                       ValueRange{a, b2});
-    report->setAttr(kMessageAttr, message);
+    rt::ReportOp::create(cb, loc, message, a, b2);
     scf::YieldOp::create(cb, loc);
   }
   Block &otherwise = switchOp.getDefaultRegion().emplaceBlock();
@@ -281,17 +261,11 @@ static void expandRecordEndOnHost(OpBuilder &b, func::CallOp call) {
 
 void gpu_lowering::expandErrorRecordsOnHost(ModuleOp module) {
   OpBuilder b(module.getContext());
-  Type i64 = b.getI64Type();
-  if (!callsOf(module, kRecordEndFn).empty())
-    declareFunction(b, module, kReportErrorFn,
-                    b.getFunctionType({i64, i64}, {}));
   // The ends first: they use the records.
-  for (func::CallOp call : callsOf(module, kRecordEndFn))
+  for (auto call : opsOf<rt::GpuErrorRecordEndOp>(module))
     expandRecordEndOnHost(b, call);
-  for (func::CallOp call : callsOf(module, kRecordFn))
+  for (auto call : opsOf<rt::GpuErrorRecordOp>(module))
     expandRecordOnHost(b, call);
-  eraseDeclaration(module, kRecordEndFn);
-  eraseDeclaration(module, kRecordFn);
 }
 
 //===----------------------------------------------------------------------===//
@@ -313,8 +287,8 @@ static SmallVector<int8_t> packMessages(ArrayAttr table) {
 
 /// A private constant global of `symbols` holding `table` (one per distinct
 /// table), as a memref<?xi8> at `call`.
-static Value messagesAt(OpBuilder &b, SymbolTable &symbols, func::CallOp call,
-                        ArrayAttr table,
+static Value messagesAt(OpBuilder &b, SymbolTable &symbols,
+                        rt::GpuErrorRecordEndOp call, ArrayAttr table,
                         llvm::DenseMap<Attribute, memref::GlobalOp> &globals) {
   Location loc = call.getLoc();
   memref::GlobalOp &global = globals[table];
@@ -346,8 +320,10 @@ void gpu_lowering::lowerErrorRecordsForDevice(ModuleOp module) {
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
   StringRef recordFn = ND_ABI_NAME(ND_ABI_CUDA_ERROR_RECORD);
   StringRef endFn = ND_ABI_NAME(ND_ABI_CUDA_ERROR_RECORD_END);
-  SmallVector<func::CallOp> records = callsOf(module, kRecordFn);
-  SmallVector<func::CallOp> ends = callsOf(module, kRecordEndFn);
+  SmallVector<rt::GpuErrorRecordOp> records =
+      opsOf<rt::GpuErrorRecordOp>(module);
+  SmallVector<rt::GpuErrorRecordEndOp> ends =
+      opsOf<rt::GpuErrorRecordEndOp>(module);
   if (!records.empty())
     declareFunction(b, module, recordFn,
                     b.getFunctionType({b.getI64Type()}, wordsType),
@@ -356,19 +332,21 @@ void gpu_lowering::lowerErrorRecordsForDevice(ModuleOp module) {
     declareFunction(b, module, endFn,
                     b.getFunctionType({wordsType, bytesType}, {}),
                     /*cInterface=*/true);
-  for (func::CallOp call : records)
-    call.setCallee(recordFn);
+  for (rt::GpuErrorRecordOp record : records) {
+    b.setInsertionPoint(record);
+    auto call = func::CallOp::create(b, record.getLoc(), recordFn, wordsType,
+                                     ValueRange{record.getWords()});
+    record.getResult().replaceAllUsesWith(call.getResult(0));
+    record.erase();
+  }
   llvm::DenseMap<Attribute, memref::GlobalOp> globals;
   SymbolTable symbols(module);
-  for (func::CallOp call : ends) {
-    auto table = call->getAttrOfType<ArrayAttr>(kMessagesAttr);
-    Value messages = messagesAt(b, symbols, call, table, globals);
-    func::CallOp::create(b, call.getLoc(), endFn, TypeRange{},
-                         ValueRange{call.getOperand(0), messages});
-    call.erase();
+  for (rt::GpuErrorRecordEndOp end : ends) {
+    Value messages = messagesAt(b, symbols, end, end.getMessages(), globals);
+    func::CallOp::create(b, end.getLoc(), endFn, TypeRange{},
+                         ValueRange{end.getRecord(), messages});
+    end.erase();
   }
-  eraseDeclaration(module, kRecordEndFn);
-  eraseDeclaration(module, kRecordFn);
 }
 
 std::tuple<Value, Value, Value>

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -265,6 +266,14 @@ namespace {
 struct NdGPURunOnHostPass
     : public mlir::nd::impl::NdGPURunOnHostBase<NdGPURunOnHostPass> {
   using Base::Base;
+
+  /// The pass also makes nd's run-time ops (the nd_rt dialect). Not in
+  /// Passes.td's dependentDialects, whose generated code every pass file
+  /// includes.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<nd::rt::NdRuntimeDialect>();
+  }
 
   void runOnOperation() override {
     OpBuilder b(&getContext());

@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "nd/Conversion/Streaming.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDPARALLELCOPY
@@ -30,10 +31,6 @@ namespace mlir::nd {
 
 using namespace mlir;
 using namespace mlir::nd;
-
-/// The function the nd lowering asks the thread count from (see
-/// `--convert-nd-runtime-to-llvm`).
-static constexpr StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
 
 /// Bytes per element in memory, if known: integers and floats round up to
 /// whole bytes, complex numbers hold two.
@@ -105,6 +102,14 @@ struct NdParallelCopyPass
     : public mlir::nd::impl::NdParallelCopyBase<NdParallelCopyPass> {
   using Base::Base;
 
+  /// The pass also makes nd's run-time ops (the nd_rt dialect). Not in
+  /// Passes.td's dependentDialects, whose generated code every pass file
+  /// includes.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<nd::rt::NdRuntimeDialect>();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<memref::CopyOp> copies;
@@ -126,12 +131,6 @@ struct NdParallelCopyPass
       return markAllAnalysesPreserved();
 
     OpBuilder b(&getContext());
-    if (!module.lookupSymbol(kMaxThreadsFn)) {
-      b.setInsertionPointToStart(module.getBody());
-      auto type = b.getFunctionType({}, {b.getIndexType()});
-      auto fn = func::FuncOp::create(b, module.getLoc(), kMaxThreadsFn, type);
-      fn.setPrivate();
-    }
     for (memref::CopyOp copy : copies)
       rewrite(b, copy);
   }
@@ -160,10 +159,9 @@ struct NdParallelCopyPass
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto threads = func::CallOp::create(
-        b, loc, kMaxThreadsFn, TypeRange{b.getIndexType()}, ValueRange{});
+    Value threads = nd::rt::MaxThreadsOp::create(b, loc);
     Value byBytes = arith::DivUIOp::create(b, loc, bytes, minimum);
-    Value parts = arith::MinUIOp::create(b, loc, byBytes, threads.getResult(0));
+    Value parts = arith::MinUIOp::create(b, loc, byBytes, threads);
     parts = arith::MaxUIOp::create(b, loc, parts, one);
     // Part p copies bytes [p * n / parts, (p + 1) * n / parts), computed
     // without overflow as in the nd lowering's partitions.

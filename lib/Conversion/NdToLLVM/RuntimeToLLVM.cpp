@@ -1,32 +1,43 @@
-//===- RuntimeToLLVM.cpp - nd's run-time calls, LLVM stage ------*- C++ -*-===//
+//===- RuntimeToLLVM.cpp - nd's run-time ops, LLVM stage --------*- C++ -*-===//
 //
-// `--convert-nd-runtime-to-llvm`: the calls `--lower-scatter` leaves for the
-// LLVM stage.
+// `--convert-nd-runtime-to-llvm`: the ops of the nd_rt dialect (nd's
+// run-time contract, NdRuntimeOps.td) that `--lower-scatter`, the GPU
+// lowering on the host and `--nd-partition` leave for the LLVM stage, one
+// rewrite pattern each (populateNdRuntimeToLLVMPatterns).
 //
-// The names are those of nd-c/RuntimeABI.h.
+// The external names are those of nd-c/RuntimeABI.h.
 //
-// - `func.call @__nd_report_error(a, b) {nd.message = M}` becomes
+// - `nd_rt.report M (a, b)` becomes
 //   `llvm.call @nd_report_error(null, @msg, a, b)` with M in a private
 //   constant global (one per distinct message); the null is the call state,
 //   which --nd-call-state replaces where a host passes one.
 // - Inside a function that ops at several places share, a report names its
-//   site, the function's argument `s`:
-//   `func.call @__nd_report_error_at(s, a, b) {nd.message = M_i}`. Each call
-//   of the function passes `func.call @__nd_site() {nd.site = W}`, which
-//   becomes the address of the site's entries in a private table of
-//   messages: "W: M_1", ..., "W: M_n" (the function's messages, numbered by
-//   first appearance); the report loads entry i from there and calls
-//   `nd_report_error` with it. One table and one array of texts serve all
-//   the sites of the module.
-// - `func.call @__nd_max_threads()` becomes `omp_get_max_threads()` (or 1
-//   without OpenMP).
-// - `func.call @__nd_store_fence()` becomes `llvm.fence seq_cst`, which
-//   orders non-temporal stores too (x86: `mfence`).
+//   site, the function's argument `s`: `nd_rt.report_at s M_i (a, b)`. Each
+//   call of the function passes `nd_rt.site W`, which becomes the address
+//   of the site's entries in a private table of messages: "W: M_1", ...,
+//   "W: M_n" (the function's messages, numbered by first appearance); the
+//   report loads entry i from there and calls `nd_report_error` with it.
+//   One table and one array of texts serve all the sites of the module.
+// - `nd_rt.max_threads` becomes `omp_get_max_threads()` (or 1 without
+//   OpenMP).
+// - `nd_rt.store_fence` becomes `llvm.fence seq_cst`, which orders
+//   non-temporal stores too (x86: `mfence`).
+//
+// The module-level symbols (the reporter's declaration, the message
+// globals, the site table, omp_get_max_threads's declaration) are made
+// before the patterns run, in that order (RuntimeTables::build): the
+// patterns only rewrite their op in place.
+//
+// Preconditions: the nd_rt ops verify; each `nd_rt.report_at`'s site is an
+// argument of its function, and each `nd_rt.site` is passed only to the
+// functions of nd ops, to one function at most (the pass fails otherwise).
 //
 //===----------------------------------------------------------------------===//
 
+#include "nd/Conversion/NdToLLVM/RuntimeToLLVM.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,8 +45,12 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <memory>
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_CONVERTNDRUNTIMETOLLVM
@@ -45,16 +60,7 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-// The names --lower-scatter and createRuntimeErrorReport use.
-static constexpr StringLiteral kReportErrorFn = ND_ABI_LOWERED_REPORT_ERROR;
-static constexpr StringLiteral kReportErrorAtFn =
-    ND_ABI_LOWERED_REPORT_ERROR_AT;
-static constexpr StringLiteral kMessageAttr = ND_ABI_MESSAGE_ATTR;
-static constexpr StringLiteral kSiteFn = ND_ABI_LOWERED_SITE;
-static constexpr StringLiteral kSiteAttr = ND_ABI_SITE_ATTR;
-static constexpr StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
-static constexpr StringLiteral kStoreFenceFn = ND_ABI_LOWERED_STORE_FENCE;
-// What they become.
+// What the ops become (nd-c/RuntimeABI.h).
 static constexpr StringLiteral kOmpMaxThreadsFn =
     ND_ABI_NAME(ND_ABI_OMP_MAX_THREADS);
 static constexpr StringLiteral kMessageGlobal = ND_ABI_MESSAGE_GLOBAL;
@@ -63,91 +69,89 @@ static constexpr StringLiteral kSiteTableGlobal = ND_ABI_SITE_TABLE_GLOBAL;
 
 void mlir::nd::createRuntimeErrorReport(OpBuilder &builder, Location loc,
                                         StringRef format, Value a, Value b) {
-  auto module = builder.getInsertionBlock()
-                    ->getParentOp()
-                    ->getParentOfType<ModuleOp>();
-  if (!SymbolTable::lookupSymbolIn(module, kReportErrorFn)) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(module.getBody());
-    Type i64 = builder.getI64Type();
-    auto declaration = func::FuncOp::create(
-        builder, loc, kReportErrorFn, builder.getFunctionType({i64, i64}, {}));
-    declaration.setPrivate();
-  }
-  auto call = func::CallOp::create(builder, loc, kReportErrorFn, TypeRange{},
-                                   ValueRange{a, b});
-  call->setAttr(kMessageAttr, builder.getStringAttr(format));
+  rt::ReportOp::create(builder, loc, format, a, b);
 }
 
+//===----------------------------------------------------------------------===//
+// The module's run-time tables
+//===----------------------------------------------------------------------===//
+
 namespace {
-/// The messages a function reports through its site argument `argument`,
-/// numbered by first appearance.
+/// The messages a function reports through its site argument, numbered by
+/// first appearance.
 struct SiteMessages {
   SmallVector<StringRef> messages;
   llvm::StringMap<unsigned> index;
 };
-} // namespace
 
-namespace {
-/// The calls --lower-scatter leaves, by callee.
-struct RuntimeCalls {
-  SmallVector<func::CallOp> reports, siteReports, sites, threadQueries, fences;
+/// The nd_rt ops of a module, by kind, in the order of a walk.
+struct RuntimeOps {
+  SmallVector<rt::ReportOp> reports;
+  SmallVector<rt::ReportAtOp> siteReports;
+  SmallVector<rt::SiteOp> sites;
+  bool threadQueries = false;
 };
 
-/// A site's entries in the table of site messages.
-struct SiteEntries {
-  func::CallOp call;
-  int64_t first = -1; // In the table; -1: no message.
-};
-
-/// The site messages of the module: each site's entries, the offset in
-/// `text` of each table entry, and the texts in one character array.
+/// The site messages of the module: the first table entry of each site
+/// (-1: none), the offset in `text` of each table entry, and the texts in
+/// one character array.
 struct SiteTable {
-  SmallVector<SiteEntries> sites;
+  DenseMap<Operation *, int64_t> first;
   SmallVector<int64_t> entryOffsets;
   std::string text;
   llvm::StringMap<int64_t> textOffsets;
 };
+} // namespace
 
-/// The lowering of a module's run-time calls to the LLVM dialect.
-class RuntimeLowering {
+namespace mlir::nd {
+/// What the patterns of the nd_rt ops refer to: the module-level symbols,
+/// made before the patterns run (`build`), and where each report and site
+/// finds its message.
+class RuntimeTables {
 public:
-  explicit RuntimeLowering(ModuleOp module)
-      : module(module), b(module.getContext()), symbols(module),
-        ptrType(LLVM::LLVMPointerType::get(module.getContext())),
-        i64(b.getI64Type()), i32(b.getI32Type()) {}
+  /// The tables of `module`, with omp_get_max_threads's declaration if
+  /// `parallel`; fails (with a diagnostic) on an op that breaks the pass's
+  /// preconditions.
+  static FailureOr<std::shared_ptr<RuntimeTables>> build(ModuleOp module,
+                                                         bool parallel);
 
-  LogicalResult lowerReports(ArrayRef<func::CallOp> reports);
-  LogicalResult lowerSiteReports(ArrayRef<func::CallOp> siteReports);
-  LogicalResult lowerSites(ArrayRef<func::CallOp> sites);
-  LogicalResult lowerThreadQueries(ArrayRef<func::CallOp> queries,
-                                   bool parallel);
-  void lowerFences(ArrayRef<func::CallOp> fences);
-  void eraseDeclarations();
-  /// nd_report_error's declaration, for the reports.
-  LogicalResult declareReporter();
+  Type ptrType;
+  LLVM::LLVMFuncOp reporter;
+  /// Null without `parallel`: the thread count is 1.
+  LLVM::LLVMFuncOp ompMaxThreads;
+  /// One global per distinct message of `nd_rt.report`.
+  llvm::StringMap<LLVM::GlobalOp> messageGlobals;
+  /// The entry of each `nd_rt.report_at` in its site's messages.
+  DenseMap<Operation *, int32_t> siteReportEntries;
+  /// The first entry of each `nd_rt.site` in `siteTable` (-1: none).
+  DenseMap<Operation *, int64_t> siteEntries;
+  LLVM::GlobalOp siteTable;
+  LLVM::LLVMArrayType siteTableType;
 
 private:
-  LLVM::GlobalOp messageGlobal(StringRef message, Location loc);
-  StringAttr message(func::CallOp call, unsigned operands);
-  LogicalResult collectSite(func::CallOp site, SiteTable &table);
-  LLVM::GlobalOp emitSiteTable(const SiteTable &table,
-                               LLVM::LLVMArrayType tableType);
+  RuntimeTables(ModuleOp module)
+      : module(module), b(module.getContext()), symbols(module) {
+    ptrType = LLVM::LLVMPointerType::get(module.getContext());
+  }
+
+  LogicalResult declareReporter();
+  void createMessageGlobal(rt::ReportOp report);
+  LogicalResult numberSiteMessages(ArrayRef<rt::ReportAtOp> siteReports);
+  LogicalResult collectSite(rt::SiteOp site, SiteTable &table);
+  LogicalResult buildSiteTable(ArrayRef<rt::SiteOp> sites);
+  void emitSiteTable(const SiteTable &table);
 
   ModuleOp module;
   OpBuilder b;
   SymbolTable symbols;
-  Type ptrType, i64, i32;
-  LLVM::LLVMFuncOp reporter;
-  /// One global per distinct message.
-  llvm::StringMap<LLVM::GlobalOp> globals;
   /// The messages of each function argument that is a site.
   DenseMap<BlockArgument, SiteMessages> siteMessages;
 };
-} // namespace
+} // namespace mlir::nd
 
-LogicalResult RuntimeLowering::declareReporter() {
+LogicalResult RuntimeTables::declareReporter() {
   MLIRContext *ctx = module.getContext();
+  Type i64 = b.getI64Type();
   FailureOr<LLVM::LLVMFuncOp> fn = LLVM::lookupOrCreateFn(
       b, module, kHostReportErrorFn, {ptrType, ptrType, i64, i64},
       LLVM::LLVMVoidType::get(ctx));
@@ -157,100 +161,50 @@ LogicalResult RuntimeLowering::declareReporter() {
   return success();
 }
 
-LLVM::GlobalOp RuntimeLowering::messageGlobal(StringRef message,
-                                              Location loc) {
-  LLVM::GlobalOp &global = globals[message];
-  if (!global) {
-    std::string text = message.str();
-    text.push_back('\0');
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
-    global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                    LLVM::Linkage::Private, kMessageGlobal,
-                                    b.getStringAttr(text));
-    // Renames on a clash: one symbol table for the whole pass.
-    symbols.insert(global);
-  }
-  return global;
+void RuntimeTables::createMessageGlobal(rt::ReportOp report) {
+  StringRef message = report.getMessage();
+  LLVM::GlobalOp &global = messageGlobals[message];
+  if (global)
+    return;
+  std::string text = message.str();
+  text.push_back('\0');
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+  global = LLVM::GlobalOp::create(b, report.getLoc(), type,
+                                  /*isConstant=*/true, LLVM::Linkage::Private,
+                                  kMessageGlobal, b.getStringAttr(text));
+  // Renames on a clash: one symbol table for the whole pass.
+  symbols.insert(global);
 }
 
-StringAttr RuntimeLowering::message(func::CallOp call, unsigned operands) {
-  auto text = call->getAttrOfType<StringAttr>(kMessageAttr);
-  if (!text || call.getNumOperands() != operands ||
-      !llvm::all_of(call.getOperandTypes(),
-                    [](Type t) { return t.isInteger(64); })) {
-    call.emitOpError() << "expected " << operands << " i64 operands and an '"
-                       << kMessageAttr << "' string";
-    return {};
-  }
-  return text;
-}
-
-LogicalResult RuntimeLowering::lowerReports(ArrayRef<func::CallOp> reports) {
-  for (func::CallOp call : reports) {
-    StringAttr text = message(call, 2);
-    if (!text)
-      return failure();
-    b.setInsertionPoint(call);
-    LLVM::GlobalOp global = messageGlobal(text.getValue(), call.getLoc());
-    Value address = LLVM::AddressOfOp::create(b, call.getLoc(), global);
-    Value state = LLVM::ZeroOp::create(b, call.getLoc(), ptrType);
-    LLVM::CallOp::create(
-        b, call.getLoc(), reporter,
-        ValueRange{state, address, call.getOperand(0), call.getOperand(1)});
-    call.erase();
-  }
-  return success();
-}
-
-/// The messages of each function argument that is a site, then each report
-/// loads its message from the site's table.
+/// The messages of each function argument that is a site, numbered by first
+/// appearance, and the entry of each report among its site's messages.
 LogicalResult
-RuntimeLowering::lowerSiteReports(ArrayRef<func::CallOp> siteReports) {
-  for (func::CallOp call : siteReports) {
-    StringAttr text = message(call, 3);
-    if (!text)
-      return failure();
-    auto argument = dyn_cast<BlockArgument>(call.getOperand(0));
-    auto function = call->getParentOfType<func::FuncOp>();
+RuntimeTables::numberSiteMessages(ArrayRef<rt::ReportAtOp> siteReports) {
+  for (rt::ReportAtOp report : siteReports) {
+    auto argument = dyn_cast<BlockArgument>(report.getSite());
+    auto function = report->getParentOfType<func::FuncOp>();
     if (!argument || !function ||
         argument.getOwner() != &function.getBody().front())
-      return call.emitOpError() << "expected its site to be an argument of "
-                                   "its function";
+      return report.emitOpError()
+             << "expected its site to be an argument of its function";
     SiteMessages &table = siteMessages[argument];
-    auto inserted =
-        table.index.try_emplace(text.getValue(), table.messages.size());
+    StringRef message = report.getMessage();
+    auto inserted = table.index.try_emplace(message, table.messages.size());
     if (inserted.second)
-      table.messages.push_back(text.getValue());
-    Location loc = call.getLoc();
-    b.setInsertionPoint(call);
-    Value base = LLVM::IntToPtrOp::create(b, loc, ptrType, argument);
-    auto slot = LLVM::GEPOp::create(
-        b, loc, ptrType, ptrType, base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(inserted.first->second)});
-    Value format = LLVM::LoadOp::create(b, loc, ptrType, slot);
-    Value state = LLVM::ZeroOp::create(b, loc, ptrType);
-    LLVM::CallOp::create(
-        b, loc, reporter,
-        ValueRange{state, format, call.getOperand(1), call.getOperand(2)});
-    call.erase();
+      table.messages.push_back(message);
+    siteReportEntries[report] = static_cast<int32_t>(inserted.first->second);
   }
   return success();
 }
 
 /// The entries of `site`: the messages of the one function it is passed to,
 /// "W: M_i", appended to `table`.
-LogicalResult RuntimeLowering::collectSite(func::CallOp site,
-                                           SiteTable &table) {
-  auto where = site->getAttrOfType<StringAttr>(kSiteAttr);
-  if (!where || site.getNumOperands() != 0 || site.getNumResults() != 1 ||
-      !site.getResult(0).getType().isInteger(64))
-    return site.emitOpError() << "expected no operands, an i64 result and an '"
-                              << kSiteAttr << "' string";
+LogicalResult RuntimeTables::collectSite(rt::SiteOp site, SiteTable &table) {
   const SiteMessages *messages = nullptr;
   bool unique = true;
-  for (OpOperand &use : site.getResult(0).getUses()) {
+  for (OpOperand &use : site.getResult().getUses()) {
     auto call = dyn_cast<func::CallOp>(use.getOwner());
     func::FuncOp callee =
         call ? symbols.lookup<func::FuncOp>(call.getCallee()) : nullptr;
@@ -269,11 +223,11 @@ LogicalResult RuntimeLowering::collectSite(func::CallOp site,
     return site.emitOpError()
            << "expected to be passed to the functions of nd ops only, "
               "each site to one";
-  SiteEntries entry{site};
+  int64_t first = -1;
   if (messages && !messages->messages.empty()) {
-    entry.first = table.entryOffsets.size();
+    first = table.entryOffsets.size();
     for (StringRef reported : messages->messages) {
-      std::string full = (where.getValue() + ": " + reported).str();
+      std::string full = (site.getWhere() + ": " + reported).str();
       auto inserted = table.textOffsets.try_emplace(full, table.text.size());
       if (inserted.second) {
         table.text += full;
@@ -282,30 +236,30 @@ LogicalResult RuntimeLowering::collectSite(func::CallOp site,
       table.entryOffsets.push_back(inserted.first->second);
     }
   }
-  table.sites.push_back(entry);
+  table.first[site] = first;
   return success();
 }
 
 /// The two globals of the site messages: the texts, and the table of
 /// pointers into them.
-LLVM::GlobalOp RuntimeLowering::emitSiteTable(const SiteTable &table,
-                                              LLVM::LLVMArrayType tableType) {
+void RuntimeTables::emitSiteTable(const SiteTable &table) {
   Location loc = module.getLoc();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto textType = LLVM::LLVMArrayType::get(b.getI8Type(), table.text.size());
-  auto texts = LLVM::GlobalOp::create(
-      b, loc, textType, /*isConstant=*/true, LLVM::Linkage::Private,
-      kSiteTextGlobal, b.getStringAttr(table.text));
+  auto texts = LLVM::GlobalOp::create(b, loc, textType, /*isConstant=*/true,
+                                      LLVM::Linkage::Private, kSiteTextGlobal,
+                                      b.getStringAttr(table.text));
   symbols.insert(texts);
-  auto global = LLVM::GlobalOp::create(b, loc, tableType, /*isConstant=*/true,
-                                       LLVM::Linkage::Private,
-                                       kSiteTableGlobal, Attribute());
-  symbols.insert(global);
-  Block *init = b.createBlock(&global.getInitializerRegion());
+  siteTable =
+      LLVM::GlobalOp::create(b, loc, siteTableType,
+                             /*isConstant=*/true, LLVM::Linkage::Private,
+                             kSiteTableGlobal, Attribute());
+  symbols.insert(siteTable);
+  Block *init = b.createBlock(&siteTable.getInitializerRegion());
   b.setInsertionPointToStart(init);
   Value base = LLVM::AddressOfOp::create(b, loc, texts);
-  Value array = LLVM::UndefOp::create(b, loc, tableType);
+  Value array = LLVM::UndefOp::create(b, loc, siteTableType);
   for (auto [i, offset] : llvm::enumerate(table.entryOffsets)) {
     Value pointer = LLVM::GEPOp::create(
         b, loc, ptrType, textType, base,
@@ -314,7 +268,6 @@ LLVM::GlobalOp RuntimeLowering::emitSiteTable(const SiteTable &table,
         b, loc, array, pointer, ArrayRef<int64_t>{static_cast<int64_t>(i)});
   }
   LLVM::ReturnOp::create(b, loc, array);
-  return global;
 }
 
 /// Each site: the messages of the function it is passed to, at the site's
@@ -322,99 +275,177 @@ LLVM::GlobalOp RuntimeLowering::emitSiteTable(const SiteTable &table,
 /// character array: two globals for the whole module, however many sites it
 /// has (a symbol per site would make every later symbol lookup scan them
 /// all).
-LogicalResult RuntimeLowering::lowerSites(ArrayRef<func::CallOp> sites) {
+LogicalResult RuntimeTables::buildSiteTable(ArrayRef<rt::SiteOp> sites) {
   SiteTable table;
-  for (func::CallOp site : sites)
+  for (rt::SiteOp site : sites)
     if (failed(collectSite(site, table)))
       return failure();
-  LLVM::GlobalOp global;
-  auto tableType = LLVM::LLVMArrayType::get(ptrType, table.entryOffsets.size());
+  siteTableType = LLVM::LLVMArrayType::get(ptrType, table.entryOffsets.size());
   if (!table.entryOffsets.empty())
-    global = emitSiteTable(table, tableType);
-  for (SiteEntries &site : table.sites) {
-    Location loc = site.call.getLoc();
-    b.setInsertionPoint(site.call);
-    Value address;
-    if (site.first < 0) {
-      address = LLVM::ZeroOp::create(b, loc, ptrType);
-    } else {
-      Value start = LLVM::AddressOfOp::create(b, loc, global);
-      address = LLVM::GEPOp::create(
-          b, loc, ptrType, tableType, start,
-          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(site.first)});
-    }
-    Value value = LLVM::PtrToIntOp::create(b, loc, i64, address);
-    site.call.getResult(0).replaceAllUsesWith(value);
-    site.call.erase();
-  }
+    emitSiteTable(table);
+  siteEntries = std::move(table.first);
   return success();
 }
 
-LogicalResult
-RuntimeLowering::lowerThreadQueries(ArrayRef<func::CallOp> queries,
-                                    bool parallel) {
-  if (queries.empty())
-    return success();
-  LLVM::LLVMFuncOp ompMaxThreads;
-  if (parallel) {
-    FailureOr<LLVM::LLVMFuncOp> fn =
-        LLVM::lookupOrCreateFn(b, module, kOmpMaxThreadsFn, {}, i32);
+static RuntimeOps collectRuntimeOps(ModuleOp module) {
+  RuntimeOps ops;
+  module.walk([&](Operation *op) {
+    if (auto report = dyn_cast<rt::ReportOp>(op))
+      ops.reports.push_back(report);
+    else if (auto siteReport = dyn_cast<rt::ReportAtOp>(op))
+      ops.siteReports.push_back(siteReport);
+    else if (auto site = dyn_cast<rt::SiteOp>(op))
+      ops.sites.push_back(site);
+    else if (isa<rt::MaxThreadsOp>(op))
+      ops.threadQueries = true;
+  });
+  return ops;
+}
+
+FailureOr<std::shared_ptr<RuntimeTables>> RuntimeTables::build(ModuleOp module,
+                                                               bool parallel) {
+  RuntimeOps ops = collectRuntimeOps(module);
+  std::shared_ptr<RuntimeTables> tables(new RuntimeTables(module));
+  bool reports = !ops.reports.empty() || !ops.siteReports.empty();
+  if (reports && failed(tables->declareReporter()))
+    return failure();
+  for (rt::ReportOp report : ops.reports)
+    tables->createMessageGlobal(report);
+  if (failed(tables->numberSiteMessages(ops.siteReports)) ||
+      failed(tables->buildSiteTable(ops.sites)))
+    return failure();
+  if (ops.threadQueries && parallel) {
+    FailureOr<LLVM::LLVMFuncOp> fn = LLVM::lookupOrCreateFn(
+        tables->b, module, kOmpMaxThreadsFn, {}, tables->b.getI32Type());
     if (failed(fn))
       return failure();
-    ompMaxThreads = *fn;
+    tables->ompMaxThreads = *fn;
   }
-  for (func::CallOp call : queries) {
-    b.setInsertionPoint(call);
-    Location loc = call.getLoc();
-    Value threads;
-    if (parallel) {
-      auto query = LLVM::CallOp::create(b, loc, ompMaxThreads, ValueRange{});
-      threads = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                           query.getResult());
+  return tables;
+}
+
+FailureOr<std::shared_ptr<RuntimeTables>>
+mlir::nd::buildNdRuntimeTables(ModuleOp module, bool parallel) {
+  return RuntimeTables::build(module, parallel);
+}
+
+//===----------------------------------------------------------------------===//
+// The patterns, one per op
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A pattern of an nd_rt op that reads the module's run-time tables.
+template <typename OpTy> struct RuntimePattern : OpRewritePattern<OpTy> {
+  RuntimePattern(MLIRContext *ctx,
+                 std::shared_ptr<const RuntimeTables> sharedTables)
+      : OpRewritePattern<OpTy>(ctx), shared(std::move(sharedTables)),
+        tables(*shared) {}
+  std::shared_ptr<const RuntimeTables> shared;
+  const RuntimeTables &tables;
+};
+
+struct ReportLowering : RuntimePattern<rt::ReportOp> {
+  using RuntimePattern::RuntimePattern;
+  LogicalResult matchAndRewrite(rt::ReportOp op,
+                                PatternRewriter &rewriter) const override {
+    LLVM::GlobalOp global = tables.messageGlobals.lookup(op.getMessage());
+    if (!global || !tables.reporter)
+      return rewriter.notifyMatchFailure(op, "no global for its message");
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value address = LLVM::AddressOfOp::create(rewriter, loc, global);
+    Value state = LLVM::ZeroOp::create(rewriter, loc, tables.ptrType);
+    LLVM::CallOp::create(rewriter, loc, tables.reporter,
+                         ValueRange{state, address, op.getA(), op.getB()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReportAtLowering : RuntimePattern<rt::ReportAtOp> {
+  using RuntimePattern::RuntimePattern;
+  LogicalResult matchAndRewrite(rt::ReportAtOp op,
+                                PatternRewriter &rewriter) const override {
+    auto entry = tables.siteReportEntries.find(op);
+    if (entry == tables.siteReportEntries.end() || !tables.reporter)
+      return rewriter.notifyMatchFailure(op, "not in the site tables");
+    Location loc = op.getLoc();
+    Type ptrType = tables.ptrType;
+    rewriter.setInsertionPoint(op);
+    Value base = LLVM::IntToPtrOp::create(rewriter, loc, ptrType, op.getSite());
+    auto slot = LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType, base,
+                                    ArrayRef<LLVM::GEPArg>{entry->second});
+    Value format = LLVM::LoadOp::create(rewriter, loc, ptrType, slot);
+    Value state = LLVM::ZeroOp::create(rewriter, loc, ptrType);
+    LLVM::CallOp::create(rewriter, loc, tables.reporter,
+                         ValueRange{state, format, op.getA(), op.getB()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct SiteLowering : RuntimePattern<rt::SiteOp> {
+  using RuntimePattern::RuntimePattern;
+  LogicalResult matchAndRewrite(rt::SiteOp op,
+                                PatternRewriter &rewriter) const override {
+    auto entry = tables.siteEntries.find(op);
+    if (entry == tables.siteEntries.end())
+      return rewriter.notifyMatchFailure(op, "not in the site tables");
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value address;
+    if (entry->second < 0) {
+      address = LLVM::ZeroOp::create(rewriter, loc, tables.ptrType);
     } else {
-      threads = arith::ConstantIndexOp::create(b, loc, 1);
+      Value start = LLVM::AddressOfOp::create(rewriter, loc, tables.siteTable);
+      address = LLVM::GEPOp::create(
+          rewriter, loc, tables.ptrType, tables.siteTableType, start,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(entry->second)});
     }
-    call.getResult(0).replaceAllUsesWith(threads);
-    call.erase();
+    Value value =
+        LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), address);
+    rewriter.replaceOp(op, value);
+    return success();
   }
-  return success();
-}
+};
 
-void RuntimeLowering::lowerFences(ArrayRef<func::CallOp> fences) {
-  for (func::CallOp call : fences) {
-    b.setInsertionPoint(call);
-    LLVM::FenceOp::create(b, call.getLoc(), LLVM::AtomicOrdering::seq_cst);
-    call.erase();
+struct MaxThreadsLowering : RuntimePattern<rt::MaxThreadsOp> {
+  using RuntimePattern::RuntimePattern;
+  LogicalResult matchAndRewrite(rt::MaxThreadsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    if (!tables.ompMaxThreads) {
+      rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, 1);
+      return success();
+    }
+    auto query =
+        LLVM::CallOp::create(rewriter, loc, tables.ompMaxThreads, ValueRange{});
+    Value threads = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(), query.getResult());
+    rewriter.replaceOp(op, threads);
+    return success();
   }
-}
+};
 
-/// The declarations --lower-scatter made, once nothing calls them.
-void RuntimeLowering::eraseDeclarations() {
-  for (StringRef name : {kReportErrorFn, kReportErrorAtFn, kSiteFn,
-                         kMaxThreadsFn, kStoreFenceFn}) {
-    auto declaration = symbols.lookup<func::FuncOp>(name);
-    if (declaration && declaration.isExternal() &&
-        SymbolTable::symbolKnownUseEmpty(declaration, module))
-      symbols.erase(declaration);
+struct StoreFenceLowering : OpRewritePattern<rt::StoreFenceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(rt::StoreFenceOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::FenceOp>(op,
+                                               LLVM::AtomicOrdering::seq_cst);
+    return success();
   }
-}
+};
+} // namespace
 
-static RuntimeCalls collectRuntimeCalls(ModuleOp module) {
-  RuntimeCalls calls;
-  module.walk([&](func::CallOp call) {
-    StringRef callee = call.getCallee();
-    if (callee == kReportErrorFn)
-      calls.reports.push_back(call);
-    else if (callee == kReportErrorAtFn)
-      calls.siteReports.push_back(call);
-    else if (callee == kSiteFn)
-      calls.sites.push_back(call);
-    else if (callee == kMaxThreadsFn)
-      calls.threadQueries.push_back(call);
-    else if (callee == kStoreFenceFn)
-      calls.fences.push_back(call);
-  });
-  return calls;
+void mlir::nd::populateNdRuntimeToLLVMPatterns(
+    RewritePatternSet &patterns, std::shared_ptr<const RuntimeTables> tables) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns
+      .add<ReportLowering, ReportAtLowering, SiteLowering, MaxThreadsLowering>(
+          ctx, tables);
+  patterns.add<StoreFenceLowering>(ctx);
 }
 
 namespace {
@@ -425,17 +456,22 @@ struct ConvertNdRuntimeToLLVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    RuntimeCalls calls = collectRuntimeCalls(module);
-    RuntimeLowering lowering(module);
-    bool reports = !calls.reports.empty() || !calls.siteReports.empty();
-    if ((reports && failed(lowering.declareReporter())) ||
-        failed(lowering.lowerReports(calls.reports)) ||
-        failed(lowering.lowerSiteReports(calls.siteReports)) ||
-        failed(lowering.lowerSites(calls.sites)) ||
-        failed(lowering.lowerThreadQueries(calls.threadQueries, parallel)))
+    FailureOr<std::shared_ptr<RuntimeTables>> tables =
+        buildNdRuntimeTables(module, parallel);
+    if (failed(tables))
       return signalPassFailure();
-    lowering.lowerFences(calls.fences);
-    lowering.eraseDeclarations();
+    RewritePatternSet patterns(&getContext());
+    populateNdRuntimeToLLVMPatterns(patterns, *tables);
+    walkAndApplyPatterns(module, std::move(patterns));
+    // The walk skips unreachable blocks: an op left there is an error.
+    WalkResult left = module.walk([](Operation *op) {
+      if (!isa_and_nonnull<rt::NdRuntimeDialect>(op->getDialect()))
+        return WalkResult::advance();
+      op->emitOpError() << "was not lowered to the LLVM dialect";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace

@@ -13,8 +13,8 @@
 // Preconditions: the ops verify. Dimensions the verifier could not compare
 // (dynamic ones, a dynamic index depth) and, under oob<error>, every index
 // value are checked at run time when bounds checking is on (under skip and
-// clamp every index value has a meaning: no check). A failed check calls
-// `__nd_report_error_at` with a message naming the op, its location, the
+// clamp every index value has a meaning: no check). A failed check emits
+// `nd_rt.report_at` with a message naming the op, its location, the
 // operand, the value and the dimension; the op then writes nothing into
 // `data` (a scatter) and returns. A scatter checks every index before it
 // writes, unless its destination is `disposable` (a fresh copy nothing
@@ -63,6 +63,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "nd/Dialect/Nd/IR/NdDialect.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_LOWERSCATTER
@@ -90,6 +91,14 @@ namespace {
 struct LowerScatterPass
     : public mlir::nd::impl::LowerScatterBase<LowerScatterPass> {
   using Base::Base;
+
+  /// The pass also makes nd's run-time ops (the nd_rt dialect). Not in
+  /// Passes.td's dependentDialects, whose generated code every pass file
+  /// includes.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<nd::rt::NdRuntimeDialect>();
+  }
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();

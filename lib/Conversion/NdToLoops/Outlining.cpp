@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
 #include <algorithm>
 
@@ -26,20 +27,6 @@ SymbolTable &LoweringState::symbols(ModuleOp module) {
   if (!table)
     table = std::make_unique<SymbolTable>(module);
   return *table;
-}
-
-void LoweringState::declare(OpBuilder &b, Operation *op, StringRef name,
-                            FunctionType type) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !declared.insert({module.getOperation(), name}).second)
-    return;
-  if (symbols(module).lookup(name))
-    return;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
-  fn.setPrivate();
-  symbols(module).insert(fn);
 }
 
 void LoweringState::callShared(
@@ -120,13 +107,7 @@ func::FuncOp LoweringState::buildFunction(
 
 Value LoweringState::callSite(ConversionPatternRewriter &rewriter,
                               Operation *op) {
-  declare(rewriter, op, kSiteFn,
-          rewriter.getFunctionType({}, {rewriter.getI64Type()}));
-  auto where =
-      func::CallOp::create(rewriter, op->getLoc(), kSiteFn,
-                           TypeRange{rewriter.getI64Type()}, ValueRange{});
-  where->setAttr(kSiteAttr, rewriter.getStringAttr(describeLocation(op)));
-  return where.getResult(0);
+  return rt::SiteOp::create(rewriter, op->getLoc(), describeLocation(op));
 }
 
 void LoweringState::outline(

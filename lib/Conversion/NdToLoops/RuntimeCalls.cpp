@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -21,9 +22,7 @@ using namespace mlir::nd::lowering;
 
 Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
                                    Value work, Value limit) {
-  declare(b, op, kMaxThreadsFn, b.getFunctionType({}, {b.getIndexType()}));
-  auto threads = func::CallOp::create(
-      b, loc, kMaxThreadsFn, TypeRange{b.getIndexType()}, ValueRange{});
+  Value threads = rt::MaxThreadsOp::create(b, loc);
   Value grainValue = constIndex(b, loc, grain);
   Value one = constIndex(b, loc, 1);
   // min(max(work / grain, 1), threads[, max(limit, 1)]): at least 1, and
@@ -31,7 +30,7 @@ Value LoweringState::numPartitions(OpBuilder &b, Location loc, Operation *op,
   // whatever the static sizes.
   Value byWork = b.createOrFold<arith::DivUIOp>(loc, work, grainValue);
   byWork = maxIndex(b, loc, byWork, one);
-  Value parts = minIndex(b, loc, byWork, threads.getResult(0));
+  Value parts = minIndex(b, loc, byWork, threads);
   if (limit)
     parts = minIndex(b, loc, parts, maxIndex(b, loc, limit, one));
   return parts;
@@ -42,11 +41,10 @@ void LoweringState::fenceStreamedStores(OpBuilder &b, Location loc,
   std::optional<int64_t> known = getConstantIntValue(streamed);
   if (known && *known == 0)
     return;
-  declare(b, op, kStoreFenceFn, b.getFunctionType({}, {}));
   auto ifOp = scf::IfOp::create(b, loc, streamed, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  func::CallOp::create(b, loc, kStoreFenceFn, TypeRange{}, ValueRange{});
+  rt::StoreFenceOp::create(b, loc);
 }
 
 void LoweringState::report(OpBuilder &b, Location loc, Operation *op,
@@ -59,19 +57,12 @@ void LoweringState::report(OpBuilder &b, Location loc, Operation *op,
   };
   Value lhs = toI64(a);
   Value rhs = toI64(b2);
-  Type i64 = b.getI64Type();
-  func::CallOp call;
   if (site) {
-    declare(b, op, kReportErrorAtFn, b.getFunctionType({i64, i64, i64}, {}));
-    call = func::CallOp::create(b, loc, kReportErrorAtFn, TypeRange{},
-                                ValueRange{site, lhs, rhs});
-  } else {
-    declare(b, op, kReportErrorFn, b.getFunctionType({i64, i64}, {}));
-    message = describeLocation(op) + ": " + message;
-    call = func::CallOp::create(b, loc, kReportErrorFn, TypeRange{},
-                                ValueRange{lhs, rhs});
+    rt::ReportAtOp::create(b, loc, site, message, lhs, rhs);
+    return;
   }
-  call->setAttr(kMessageAttr, b.getStringAttr(message));
+  message = describeLocation(op) + ": " + message;
+  rt::ReportOp::create(b, loc, message, lhs, rhs);
 }
 
 LoweringState::CheckChain::CheckChain(LoweringState &state, OpBuilder &b,

@@ -10,7 +10,7 @@
 // thread records the first bad one; each return hands the record and the
 // function's messages to a later stage (ErrorRecord.h).
 // CHECK-LABEL: func.func @gather_nd_rows
-// CHECK: %[[RECORD:.*]] = {{(func\.)?}}call @__nd_gpu_error_record(%c5_i64) : (i64) -> memref<?xi64>
+// CHECK: %[[RECORD:.*]] = nd_rt.gpu_error_record %c5_i64
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: scf.if
 // CHECK: gpu.launch
@@ -21,11 +21,11 @@
 // CHECK: gpu.launch
 // CHECK: memref.load %{{.*}} : memref<3200xf32>
 // CHECK: gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
-// CHECK: {{(func\.)?}}call @__nd_gpu_error_record_end(%[[RECORD]]) {nd.messages = ["{{.*}}: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"]} : (memref<?xi64>) -> ()
+// CHECK: nd_rt.gpu_error_record_end %[[RECORD]] ["{{.*}}: nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"]
 // CHECK-NEXT: return
 // UNCHECKED-LABEL: func.func @gather_nd_rows
 // UNCHECKED-NOT: memref.atomic_rmw
-// UNCHECKED-NOT: __nd_gpu_error_record
+// UNCHECKED-NOT: nd_rt.gpu_error_record
 // UNCHECKED: return
 func.func @gather_nd_rows(%data: memref<50x64xf32>, %indices: memref<100x1xi64>, %out: memref<100x64xf32>) {
   nd.gather_nd %data[%indices] into %out : memref<50x64xf32>, memref<100x1xi64> into memref<100x64xf32>
@@ -89,7 +89,7 @@ func.func @gather_elements_dynamic(%data: memref<?x?xf16>, %indices: memref<?x?x
 // CHECK: memref.store %{{.*}}, %{{.*}}[%c0] : memref<?xi64>
 // CHECK: scf.if %{{.*}} {
 // CHECK: gpu.launch
-// CHECK: nd.messages = ["{{.*}}: nd.scatter_nd: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)",
+// CHECK: nd_rt.gpu_error_record_end %{{.*}} ["{{.*}}: nd.scatter_nd: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)",
 func.func @scatter_nd_dynamic_dims(%data: memref<8x4xf32>, %indices: memref<?x1xi64>, %updates: memref<?x4xf32>) {
   nd.scatter_nd %data[%indices], %updates : memref<8x4xf32>, memref<?x1xi64>, memref<?x4xf32>
   return
@@ -228,7 +228,7 @@ func.func @scatter_nd_folded_copy(%data: memref<64x8xf32>, %indices: memref<1000
 // CHECK: memref.store %c1_i64, %{{.*}}[%c0] : memref<?xi64>
 // CHECK: arith.remui
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<1024xbf16>, vector<8xbf16>
-// CHECK: nd.messages = [{{.*}}"{{[^"]*}}: nd.tensor_scatter: write index %lld in operand 'write_indices' is negative (dim 2 of operand 'past_cache', size %lld, circular mode)"
+// CHECK: nd_rt.gpu_error_record_end %{{.*}} [{{.*}}"{{[^"]*}}: nd.tensor_scatter: write index %lld in operand 'write_indices' is negative (dim 2 of operand 'past_cache', size %lld, circular mode)"
 func.func @tensor_scatter_circular(%cache: memref<2x4x16x8xbf16>, %writes: memref<2xi64>, %update: memref<2x4x3x8xbf16>) {
   nd.tensor_scatter %cache[%writes], %update axis(2) mode<circular> : memref<2x4x16x8xbf16>[memref<2xi64>], memref<2x4x3x8xbf16>
   return

@@ -101,14 +101,12 @@ module attributes {gpu.container_module} {
 // CHECK: %[[M:.*]] = memref.cast %[[G]] : memref<11xi8> to memref<?xi8>
 // CHECK: call @nd_cuda_error_record_end(%[[R]], %[[M]])
 // CHECK-NEXT: return
-// CHECK-NOT: __nd_gpu_error_record
+// CHECK-NOT: nd_rt.gpu_error_record
 module {
-  func.func private @__nd_gpu_error_record(i64) -> memref<?xi64>
-  func.func private @__nd_gpu_error_record_end(memref<?xi64>)
   func.func @checked() {
     %c6 = arith.constant 6 : i64
-    %r = call @__nd_gpu_error_record(%c6) : (i64) -> memref<?xi64>
-    call @__nd_gpu_error_record_end(%r) {nd.messages = ["first", "two"]} : (memref<?xi64>) -> ()
+    %r = nd_rt.gpu_error_record %c6
+    nd_rt.gpu_error_record_end %r ["first", "two"]
     return
   }
 }

@@ -78,8 +78,7 @@ func.func @nested_barrier(%cond: i1) {
 
 // The error record of convert-nd-to-gpu on the host: a buffer cleared at the
 // start; each return reports the check whose code it holds through
-// __nd_report_error, as the CPU lowering does, and frees it.
-// CHECK: func.func private @__nd_report_error(i64, i64)
+// nd_rt.report, as the CPU lowering does, and frees it.
 // CHECK-LABEL: func.func @checked
 // CHECK: %[[R:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
 // CHECK: scf.for
@@ -87,17 +86,15 @@ func.func @nested_barrier(%cond: i1) {
 // CHECK: memref.load %[[R]]
 // CHECK: scf.index_switch
 // CHECK: case 1 {
-// CHECK: func.call @__nd_report_error(%{{.*}}, %{{.*}}) {nd.message = "first"}
+// CHECK: nd_rt.report "first" (%{{.*}}, %{{.*}})
 // CHECK: case 2 {
-// CHECK: func.call @__nd_report_error(%{{.*}}, %{{.*}}) {nd.message = "second %lld %lld"}
+// CHECK: nd_rt.report "second %lld %lld" (%{{.*}}, %{{.*}})
 // CHECK: memref.dealloc %[[R]]
 // CHECK-NEXT: return
-// CHECK-NOT: __nd_gpu_error_record
-func.func private @__nd_gpu_error_record(i64) -> memref<?xi64>
-func.func private @__nd_gpu_error_record_end(memref<?xi64>)
+// CHECK-NOT: nd_rt.gpu_error_record
 func.func @checked() {
   %c6 = arith.constant 6 : i64
-  %r = call @__nd_gpu_error_record(%c6) : (i64) -> memref<?xi64>
-  call @__nd_gpu_error_record_end(%r) {nd.messages = ["first", "second %lld %lld"]} : (memref<?xi64>) -> ()
+  %r = nd_rt.gpu_error_record %c6
+  nd_rt.gpu_error_record_end %r ["first", "second %lld %lld"]
   return
 }

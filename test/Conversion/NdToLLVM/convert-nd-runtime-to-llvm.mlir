@@ -1,16 +1,14 @@
-// RUN: nd-opt %s --convert-nd-runtime-to-llvm | FileCheck %s
-// RUN: nd-opt %s --convert-nd-runtime-to-llvm=parallel=false | FileCheck %s --check-prefix=SERIAL
-// RUN: nd-opt %s -split-input-file --convert-nd-runtime-to-llvm | FileCheck %s --check-prefix=SITES
+// RUN: nd-opt %s --convert-nd-runtime-to-llvm | FileCheck %s --implicit-check-not=nd_rt.
+// RUN: nd-opt %s --convert-nd-runtime-to-llvm=parallel=false | FileCheck %s --check-prefix=SERIAL --implicit-check-not=nd_rt.
+// RUN: nd-opt %s -split-input-file --convert-nd-runtime-to-llvm | FileCheck %s --check-prefix=SITES --implicit-check-not=nd_rt.
 
-// The report calls become calls of the host's nd_report_error with a null
+// The reports become calls of the host's nd_report_error with a null
 // call state (--nd-call-state passes a host's) and the message in a private
 // constant (one per distinct message); the thread count
 // comes from the OpenMP runtime, or is 1 without it; a store fence is a
-// sequentially consistent fence. The declarations go.
+// sequentially consistent fence. No nd_rt op is left.
 
-// CHECK-NOT: func.func private @__nd_report_error
-// CHECK-NOT: func.func private @__nd_max_threads
-// CHECK-NOT: func.func private @__nd_store_fence
+// CHECK-NOT: nd_rt.
 // CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_msg[_0-9]*]]("x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[OTHER:__nd_msg[_0-9]*]]("other %lld %lld\00")
 // CHECK-DAG: llvm.func @nd_report_error(!llvm.ptr, !llvm.ptr, i64, i64)
@@ -37,16 +35,12 @@
 //       SERIAL:   %[[ONE:.*]] = arith.constant 1 : index
 //       SERIAL:   return %[[ONE]]
 
-func.func private @__nd_report_error(i64, i64)
-func.func private @__nd_max_threads() -> index
-func.func private @__nd_store_fence()
-
 func.func @f(%a: i64, %b: i64) -> index {
-  %t = func.call @__nd_max_threads() : () -> index
-  func.call @__nd_store_fence() : () -> ()
-  func.call @__nd_report_error(%a, %b) {nd.message = "x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64) -> ()
-  func.call @__nd_report_error(%b, %a) {nd.message = "x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64) -> ()
-  func.call @__nd_report_error(%a, %a) {nd.message = "other %lld %lld"} : (i64, i64) -> ()
+  %t = nd_rt.max_threads
+  nd_rt.store_fence
+  nd_rt.report "x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)" (%a, %b)
+  nd_rt.report "x.mlir:1:2: nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)" (%b, %a)
+  nd_rt.report "other %lld %lld" (%a, %a)
   return %t : index
 }
 
@@ -56,8 +50,7 @@ func.func @f(%a: i64, %b: i64) -> index {
 // argument: each call's site becomes the address of its entries in one table
 // of messages (the function's messages in order of first appearance, each
 // prefixed with the site), whose texts lie in one array.
-// SITES-NOT: func.func private @__nd_site
-// SITES-NOT: func.func private @__nd_report_error_at
+// SITES-NOT: nd_rt.
 // SITES-DAG: llvm.mlir.global private constant @__nd_site_text("a.mlir:1:2: nd.gather_nd: second %lld %lld\00a.mlir:1:2: nd.gather_nd: first %lld %lld\00b.mlir:3:4: nd.gather_nd: second %lld %lld\00b.mlir:3:4: nd.gather_nd: first %lld %lld\00")
 // SITES-DAG: llvm.mlir.global private constant @__nd_sites() {{.*}} : !llvm.array<4 x ptr>
 // SITES-DAG:   %[[TEXT:.*]] = llvm.mlir.addressof @__nd_site_text
@@ -89,19 +82,16 @@ func.func @f(%a: i64, %b: i64) -> index {
 //       SITES:   %[[Z0:.*]] = llvm.mlir.zero : !llvm.ptr
 //       SITES:   llvm.call @nd_report_error(%[[Z0]], %[[F0]], %[[A]], %[[A]])
 
-func.func private @__nd_site() -> i64
-func.func private @__nd_report_error_at(i64, i64, i64)
-
 func.func @caller(%a: i64) {
-  %s1 = func.call @__nd_site() {nd.site = "a.mlir:1:2"} : () -> i64
+  %s1 = nd_rt.site "a.mlir:1:2"
   func.call @shared(%a, %s1) : (i64, i64) -> ()
-  %s2 = func.call @__nd_site() {nd.site = "b.mlir:3:4"} : () -> i64
+  %s2 = nd_rt.site "b.mlir:3:4"
   func.call @shared(%a, %s2) : (i64, i64) -> ()
   return
 }
 
 func.func private @shared(%a: i64, %site: i64) {
-  func.call @__nd_report_error_at(%site, %a, %a) {nd.message = "nd.gather_nd: second %lld %lld"} : (i64, i64, i64) -> ()
-  func.call @__nd_report_error_at(%site, %a, %a) {nd.message = "nd.gather_nd: first %lld %lld"} : (i64, i64, i64) -> ()
+  nd_rt.report_at %site "nd.gather_nd: second %lld %lld" (%a, %a)
+  nd_rt.report_at %site "nd.gather_nd: first %lld %lld" (%a, %a)
   return
 }

@@ -9,9 +9,8 @@
 //       CHECK:   omp.loop_nest
 //       CHECK:     scf.for
 //       CHECK:       memref.store
-//       CHECK:     func.call @__nd_store_fence() : () -> ()
+//       CHECK:     nd_rt.store_fence
 //  CHECK-NEXT:     omp.yield
-func.func private @__nd_store_fence()
 func.func @fence_in_body(%n: index, %buffer: memref<?xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -22,7 +21,33 @@ func.func @fence_in_body(%n: index, %buffer: memref<?xf32>, %v: f32) {
           scf.for %j = %c0 to %n step %c1 {
             memref.store %v, %buffer[%j] : memref<?xf32>
           }
-          func.call @__nd_store_fence() : () -> ()
+          nd_rt.store_fence
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// nd's run-time ops stand for calls and allocate nothing: a report and a
+// thread query in a body are inlined with it.
+// CHECK-LABEL: func.func @report_in_body
+//   CHECK-NOT:   memref.alloca_scope
+//       CHECK:   omp.loop_nest
+//       CHECK:     nd_rt.max_threads
+//       CHECK:     nd_rt.report "bad %lld of %lld" (%{{.*}}, %{{.*}})
+//  CHECK-NEXT:     omp.yield
+func.func @report_in_body(%n: index, %a: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        memref.alloca_scope {
+          %t = nd_rt.max_threads
+          nd_rt.report "bad %lld of %lld" (%a, %a)
         }
         omp.yield
       }

@@ -7,14 +7,13 @@
 // bytes before the first line boundary and after the last) and a fence;
 // smaller ones stay as they are.
 
-// CHECK: func.func private @__nd_max_threads() -> index
 
 // CHECK-LABEL: func.func @large
 //  CHECK-SAME:   (%[[SRC:.*]]: memref<40x10xf32>, %[[DST:.*]]: memref<40x10xf32>)
 //       CHECK:   %[[BYTES:.*]] = arith.muli %{{.*}}, %c4 : index
 //       CHECK:   %[[LARGE:.*]] = arith.cmpi uge, %[[BYTES]], %{{.*}} : index
 //       CHECK:   scf.if %[[LARGE]] {
-//       CHECK:     %[[THREADS:.*]] = func.call @__nd_max_threads() : () -> index
+//       CHECK:     %[[THREADS:.*]] = nd_rt.max_threads
 //       CHECK:     %[[BYMIN:.*]] = arith.divui %[[BYTES]], %{{.*}} : index
 //       CHECK:     %[[P:.*]] = arith.minui %[[BYMIN]], %[[THREADS]] : index
 //       CHECK:     %[[PARTS:.*]] = arith.maxui %[[P]], %{{.*}} : index

@@ -35,7 +35,7 @@
 //       CHECK:         vector.store %[[V]], %[[RF]][%{{.*}}] : memref<96xf32>, vector<16xf32>
 //       CHECK:     memref.store %[[BAD]], %[[FLAGS]][%[[P]]] : memref<?xi1>
 //       CHECK:   scf.if
-//       CHECK:     func.call @__nd_report_error_at({{.*}}) {nd.message = "nd.gather: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"}
+//       CHECK:     nd_rt.report_at %{{.*}} "nd.gather: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
 //       CHECK:   return
 func.func @gather_rows(%data: memref<5x4x8xf32>, %indices: memref<3xi64>, %out: memref<3x4x8xf32>) {
   nd.gather %data[%indices] into %out : memref<5x4x8xf32>, memref<3xi64> into memref<3x4x8xf32>
@@ -50,14 +50,14 @@ func.func @gather_rows(%data: memref<5x4x8xf32>, %indices: memref<3xi64>, %out: 
 // CHECK-LABEL: func.func private @__nd_gather
 //   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 //   CHECK-DAG:   %[[SPLAT:.*]] = arith.constant dense<0.000000e+00> : vector<32xf16>
-//       CHECK:   nd.message = "nd.gather: operand 'data' dim 1 (%lld) does not match result dim 1 (%lld)"
+//       CHECK:   nd_rt.report_at %{{.*}} "nd.gather: operand 'data' dim 1 (%lld) does not match result dim 1 (%lld)"
 //       CHECK:   scf.parallel
 //       CHECK:     scf.if
 //       CHECK:       vector.load
 //       CHECK:     } else {
 //       CHECK:       vector.store %[[SPLAT]]
 //       CHECK:       memref.store %[[ZERO]]
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 func.func @gather_skip(%d: memref<?x?xf16>, %i: memref<3xi32>, %out: memref<3x?xf16>) {
   nd.gather %d[%i] into %out oob<skip> : memref<?x?xf16>, memref<3xi32> into memref<3x?xf16>
   return
@@ -67,11 +67,11 @@ func.func @gather_skip(%d: memref<?x?xf16>, %i: memref<3xi32>, %out: memref<3x?x
 
 // oob<clamp>: the index is clamped into [0, d-1] with signed min and max.
 // CHECK-LABEL: func.func private @__nd_gather
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 //       CHECK:   scf.parallel
 //   CHECK-DAG:     arith.minsi
 //   CHECK-DAG:     arith.maxsi
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 func.func @gather_clamp(%d: memref<7x3xi32>, %i: memref<2x2xi64>, %out: memref<7x2x2xi32>) {
   nd.gather %d[%i] into %out axis(1) oob<clamp> : memref<7x3xi32>, memref<2x2xi64> into memref<7x2x2xi32>
   return
@@ -117,7 +117,7 @@ func.func @gather_points(%d: memref<4x6xf32>, %i: memref<4x5xi64>, %out: memref<
 // CHECK-LABEL: func.func private @__nd_tensor_scatter
 //  CHECK-SAME:   %[[DATA:[a-zA-Z0-9]+]]: memref<2x8x4x128xf16>
 //       CHECK:   %[[OK:.*]] = scf.for {{.*}} iter_args
-//       CHECK:     func.call @__nd_report_error_at({{.*}}) {nd.message = "nd.tensor_scatter: write index %lld in operand 'write_indices' is out of range for dim 2 of operand 'past_cache': the update fits from positions 0 to %lld (linear mode)"}
+//       CHECK:     nd_rt.report_at %{{.*}} "nd.tensor_scatter: write index %lld in operand 'write_indices' is out of range for dim 2 of operand 'past_cache': the update fits from positions 0 to %lld (linear mode)"
 //       CHECK:   scf.if %[[OK]]
 //       CHECK:     scf.parallel
 //       CHECK:       %[[PART:.*]] = memref.subview %[[DATA]][0, %{{.*}}, %{{.*}}, 0] [2, %{{.*}}, %{{.*}}, 128] [1, 1, 1, 1]
@@ -136,7 +136,7 @@ func.func @kv_update(%cache: memref<2x8x4x128xf16>, %update: memref<2x8x1x128xf1
 // end of the row goes to its start: two copies per row. Without
 // write_indices nothing is checked.
 // CHECK-LABEL: func.func private @__nd_tensor_scatter
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 //       CHECK:   scf.parallel
 //       CHECK:     arith.remui %{{.*}}, %c4 : index
 //       CHECK:     scf.for

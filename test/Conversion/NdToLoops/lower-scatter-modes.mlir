@@ -8,7 +8,7 @@
 // copied.
 // CHECK-LABEL: func.func private @__nd_gather_nd
 //   CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 //       CHECK:   scf.parallel
 //       CHECK:     scf.for
 //       CHECK:       %[[BAD:.*]] = arith.cmpi uge
@@ -18,7 +18,7 @@
 //       CHECK:       } else {
 //       CHECK:         vector.load
 //       CHECK:         vector.store
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 func.func @gather_nd_skip(%data: memref<5x4x8xf32>, %indices: memref<3x1xi64>, %out: memref<3x4x8xf32>) {
   nd.gather_nd %data[%indices] into %out oob<skip> : memref<5x4x8xf32>, memref<3x1xi64> into memref<3x4x8xf32>
   return
@@ -30,10 +30,10 @@ func.func @gather_nd_skip(%data: memref<5x4x8xf32>, %indices: memref<3x1xi64>, %
 // (a value below -d is still negative); the write is never skipped in a
 // non-empty dim, and there is no report.
 // CHECK-LABEL: func.func private @__nd_scatter_nd
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 //       CHECK:   arith.minsi %{{.*}}, %c7
 //       CHECK:   arith.maxsi %{{.*}}, %c0
-//   CHECK-NOT:   call @__nd_report_error
+//   CHECK-NOT:   nd_rt.report
 func.func @scatter_nd_clamp(%data: memref<8xf32>, %indices: memref<4x1xi64>, %updates: memref<4xf32>) {
   nd.scatter_nd %data[%indices], %updates reduction<add> oob<clamp> : memref<8xf32>, memref<4x1xi64>, memref<4xf32>
   return

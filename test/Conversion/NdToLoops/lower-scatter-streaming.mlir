@@ -28,7 +28,7 @@
 //       CHECK:         %[[V:.*]] = vector.load %[[DATA]]
 //       CHECK:         vector.store %[[V]], %[[RESULT]][%{{.*}}] {alignment = 64 : i64, nontemporal = true}
 //       CHECK:     scf.if %[[STREAM]] {
-//  CHECK-NEXT:       func.call @__nd_store_fence() : () -> ()
+//  CHECK-NEXT:       nd_rt.store_fence
 //       CHECK:     scf.reduce
 func.func @large_rows(%data: memref<4096x256xf32>, %indices: memref<17000x1xi64>, %out: memref<17000x256xf32>) {
   nd.gather_nd %data[%indices] into %out : memref<4096x256xf32>, memref<17000x1xi64> into memref<17000x256xf32>
@@ -41,7 +41,7 @@ func.func @large_rows(%data: memref<4096x256xf32>, %indices: memref<17000x1xi64>
 // CHECK-LABEL: func.func private @__nd_gather_nd
 //       CHECK:   memref.prefetch
 //   CHECK-NOT:   nontemporal
-//   CHECK-NOT:   __nd_store_fence
+//   CHECK-NOT:   nd_rt.store_fence
 //       CHECK:   return
 func.func @small_rows(%data: memref<4096x256xf32>, %indices: memref<1000x1xi64>, %out: memref<1000x256xf32>) {
   nd.gather_nd %data[%indices] into %out : memref<4096x256xf32>, memref<1000x1xi64> into memref<1000x256xf32>
@@ -53,7 +53,7 @@ func.func @small_rows(%data: memref<4096x256xf32>, %indices: memref<1000x1xi64>,
 // Rows of 1000 bytes do not all start on a 64-byte boundary: not streamed.
 // CHECK-LABEL: func.func private @__nd_gather_nd
 //   CHECK-NOT:   nontemporal
-//   CHECK-NOT:   __nd_store_fence
+//   CHECK-NOT:   nd_rt.store_fence
 //       CHECK:   return
 func.func @unaligned_rows(%data: memref<4096x250xf32>, %indices: memref<17000x1xi64>, %out: memref<17000x250xf32>) {
   nd.gather_nd %data[%indices] into %out : memref<4096x250xf32>, memref<17000x1xi64> into memref<17000x250xf32>
@@ -95,7 +95,7 @@ func.func @points(%data: memref<4096x4096xf32>, %indices: memref<5000000x2xi64>,
 //   CHECK-NOT:           nontemporal
 //       CHECK:         }
 //       CHECK:     scf.if %[[STREAM]] {
-//  CHECK-NEXT:       func.call @__nd_store_fence() : () -> ()
+//  CHECK-NEXT:       nd_rt.store_fence
 func.func @dynamic(%data: memref<?x?xf32>, %ids: memref<?xi64>, %out: memref<?x?xf32>) {
   nd.gather %data[%ids] into %out : memref<?x?xf32>, memref<?xi64> into memref<?x?xf32>
   return

@@ -8,8 +8,8 @@
 // op keeps the functions later passes work on small) and writes the op's
 // destination buffer: `into` for a gather, data for a scatter. Without
 // checks nothing of the error path is emitted, and no nd op is left.
-// UNCHECKED-NOT: __nd_report_error
-// UNCHECKED-NOT: nd.message
+// UNCHECKED-NOT: nd_rt.report
+// UNCHECKED-NOT: nd_rt.site
 // UNCHECKED-NOT: llvm.
 // UNCHECKED-NOT: nd.{{scatter|gather}}
 // UNCHECKED-NOT: bufferization.
@@ -34,7 +34,7 @@
 //   CHECK-DAG:   %[[DF:.*]] = memref.collapse_shape %[[DATA]] {{\[\[}}0, 1, 2]] : memref<5x4x8xf32> into memref<160xf32>
 //   CHECK-DAG:   %[[IF:.*]] = memref.collapse_shape %[[IND]] {{\[\[}}0, 1]] : memref<3x1xi64> into memref<3xi64>
 //   CHECK-DAG:   %[[RF:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1, 2]] : memref<3x4x8xf32> into memref<96xf32>
-//   CHECK-DAG:   %[[THREADS:.*]] = call @__nd_max_threads() : () -> index
+//   CHECK-DAG:   %[[THREADS:.*]] = nd_rt.max_threads
 //       CHECK:   scf.parallel (%[[P:.*]]) = (%{{.*}}) to (%{{.*}}) step
 //       CHECK:     scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
 //       CHECK:       %[[RAW:.*]] = memref.load %[[IF]][%[[T]]] : memref<3xi64>
@@ -55,7 +55,7 @@ func.func @gather_nd_rows(%data: memref<5x4x8xf32>, %indices: memref<3x1xi64>, %
 // The message names the op; the site, the caller's argument, names where
 // it is (see convert-nd-runtime-to-llvm).
 // CHECKED-LABEL: func.func @gather_nd_rows
-//       CHECKED:   %[[WHERE:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:{{[0-9]+}}:3"} : () -> i64
+//       CHECKED:   %[[WHERE:.*]] = nd_rt.site "{{.*}}lower-scatter.mlir:{{[0-9]+}}:3"
 //       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %{{.*}}, %[[WHERE]])
 // CHECKED-LABEL: func.func private @__nd_gather_nd
 //  CHECKED-SAME:   %[[SITE:[a-zA-Z0-9]+]]: i64)
@@ -69,7 +69,7 @@ func.func @gather_nd_rows(%data: memref<5x4x8xf32>, %indices: memref<3x1xi64>, %
 //       CHECKED:     memref.load %{{.*}} : memref<?xi1>
 //       CHECKED:   scf.if
 //       CHECKED:     scf.for
-//       CHECKED:       func.call @__nd_report_error_at(%[[SITE]], %{{.*}}, %{{.*}}) {nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"} : (i64, i64, i64) -> ()
+//       CHECKED:       nd_rt.report_at %[[SITE]] "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)" (%{{.*}}, %{{.*}})
 
 // -----
 
@@ -94,14 +94,14 @@ func.func @gather_nd_batch_dynamic(%data: memref<?x4x5x6xf32>, %indices: memref<
 //       CHECKED:   %[[DB:.*]] = memref.dim %arg0, %{{.*}} : memref<?x4x5x6xf32>
 //       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[IB]], %[[DB]] : index
 //       CHECKED:   scf.if %[[NE]] {
-//       CHECKED:     func.call @__nd_report_error_at({{.*}}) {nd.message = "nd.gather_nd: operand 'indices' dim 0 (%lld) does not match operand 'data' dim 0 (%lld)"}
+//       CHECKED:     nd_rt.report_at %{{.*}} "nd.gather_nd: operand 'indices' dim 0 (%lld) does not match operand 'data' dim 0 (%lld)"
 //       CHECKED:   %[[RB:.*]] = memref.dim %arg2, %{{.*}} : memref<?x3x6xf32>
 //       CHECKED:   arith.cmpi ne, %[[IB]], %[[RB]] : index
-//       CHECKED:     func.call @__nd_report_error_at({{.*}}) {nd.message = "nd.gather_nd: operand 'indices' dim 0 (%lld) does not match result dim 0 (%lld)"}
+//       CHECKED:     nd_rt.report_at %{{.*}} "nd.gather_nd: operand 'indices' dim 0 (%lld) does not match result dim 0 (%lld)"
 //       CHECKED:   scf.if
 //       CHECKED:     scf.parallel
-//       CHECKED:   nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
-//       CHECKED:   nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 2 of operand 'data' (size %lld)"
+//       CHECKED:   nd_rt.report_at %{{.*}} "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   nd_rt.report_at %{{.*}} "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 2 of operand 'data' (size %lld)"
 
 // -----
 
@@ -137,7 +137,7 @@ func.func @gather_elements(%data: memref<3x?xf32>, %indices: memref<2x2xindex>, 
 // The off-axis dim 0 is static on both sides: no run-time shape check.
 // CHECKED-LABEL: func.func private @__nd_gather_elements
 //   CHECKED-NOT:   arith.cmpi ugt
-//       CHECKED:   nd.message = "nd.gather_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   nd_rt.report_at %{{.*}} "nd.gather_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
 // -----
 
@@ -220,8 +220,8 @@ func.func @scatter_nd_points(%data: memref<4x?xf32>, %indices: memref<3x2xi64>, 
 //       CHECKED:   } else {
 //       CHECKED:     scf.yield %true
 //       CHECKED:   scf.if %[[BAD]] {
-//       CHECKED:     nd.message = "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
-//       CHECKED:     nd.message = "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:     nd_rt.report_at %{{.*}} "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"
+//       CHECKED:     nd_rt.report_at %{{.*}} "nd.scatter_nd: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 
 // -----
 
@@ -278,7 +278,7 @@ func.func @scatter_nd_wide_slices(%data: memref<8x2x64xf16>, %indices: memref<3x
 //       CHECKED:   %[[DD:.*]] = memref.dim %arg0, %{{.*}} : memref<4x?xf32>
 //       CHECKED:   %[[NE:.*]] = arith.cmpi ne, %[[UD]], %[[DD]] : index
 //       CHECKED:   scf.if %[[NE]] {
-//       CHECKED:     nd.message = "nd.scatter_nd: operand 'updates' dim 1 (%lld) does not match operand 'data' dim 1 (%lld)"
+//       CHECKED:     nd_rt.report_at %{{.*}} "nd.scatter_nd: operand 'updates' dim 1 (%lld) does not match operand 'data' dim 1 (%lld)"
 //       CHECKED:   scf.if %{{.*}} {
 //       CHECKED:     arith.addf
 func.func @scatter_nd_slices_add(%data: memref<4x?xf32>, %indices: memref<3x1xi64>, %updates: memref<3x?xf32>) {
@@ -427,14 +427,14 @@ func.func @scatter_elements(%data: memref<?x5xi8>, %indices: memref<?x2xi32>, %u
 // partitions update data in place and check nothing.
 // CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: memref<?x5xi8>
 //  CHECKED-SAME:   %{{.*}}: memref<?x2xi32>, %{{.*}}: memref<?x2xi8>, %{{.*}}: i64)
-//       CHECKED:   nd.message = "nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
-//       CHECKED:   nd.message = "nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
+//       CHECKED:   nd_rt.report_at %{{.*}} "nd.scatter_elements: operand 'updates' dim 0 (%lld) does not match operand 'indices' dim 0 (%lld)"
+//       CHECKED:   nd_rt.report_at %{{.*}} "nd.scatter_elements: operand 'indices' dim 0 (%lld) exceeds operand 'data' dim 0 (%lld)"
 //       CHECKED:   %[[FLAGS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi1>
 //       CHECKED:     scf.for %{{.*}} iter_args(%{{.*}} = %c0) -> (index) {
 //       CHECKED:       arith.maxui
 //       CHECKED:     arith.cmpi uge
 //       CHECKED:     memref.store %{{.*}}, %[[FLAGS]][%{{.*}}] : memref<?xi1>
-//       CHECKED:   nd.message = "nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+//       CHECKED:   nd_rt.report_at %{{.*}} "nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
 //       CHECKED:   scf.parallel
 //       CHECKED:     memref.subview
 //   CHECKED-NOT:     arith.cmpi uge
@@ -484,13 +484,13 @@ func.func @scatter_elements_1d(%data: memref<16xf32>, %indices: memref<9xi64>, %
 //   CHECK-NOT: func.func private @__nd_
 
 // CHECKED-LABEL: func.func @shared_functions
-//       CHECKED:   %[[W0:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:[[@LINE+11]]:3"} : () -> i64
+//       CHECKED:   %[[W0:.*]] = nd_rt.site "{{.*}}lower-scatter.mlir:[[@LINE+11]]:3"
 //       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %{{.*}}, %[[W0]])
-//       CHECKED:   %[[W1:.*]] = call @__nd_site() {nd.site = "{{.*}}lower-scatter.mlir:[[@LINE+10]]:3"} : () -> i64
+//       CHECKED:   %[[W1:.*]] = nd_rt.site "{{.*}}lower-scatter.mlir:[[@LINE+10]]:3"
 //       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %{{.*}}, %[[W1]])
 // CHECKED-LABEL: func.func private @__nd_gather_nd(
 //  CHECKED-SAME:   %{{.*}}: memref<8x4xf32>, %{{.*}}: memref<2x1xi64>, %{{.*}}: memref<2x4xf32>, %[[SITE:[a-zA-Z0-9]+]]: i64) {
-//       CHECKED:   func.call @__nd_report_error_at(%[[SITE]], %{{.*}}, %{{.*}}) {nd.message = "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)"}
+//       CHECKED:   nd_rt.report_at %[[SITE]] "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)" (%{{.*}}, %{{.*}})
 //   CHECKED-NOT: func.func private @__nd_gather_nd
 func.func @shared_functions(%data: memref<8x4xf32>, %indices: memref<2x1xi64>,
                             %updates: memref<2x4xf32>, %out0: memref<2x4xf32>,

@@ -33,6 +33,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::nd {
@@ -121,6 +122,14 @@ static void insertProcessCountCheck(func::FuncOp func, shard::GridOp grid) {
 namespace {
 struct NdPartitionPass : public nd::impl::NdPartitionBase<NdPartitionPass> {
   using NdPartitionBase::NdPartitionBase;
+
+  /// The pass also makes nd's run-time ops (the nd_rt dialect). Not in
+  /// Passes.td's dependentDialects, whose generated code every pass file
+  /// includes.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    NdPartitionBase::getDependentDialects(registry);
+    registry.insert<nd::rt::NdRuntimeDialect>();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

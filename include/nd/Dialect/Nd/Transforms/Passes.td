@@ -93,7 +93,7 @@ def NdPartition : Pass<"nd-partition", "ModuleOp"> {
     With `check-process-count` (the default), each partitioned function that
     uses a grid first checks that the processes running it are as many as
     the grid has: a `shard.all_reduce` sums a 1 from every process and, when
-    the sum differs, nd's run-time error report (`__nd_report_error`, see
+    the sum differs, nd's run-time error report (`nd_rt.report`, see
     `--convert-nd-runtime-to-llvm`) names the function and the grid, before
     any data is exchanged; under mlir-runner, `libnd_runner_utils.so` prints
     the message and ends each process with status 1, and mpiexec ends with
