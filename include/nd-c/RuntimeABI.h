@@ -30,41 +30,10 @@ extern "C" {
 /* The name of a symbol given by one of the macros below, as a string. */
 #define ND_ABI_NAME(symbol) ND_ABI_STRINGIFY_(symbol)
 
-/*===----------------------------------------------------------------------===*
- * What --lower-scatter leaves for the LLVM stage
- *
- * Private function declarations and attributes of the tensor-level IR, which
- * --convert-nd-runtime-to-llvm (and --nd-parallel-copy's thread query)
- * replace: never symbols of an object file.
- *===----------------------------------------------------------------------===*/
-
-/* `__nd_report_error(i64 a, i64 b) {nd.message = M}`: a failed check outside
-   an op's shared function; M is a printf format with two `%lld`. */
-#define ND_ABI_LOWERED_REPORT_ERROR "__nd_report_error"
-/* `__nd_report_error_at(i64 site, i64 a, i64 b) {nd.message = M}`: a failed
-   check inside a function that ops at several places share; `site` is the
-   function's argument that each call sets to `__nd_site()`. */
-#define ND_ABI_LOWERED_REPORT_ERROR_AT "__nd_report_error_at"
-/* `__nd_site() {nd.site = W} : () -> i64`: the site of one call, W its
-   location. */
-#define ND_ABI_LOWERED_SITE "__nd_site"
-/* The attributes that hold a report's message and a site's location. */
-#define ND_ABI_MESSAGE_ATTR "nd.message"
-#define ND_ABI_SITE_ATTR "nd.site"
-/* `__nd_max_threads() : () -> index`: the threads parallel loops may use. */
-#define ND_ABI_LOWERED_MAX_THREADS "__nd_max_threads"
-/* `__nd_store_fence() : () -> ()`: orders a thread's non-temporal stores
-   before its later stores. */
-#define ND_ABI_LOWERED_STORE_FENCE "__nd_store_fence"
-
-/* What --convert-nd-to-gpu leaves for the later stages (see
-   lib/Conversion/NdToGPU/ErrorRecord.h): `__nd_gpu_error_record(i64 words)
-   : memref<?xi64>`, the function's error record, zero at its start, and
-   `__nd_gpu_error_record_end(record) {nd.messages = [M1, ...]}` before each
-   return, which reports the check whose code (1, 2, ...) the record holds. */
-#define ND_ABI_LOWERED_GPU_RECORD "__nd_gpu_error_record"
-#define ND_ABI_LOWERED_GPU_RECORD_END "__nd_gpu_error_record_end"
-#define ND_ABI_MESSAGES_ATTR "nd.messages"
+/* What --lower-scatter and --convert-nd-to-gpu leave for the LLVM stage
+   (reports of failed checks, sites, the thread count, store fences, the GPU
+   error record) are the ops of nd's run-time dialect, `nd_rt`
+   (include/nd/Dialect/NdRuntime): they have no names of their own. */
 
 /*===----------------------------------------------------------------------===*
  * The messages of failed checks in generated code
@@ -77,6 +46,8 @@ extern "C" {
 #define ND_ABI_MESSAGE_GLOBAL "__nd_msg"
 #define ND_ABI_SITE_TEXT_GLOBAL "__nd_site_text"
 #define ND_ABI_SITE_TABLE_GLOBAL "__nd_sites"
+/* On the GPU's host schedule: the messages of a function's error record. */
+#define ND_ABI_GPU_MESSAGES_GLOBAL "__nd_gpu_messages"
 
 /*===----------------------------------------------------------------------===*
  * Error reports

@@ -138,7 +138,8 @@ def LowerScatter : Pass<"lower-scatter", "ModuleOp"> {
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect",
+    "::mlir::nd::rt::NdRuntimeDialect"
   ];
   let options = [
     Option<"checkBounds", "check-bounds", "bool", /*default=*/"true",
@@ -279,7 +280,8 @@ def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
     "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::nd::rt::NdRuntimeDialect"
   ];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1048576",
@@ -303,7 +305,7 @@ def NdOpenMPIf : Pass<"nd-openmp-if", "ModuleOp"> {
 }
 
 def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
-  let summary = "Lower nd's run-time calls to the LLVM dialect";
+  let summary = "Lower nd's run-time ops (nd_rt) to the LLVM dialect";
   let description = [{
     Lowers the ops of nd's run-time dialect (`nd_rt`) that `--lower-scatter`,
     `--nd-partition`, `--nd-parallel-copy` and `--nd-gpu-run-on-host` leave
@@ -720,7 +722,9 @@ def ConvertNdToGPU : Pass<"convert-nd-to-gpu", "ModuleOp"> {
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect",
+    "::mlir::nd::rt::NdRuntimeDialect",
+    "::mlir::ub::UBDialect"
   ];
 }
 
@@ -830,7 +834,8 @@ def NdGPURunOnHost : Pass<"nd-gpu-run-on-host", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::nd::rt::NdRuntimeDialect"
   ];
 }
 

@@ -92,12 +92,6 @@ struct ConvertNdToGPUPass
     : public mlir::nd::impl::ConvertNdToGPUBase<ConvertNdToGPUPass> {
   using Base::Base;
 
-  /// The pass also makes nd's run-time ops (the nd_rt dialect) and, in the
-  /// skipped phases of guarded kernels, poison (guardKernels).
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    registry.insert<nd::rt::NdRuntimeDialect, ub::UBDialect>();
-  }
 
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {

@@ -301,7 +301,7 @@ static Value messagesAt(OpBuilder &b, SymbolTable &symbols,
     auto value = DenseElementsAttr::get(tensorType, ArrayRef<int8_t>(bytes));
     // Made outside the module, then inserted under a name of its own.
     OpBuilder detached(b.getContext());
-    global = memref::GlobalOp::create(detached, loc, "__nd_gpu_messages",
+    global = memref::GlobalOp::create(detached, loc, ND_ABI_GPU_MESSAGES_GLOBAL,
                                       b.getStringAttr("private"), type, value,
                                       /*constant=*/true, /*alignment=*/nullptr);
     auto module = cast<ModuleOp>(symbols.getOp());

@@ -19,11 +19,11 @@
 // by a one-thread kernel, so that the first failure in program order is the
 // one reported.
 //
-// The lowering leaves two calls for a later stage:
+// The lowering leaves two ops of nd's run-time dialect for a later stage:
 //
-//   %r = func.call @__nd_gpu_error_record(%words) : (i64) -> memref<?xi64>
+//   %r = nd_rt.gpu_error_record %words : memref<?xi64>
 //       the function's record, at its start, zero in every word;
-//   func.call @__nd_gpu_error_record_end(%r) {nd.messages = [M1, M2, ...]}
+//   nd_rt.gpu_error_record_end %r [M1, M2, ...]
 //       before each return: report the check whose code the record holds,
 //       if any, with message Mcode ("<location>: <op>: <text>", a printf
 //       format with two `%lld` for words 1 and 2; codes count from 1).
@@ -37,8 +37,8 @@
 // that its copy of the header has landed in host memory. On the host
 // (`--nd-gpu-run-on-host`: expandErrorRecordsOnHost) the record is a host
 // buffer cleared at the start, and the return reports through
-// `__nd_report_error(a, b) {nd.message = M}`, the call the CPU lowering
-// makes, which the LLVM stage turns into nd's error report.
+// `nd_rt.report M (a, b)`, as the CPU lowering does, which the LLVM stage
+// turns into nd's error report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,21 +54,8 @@
 
 namespace mlir::nd::gpu_lowering {
 
-/// The name of the function a failed check reports through (see
-/// `--convert-nd-runtime-to-llvm`) and the attribute of its message.
-inline constexpr llvm::StringLiteral kReportErrorFn =
-    ND_ABI_LOWERED_REPORT_ERROR;
-inline constexpr llvm::StringLiteral kMessageAttr = ND_ABI_MESSAGE_ATTR;
-
 /// Words of the record before the slots.
 inline constexpr int64_t kRecordHeader = 4;
-
-/// The calls the lowering leaves for the record (see above) and the
-/// attribute of their messages.
-inline constexpr llvm::StringLiteral kRecordFn = ND_ABI_LOWERED_GPU_RECORD;
-inline constexpr llvm::StringLiteral kRecordEndFn =
-    ND_ABI_LOWERED_GPU_RECORD_END;
-inline constexpr llvm::StringLiteral kMessagesAttr = ND_ABI_MESSAGES_ATTR;
 
 class ErrorRecord {
 public:

@@ -267,13 +267,6 @@ struct NdGPURunOnHostPass
     : public mlir::nd::impl::NdGPURunOnHostBase<NdGPURunOnHostPass> {
   using Base::Base;
 
-  /// The pass also makes nd's run-time ops (the nd_rt dialect). Not in
-  /// Passes.td's dependentDialects, whose generated code every pass file
-  /// includes.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    registry.insert<nd::rt::NdRuntimeDialect>();
-  }
 
   void runOnOperation() override {
     OpBuilder b(&getContext());

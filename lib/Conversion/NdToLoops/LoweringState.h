@@ -10,10 +10,11 @@
 // tensor level (bufferization decides where results live): `outline` is the
 // one place that turns operands into buffers and back for the call.
 //
-// The generated code calls into the run time (the names below): the thread
-// count (`numPartitions`), a store fence after streamed stores, and the
-// report of a failed run-time check (`report`, `CheckChain` and the dim
-// checks); the LLVM stage of the pipeline lowers those calls.
+// The generated code calls into the run time through the ops of nd's
+// run-time dialect (`nd_rt`): the thread count (`numPartitions`), a store
+// fence after streamed stores, and the report of a failed run-time check
+// (`report`, `CheckChain` and the dim checks); the LLVM stage of the
+// pipeline lowers those ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +26,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "nd-c/RuntimeABI.h"
 #include "nd/Conversion/CheckMessages.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -40,30 +40,16 @@ namespace mlir::nd::lowering {
 // Run-time support shared by the patterns
 //===----------------------------------------------------------------------===//
 
-/// Name of the function a failed run-time check calls:
-/// `__nd_report_error(i64 a, i64 b)` with the message (a printf format with
-/// two `%lld`) in the call's `nd.message` attribute. The LLVM stage of the
-/// pipeline turns it into a call of the host's `nd_report_error`.
-inline constexpr llvm::StringLiteral kReportErrorFn =
-    ND_ABI_LOWERED_REPORT_ERROR;
-inline constexpr llvm::StringLiteral kMessageAttr = ND_ABI_MESSAGE_ATTR;
-/// The same inside an op's function, which ops at several places share:
-/// `__nd_report_error_at(i64 site, i64 a, i64 b)` with "<op>: <text>" in
-/// `nd.message`, where `site` is the function's last argument. Each call of
-/// the function passes `__nd_site() {nd.site = "<where>"} : () -> i64`; the
-/// LLVM stage makes each site a table of the messages "<where>: <op>: <text>"
-/// of the function it calls, so that a message names the op's own location.
-inline constexpr llvm::StringLiteral kReportErrorAtFn =
-    ND_ABI_LOWERED_REPORT_ERROR_AT;
-inline constexpr llvm::StringLiteral kSiteFn = ND_ABI_LOWERED_SITE;
-inline constexpr llvm::StringLiteral kSiteAttr = ND_ABI_SITE_ATTR;
-/// Name of the function that returns the number of threads the parallel
-/// loops may use (`() -> index`).
-inline constexpr llvm::StringLiteral kMaxThreadsFn = ND_ABI_LOWERED_MAX_THREADS;
-/// Name of the function that orders a thread's non-temporal stores before
-/// its later stores (`() -> ()`): a partition that streamed calls it before
-/// it ends, so that the threads that join it see its writes.
-inline constexpr llvm::StringLiteral kStoreFenceFn = ND_ABI_LOWERED_STORE_FENCE;
+/// A failed run-time check reports through `nd_rt.report M (a, b)`, M a
+/// printf format with two `%lld`; inside an op's function, which ops at
+/// several places share, through `nd_rt.report_at %site M (a, b)`, where
+/// `%site` is the function's last argument and each call of the function
+/// passes `nd_rt.site "<where>"`: the LLVM stage makes each site a table of
+/// the messages "<where>: <op>: <text>" of the function it calls, so that a
+/// message names the op's own location. `nd_rt.max_threads` is the number
+/// of threads the parallel loops may use; `nd_rt.store_fence` orders a
+/// thread's non-temporal stores before its later stores (a partition that
+/// streamed ends with it, so that the threads that join it see its writes).
 
 /// State shared by the lowering patterns of one pass run.
 class LoweringState {
@@ -81,7 +67,7 @@ public:
   Value numPartitions(OpBuilder &b, Location loc, Operation *op, Value work,
                       Value limit = Value());
 
-  /// Emits `if (streamed) __nd_store_fence()` (see kStoreFenceFn) at the
+  /// Emits `if (streamed) nd_rt.store_fence` at the
   /// end of a partition that may have streamed its stores; nothing where
   /// `streamed` is the constant false.
   void fenceStreamedStores(OpBuilder &b, Location loc, Operation *op,
@@ -96,7 +82,7 @@ public:
   /// args)` builds the first time from the function's arguments: it may
   /// depend on `op`'s name, attributes and types and on the pass options,
   /// nothing else. With checks on, the function takes one more argument,
-  /// the call's site, that its reports name (see kReportErrorAtFn). One
+  /// the call's site, that its reports name (`nd_rt.report_at`). One
   /// small function per distinct op keeps the IR later passes work on small:
   /// several upstream passes take time quadratic in the size of a function.
   void outline(ConversionPatternRewriter &rewriter, Operation *op,
@@ -163,12 +149,8 @@ private:
                 FunctionType type,
                 function_ref<void(OpBuilder &, Location, ValueRange)> lower);
 
-  /// `__nd_site()` naming the location of `op` (see kReportErrorAtFn).
+  /// `nd_rt.site` naming the location of `op` (`nd_rt.report_at`).
   Value callSite(ConversionPatternRewriter &rewriter, Operation *op);
-
-  /// Declares `name` with `type` in the module of `op` the first time it
-  /// is asked for that module (one symbol lookup per module and pass run).
-  void declare(OpBuilder &b, Operation *op, StringRef name, FunctionType type);
 
   /// The symbol table of `module`, built once per pass run.
   SymbolTable &symbols(ModuleOp module);

@@ -55,8 +55,8 @@ inline constexpr llvm::StringLiteral kHostReportOutOfMemoryFn =
 /// Emits, at `builder`'s insertion point, the run-time report of a failed
 /// check that `--convert-nd-runtime-to-llvm` lowers to a call of the host's
 /// `nd_report_error(format, a, b)` (`a` and `b` are i64 values; `format` a
-/// printf format with at most two `%lld`, any other `%` doubled), and
-/// declares what it calls in the enclosing module. The host decides what
+/// printf format with at most two `%lld`, any other `%` doubled): an
+/// `nd_rt.report` op. The host decides what
 /// follows: libnd_runner_utils.so ends the process with status 1.
 void createRuntimeErrorReport(OpBuilder &builder, Location loc,
                               llvm::StringRef format, Value a, Value b);

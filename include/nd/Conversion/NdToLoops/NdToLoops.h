@@ -25,11 +25,12 @@ struct NdLoweringOptions {
 };
 
 /// Populates `patterns` with the conversions of the six nd ops to tensor,
-/// bufferization, memref, scf, vector, arith, math and complex ops. The
-/// patterns declare the run-time functions `__nd_max_threads` and
-/// `__nd_report_error` in the enclosing module (see
-/// `--convert-nd-runtime-to-llvm`), so they must be applied from a pass
-/// anchored on the module.
+/// bufferization, memref, scf, vector, arith, math and complex ops, and the
+/// ops of nd's run-time dialect (`nd_rt`: the thread count, reports, sites
+/// and store fences, which `--convert-nd-runtime-to-llvm` lowers). The
+/// patterns outline each distinct op into a private function of the
+/// enclosing module, so they must be applied from a pass anchored on the
+/// module.
 void populateNdToLoopsPatterns(RewritePatternSet &patterns,
                                 const NdLoweringOptions &options = {});
 

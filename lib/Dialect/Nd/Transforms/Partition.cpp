@@ -123,13 +123,6 @@ namespace {
 struct NdPartitionPass : public nd::impl::NdPartitionBase<NdPartitionPass> {
   using NdPartitionBase::NdPartitionBase;
 
-  /// The pass also makes nd's run-time ops (the nd_rt dialect). Not in
-  /// Passes.td's dependentDialects, whose generated code every pass file
-  /// includes.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    NdPartitionBase::getDependentDialects(registry);
-    registry.insert<nd::rt::NdRuntimeDialect>();
-  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -138,7 +138,8 @@ def NdPartition : Pass<"nd-partition", "ModuleOp"> {
     "::mlir::func::FuncDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::shard::ShardDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::tensor::TensorDialect",
+    "::mlir::nd::rt::NdRuntimeDialect"
   ];
   let options = [
     Option<"checkProcessCount", "check-process-count", "bool",
