@@ -117,7 +117,7 @@ float ND_ABI_TRUNC_F64_TO_BF16(double value);
  * Threads: LLVM's OpenMP runtime
  *===----------------------------------------------------------------------===*/
 
-/* What `__nd_max_threads` becomes: the team size of the next parallel region
+/* What `nd_rt.max_threads` becomes: the team size of the next parallel region
    of the calling thread. */
 #define ND_ABI_OMP_MAX_THREADS omp_get_max_threads
 int ND_ABI_OMP_MAX_THREADS(void);

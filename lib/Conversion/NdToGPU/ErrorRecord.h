@@ -133,7 +133,7 @@ describeTupleComponent(OpBuilder &b, Location loc, Value indices,
 
 /// `--nd-gpu-run-on-host`: the records of `module` in host memory, cleared
 /// at the start of their function; each failed check reported at a return
-/// through `__nd_report_error` with its message.
+/// through `nd_rt.report` with its message.
 void expandErrorRecordsOnHost(ModuleOp module);
 
 /// `--nd-gpu-call-stream`: the records of `module` from nd's CUDA runtime

@@ -342,6 +342,17 @@ template <typename OpTy> struct RuntimePattern : OpRewritePattern<OpTy> {
         tables(*shared) {}
   std::shared_ptr<const RuntimeTables> shared;
   const RuntimeTables &tables;
+
+  /// `nd_report_error(null, format, a, b)` in place of `op` (the null call
+  /// state is --nd-call-state's to replace).
+  void replaceWithReport(OpTy op, PatternRewriter &rewriter,
+                         Value format) const {
+    Location loc = op.getLoc();
+    Value state = LLVM::ZeroOp::create(rewriter, loc, tables.ptrType);
+    LLVM::CallOp::create(rewriter, loc, tables.reporter,
+                         ValueRange{state, format, op.getA(), op.getB()});
+    rewriter.eraseOp(op);
+  }
 };
 
 struct ReportLowering : RuntimePattern<rt::ReportOp> {
@@ -354,10 +365,7 @@ struct ReportLowering : RuntimePattern<rt::ReportOp> {
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     Value address = LLVM::AddressOfOp::create(rewriter, loc, global);
-    Value state = LLVM::ZeroOp::create(rewriter, loc, tables.ptrType);
-    LLVM::CallOp::create(rewriter, loc, tables.reporter,
-                         ValueRange{state, address, op.getA(), op.getB()});
-    rewriter.eraseOp(op);
+    replaceWithReport(op, rewriter, address);
     return success();
   }
 };
@@ -376,10 +384,7 @@ struct ReportAtLowering : RuntimePattern<rt::ReportAtOp> {
     auto slot = LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType, base,
                                     ArrayRef<LLVM::GEPArg>{entry->second});
     Value format = LLVM::LoadOp::create(rewriter, loc, ptrType, slot);
-    Value state = LLVM::ZeroOp::create(rewriter, loc, ptrType);
-    LLVM::CallOp::create(rewriter, loc, tables.reporter,
-                         ValueRange{state, format, op.getA(), op.getB()});
-    rewriter.eraseOp(op);
+    replaceWithReport(op, rewriter, format);
     return success();
   }
 };

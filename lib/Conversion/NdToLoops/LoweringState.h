@@ -98,8 +98,8 @@ public:
 
   /// Emits the report of a failed check whose message is
   /// "<where>: <op>: <text>" (`text` a printf format taking two
-  /// `long long`): `__nd_report_error_at(site, a, b)` inside an op's
-  /// function, `__nd_report_error(a, b)` elsewhere.
+  /// `long long`): `nd_rt.report_at %site` inside an op's function,
+  /// `nd_rt.report` elsewhere.
   void report(OpBuilder &b, Location loc, Operation *op, StringRef text,
               Value a, Value b2);
 
