@@ -421,12 +421,12 @@ static void guardPhase(OpBuilder &b, ArrayRef<Operation *> phase, Value run) {
   if (escaping.empty())
     return;
   b.setInsertionPointToEnd(ifOp.elseBlock());
-  SmallVector<Value> zeros;
+  SmallVector<Value> poisons;
   for (Type type : types) {
-    Value none = ub::PoisonOp::create(b, loc, type);
-    zeros.push_back(none);
+    Value poison = ub::PoisonOp::create(b, loc, type);
+    poisons.push_back(poison);
   }
-  scf::YieldOp::create(b, loc, zeros);
+  scf::YieldOp::create(b, loc, poisons);
   for (auto [value, result] : llvm::zip_equal(escaping, ifOp.getResults()))
     value.replaceUsesWithIf(result, [&](OpOperand &use) {
       return !ifOp->isAncestor(use.getOwner());
