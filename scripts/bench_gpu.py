@@ -12,6 +12,11 @@ result is compared bit for bit with nd's CPU code (libbench_cpu.so, on the
 same inputs) and run twice on the GPU (repeatability: bit-identical runs).
 Times are medians of wall-clock times per call, each call followed by a
 synchronization of the stream (nd's calls queue their work and return).
+nd's function is called as a C caller calls it: the memref descriptors of
+its inputs are built once per workload, not in Python at every call (which
+took 5-13 us a call on an H100 machine, 2026-11-28); each call still goes
+through nd_cuda_begin and nd_cuda_end and allocates its result. torch is
+called from Python as its users call it.
 `% BW` is the bytes a workload must move (read once + written once) per
 second against the device's copy bandwidth, measured here with a
 device-to-device copy of 1 GiB. The floor is what the workload cannot beat
@@ -471,10 +476,18 @@ class NdFunction:
         self.result_type = descriptor_type(self.rank)
 
     def __call__(self, pointers_and_shapes):
+        return self.call(self.arguments(pointers_and_shapes))
+
+    def arguments(self, pointers_and_shapes):
+        """The inputs' descriptors, by reference, to call with again and
+        again (as a C caller holds them)."""
         from gpu_check import descriptor
-        result = self.result_type()
         descs = [descriptor(p, s) for p, s in pointers_and_shapes]
-        self.fn(ctypes.byref(result), *[ctypes.byref(d) for d in descs])
+        return descs, [ctypes.byref(d) for d in descs]
+
+    def call(self, arguments):
+        result = self.result_type()
+        self.fn(ctypes.byref(result), *arguments[1])
         return result
 
 
@@ -563,6 +576,10 @@ class NdCall:
         self.runtime, self.fn, self.t, self.names = runtime, fn, t, names
         self.handle = ctypes.c_void_p(stream.cuda_stream)
         self.result_bytes, self.size = result_bytes, size
+        # Built once: the tensors stay where they are from call to call.
+        self.arguments = fn.arguments([(t[n].data_ptr(), tuple(t[n].shape))
+                                       for n in names])
+        self.data = t["data"].data_ptr()
 
     def check(self, status, message):
         if status == 5:
@@ -571,14 +588,12 @@ class NdCall:
             raise RuntimeError(message)
 
     def __call__(self, keep=False):
-        t = self.t
         self.check(self.runtime.lib.nd_cuda_begin(self.handle), "")
-        desc = self.fn([(t[n].data_ptr(), tuple(t[n].shape))
-                        for n in self.names])
+        desc = self.fn.call(self.arguments)
         self.check(*self.runtime.end())
         if keep:
             return desc
-        if desc.allocated != t["data"].data_ptr():
+        if desc.allocated != self.data:
             self.runtime.lib.nd_cuda_free(desc.allocated, self.handle)
         return None
 
@@ -669,6 +684,91 @@ def run_workload(torch, runtime, gpu, cpu, stream, workload, data, quick):
             f"{nd_time / floor:.2f}", f"{100 * share:.0f}%",
             f"{torch_time * 1e6:.1f}", det, f"{nd_time / torch_time:.2f}",
             det_ratio, calls, exact, repeatable]
+
+
+def profile(directory, only=None, runs=5):
+    """Where each workload's time goes, for tuning: the host's time to queue
+    one call, the GPU's span from an event before the call to one after it,
+    and the GPU time of each kernel (torch's profiler, which sees every
+    kernel of the process) for nd and for torch. Prints a table per
+    workload and writes it to DIR/profile.txt. Status 0, or EXIT_NO_GPU."""
+    import torch
+    from torch.profiler import ProfilerActivity
+    from gpu_check import Runtime
+    if not torch.cuda.is_available():
+        print("profile: torch sees no CUDA device")
+        return EXIT_NO_GPU
+    runtime = Runtime(os.path.join(directory, "libnd_cuda_runtime.so"))
+    status, why = runtime.available()
+    if status:
+        print(f"profile: nd's runtime has no usable GPU: {why}")
+        return EXIT_NO_GPU
+    gpu = ctypes.CDLL(os.path.join(directory, "libbench_cuda.so"))
+    stream = torch.cuda.Stream()
+    keys = set(only.split(",")) if only else None
+    lines = []
+
+    def say(text):
+        print(text, flush=True)
+        lines.append(text)
+
+    def kernels(run):
+        with torch.profiler.profile(activities=[ProfilerActivity.CUDA]) as p:
+            for _ in range(runs):
+                run()
+            stream.synchronize()
+        rows = []
+        for e in p.key_averages():
+            total = getattr(e, "self_device_time_total", None)
+            if total is None:
+                total = getattr(e, "self_cuda_time_total", 0)
+            if total > 0:
+                rows.append((total / runs, e.count / runs, e.key))
+        rows.sort(reverse=True)
+        return rows
+
+    for workload in WORKLOADS:
+        if keys and workload.key not in keys:
+            continue
+        element = SIGNATURES[workload.key][0]
+        inputs = workload.make(np.random.default_rng(7))
+        with torch.cuda.stream(stream):
+            t = to_device(torch, inputs, element)
+            torch.cuda.synchronize()
+            names = [n for n in ("data", "indices", "updates") if n in t]
+            size = t["data"].element_size()
+            result_shape = RESULTS.get(workload.key, tuple(t["data"].shape))
+            nd = NdCall(runtime, NdFunction(gpu, workload), t, names, stream,
+                        int(np.prod(result_shape)) * size, size)
+            for _ in range(3):
+                nd()
+            nd.settle()
+            queue, span = [], []
+            start = torch.cuda.Event(enable_timing=True)
+            stop = torch.cuda.Event(enable_timing=True)
+            for _ in range(max(runs, 10)):
+                stream.synchronize()
+                begin = time.perf_counter()
+                start.record(stream)
+                nd()
+                stop.record(stream)
+                queue.append(time.perf_counter() - begin)
+                stop.synchronize()
+                span.append(start.elapsed_time(stop) * 1e-3)
+            nd.settle()
+            say(f"== {workload.key}: host queues a call in "
+                f"{statistics.median(queue) * 1e6:.1f} us; GPU span "
+                f"{statistics.median(span) * 1e6:.1f} us")
+            for total, count, name in kernels(nd):
+                say(f"  nd    {total:9.1f} us  x{count:g}  {name[:90]}")
+            nd.settle()
+            for total, count, name in kernels(workload.torch_run(t))[:6]:
+                say(f"  torch {total:9.1f} us  x{count:g}  {name[:90]}")
+            del t, nd
+            torch.cuda.empty_cache()
+    with open(os.path.join(directory, "profile.txt"), "w") as out:
+        out.write("\n".join(lines) + "\n")
+    return 0
 
 
 def cpu_result(torch, cpu, workload, t, names, element, result_shape):

@@ -619,6 +619,12 @@ def cmd_bench(args):
                           args.deadline)
 
 
+def cmd_profile(args):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench_gpu
+    return bench_gpu.profile(args.dir, args.only)
+
+
 # ---------------------------------------------------------------------------
 # The record of a run
 # ---------------------------------------------------------------------------
@@ -737,12 +743,15 @@ def main():
         command.add_argument("--deadline", type=float, default=0,
                              help="stop cleanly after this time (seconds "
                                   "since the epoch)")
+    prof = sub.add_parser("profile", help="where the benchmark's time goes")
+    prof.add_argument("dir")
+    prof.add_argument("--only", help="comma-separated workload keys")
     report = sub.add_parser("report", help="the record of a run")
     report.add_argument("dir")
     report.add_argument("--steps", help="the steps' verdicts, for the record")
     args = parser.parse_args()
     return {"expect": cmd_expect, "check": cmd_check, "bench": cmd_bench,
-            "report": cmd_report}[args.command](args)
+            "report": cmd_report, "profile": cmd_profile}[args.command](args)
 
 
 if __name__ == "__main__":

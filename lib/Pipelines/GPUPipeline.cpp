@@ -76,6 +76,7 @@ void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
   targetOptions.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(targetOptions));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createNdGPUSkipUnchosen());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createCanonicalizerPass());

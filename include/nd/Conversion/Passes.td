@@ -839,6 +839,25 @@ def NdGPURunOnHost : Pass<"nd-gpu-run-on-host", "ModuleOp"> {
   ];
 }
 
+def NdGPUSkipUnchosen : Pass<"nd-gpu-skip-unchosen", "gpu::GPUModuleOp"> {
+  let summary = "Return at once from kernels of a path the device did not "
+                "choose";
+  let description = [{
+    Where the device chooses between two paths at run time (the rows of one
+    index of `scatter_elements`), the host queues the kernels of both, and
+    every phase of a kernel of the other path is guarded by the choice
+    (`guardKernels`), barriers between the phases, as the host schedule
+    (`run-on-host`) needs them. On a GPU, a guarded kernel of a large grid
+    that does nothing would still run every block through every barrier
+    (about 200 us for a sort pass over 149M entries on an H100). This pass,
+    on the device's kernels only, makes each kernel whose guard is marked
+    `nd.uniform_guard` (a condition that holds alike for every thread of the
+    grid, set by `guardKernels`) return right after computing it where it
+    does not hold: no block then reaches a barrier.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
 def NdGPUMergeModules : Pass<"nd-gpu-merge-modules", "ModuleOp"> {
   let summary = "Merge the kernel modules of a module into one";
   let description = [{

@@ -446,6 +446,7 @@ static void guardLaunch(gpu::LaunchOp launch, Value flag, bool whenZero) {
   auto predicate =
       whenZero ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne;
   Value run = arith::CmpIOp::create(b, loc, predicate, chosen, none);
+  run.getDefiningOp()->setAttr(kUniformGuardAttr, b.getUnitAttr());
   for (ArrayRef<Operation *> phase : phases)
     guardPhase(b, phase, run);
 }

@@ -214,7 +214,14 @@ Value blockExclusiveScan(OpBuilder &b, Location loc, const KernelIds &ids,
 /// first; its work between barriers is skipped where the flag says another
 /// path, so that every thread still meets every barrier (a block-uniform
 /// branch that the host schedule of `--nd-gpu-run-on-host` runs too).
-/// Host operations of `body` (allocations, memsets) run either way.
+/// Host operations of `body` (allocations, memsets) run either way. On the
+/// device, `--nd-gpu-skip-unchosen` then makes each such kernel return
+/// before its first barrier where the flag says another path: the guard
+/// (the comparison of the flag) carries kUniformGuardAttr.
+/// Marks the condition of a kernel's guard (guardKernels): an i1 that holds
+/// alike for every thread of the grid, computed at the top of the kernel.
+inline constexpr llvm::StringLiteral kUniformGuardAttr = "nd.uniform_guard";
+
 void guardKernels(OpBuilder &b, Location loc, Value flag, bool whenZero,
                   function_ref<void(OpBuilder &, Location)> body);
 

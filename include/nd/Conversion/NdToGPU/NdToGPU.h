@@ -24,6 +24,7 @@ namespace mlir::nd {
 #define GEN_PASS_DECL_NDGPUCALLSTREAM
 #define GEN_PASS_DECL_NDGPUMODULETOFATBIN
 #define GEN_PASS_DECL_NDGPURUNONHOST
+#define GEN_PASS_DECL_NDGPUSKIPUNCHOSEN
 #include "nd/Conversion/Passes.h.inc"
 
 /// Lowers every nd op on buffers of the host function `func` into GPU
