@@ -273,34 +273,59 @@ static void stagePayloads(OpBuilder &b, Location loc, const Combine &c,
   });
 }
 
-/// In the walk: the payload of entry `j` (i32), staged or from global
-/// memory; entries past `n` are dropped.
-static Value entryPayload(OpBuilder &b, Location loc, const Combine &c,
-                          const GroupView &g, Value n, Value j) {
+/// In the walk: the payloads of entries `j0 .. j0 + batch - 1` (i32), as
+/// straight-line loads: from shared memory where the whole batch is staged,
+/// from global memory otherwise (one branch per batch, not per entry, so
+/// that the batch's loads are in flight together). Entries past `n` read
+/// the last entry's payload (their loads stay inside the run) and are
+/// marked dropped.
+static SmallVector<Value> batchPayloads(OpBuilder &b, Location loc,
+                                        const Combine &c, const GroupView &g,
+                                        Value n, Value j0) {
+  Type i32 = b.getI32Type();
   Value one = i32Const(b, loc, 1);
+  Value last = arith::SubIOp::create(b, loc, n, one);
+  SmallVector<Value> js, clamped;
+  for (int64_t i = 0; i < c.batch; ++i) {
+    Value j = arith::AddIOp::create(b, loc, j0, i32Const(b, loc, i));
+    js.push_back(j);
+    clamped.push_back(arith::MinSIOp::create(b, loc, j, last));
+  }
   Value staging = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                         g.tpr, one);
   Value room = arith::MulIOp::create(b, loc, g.tpr,
                                      i32Const(b, loc, kStagePerThread));
-  Value staged = andBool(b, loc, staging, lessThan(b, loc, j, room));
-  Value live = lessThan(b, loc, j, n);
-  Type i32 = b.getI32Type();
-  auto ifLive = scf::IfOp::create(b, loc, TypeRange{i32}, live,
-                                  /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifLive.thenBlock());
-  auto ifStaged = scf::IfOp::create(b, loc, TypeRange{i32}, staged,
+  Value end = arith::AddIOp::create(b, loc, j0, i32Const(b, loc, c.batch));
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, end,
+                                     room);
+  Value staged = andBool(b, loc, staging, fits);
+  SmallVector<Type> types(c.batch, i32);
+  auto ifStaged = scf::IfOp::create(b, loc, types, staged,
                                     /*withElseRegion=*/true);
-  b.setInsertionPointToStart(ifStaged.thenBlock());
-  Value at = arith::AddIOp::create(b, loc, g.stageBase, j);
-  scf::YieldOp::create(b, loc, loadAt(b, loc, g.stage, at));
-  b.setInsertionPointToStart(ifStaged.elseBlock());
-  scf::YieldOp::create(b, loc, payloadOf(b, loc, c, g, j));
-  b.setInsertionPointAfter(ifStaged);
-  scf::YieldOp::create(b, loc, ifStaged.getResult(0));
-  b.setInsertionPointToStart(ifLive.elseBlock());
-  scf::YieldOp::create(b, loc, i32Const(b, loc, kDroppedBit));
-  return ifLive.getResult(0);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifStaged.thenBlock());
+    SmallVector<Value> loaded;
+    for (Value j : clamped) {
+      Value at = arith::AddIOp::create(b, loc, g.stageBase, j);
+      loaded.push_back(loadAt(b, loc, g.stage, at));
+    }
+    scf::YieldOp::create(b, loc, loaded);
+    b.setInsertionPointToStart(ifStaged.elseBlock());
+    loaded.clear();
+    for (Value j : clamped)
+      loaded.push_back(payloadOf(b, loc, c, g, j));
+    scf::YieldOp::create(b, loc, loaded);
+  }
+  SmallVector<Value> payloads;
+  Value mark = i32Const(b, loc, kDroppedBit);
+  for (int64_t i = 0; i < c.batch; ++i) {
+    Value live = lessThan(b, loc, js[i], n);
+    Value payload = ifStaged.getResult(i);
+    Value dropped = arith::OrIOp::create(b, loc, payload, mark);
+    payloads.push_back(arith::SelectOp::create(b, loc, live, payload, dropped));
+  }
+  return payloads;
 }
 
 //===----------------------------------------------------------------------===//
@@ -415,28 +440,38 @@ static void walkChunk(OpBuilder &b, Location loc, const Combine &c,
       b, loc, zero, n, batch, flatten(init),
       [&](OpBuilder &lb, Location lloc, Value j0, ValueRange args) {
         RunState st = unflatten(args, init);
-        SmallVector<Value> valid, sources;
+        SmallVector<Value> sources;
         Value mark = i32Const(lb, lloc, kDroppedBit);
         Value low = i32Const(lb, lloc, kDroppedBit - 1);
-        for (int64_t i = 0; i < c.batch; ++i) {
-          Value j = arith::AddIOp::create(lb, lloc, j0, i32Const(lb, lloc, i));
-          Value payload = entryPayload(lb, lloc, c, g, n, j);
+        SmallVector<Value> payloads = batchPayloads(lb, lloc, c, g, n, j0);
+        // The dropped entries, one bit each in one word: a flag per entry
+        // live across the loads would take a register each.
+        Value droppedBits = i32Const(lb, lloc, 0);
+        for (auto [i, payload] : llvm::enumerate(payloads)) {
           Value flag = arith::AndIOp::create(lb, lloc, payload, mark);
-          Value zero32 = i32Const(lb, lloc, 0);
-          valid.push_back(arith::CmpIOp::create(
-              lb, lloc, arith::CmpIPredicate::eq, flag, zero32));
+          Value shift = i32Const(lb, lloc, 31 - int64_t(i));
+          Value bit = arith::ShRUIOp::create(lb, lloc, flag, shift);
+          droppedBits = arith::OrIOp::create(lb, lloc, droppedBits, bit);
           Value entry = arith::AndIOp::create(lb, lloc, payload, low);
           Value entryOffset = fromIndex(lb, lloc, type, toIndex(lb, lloc, entry));
           sources.push_back(mulIndex(lb, lloc, entryOffset, rowLen));
         }
+        // Every entry number is one of the scatter's (a dropped entry keeps
+        // its own, a padding one the run's last): the loads need no guard,
+        // and the batch's loads go out together; `step` leaves out the
+        // invalid ones.
         SmallVector<SmallVector<Value>> units;
-        for (int64_t i = 0; i < c.batch; ++i) {
-          Value skip = notBool(lb, lloc, valid[i]);
-          units.push_back(loadChunk(lb, lloc, s.updates.flat, sources[i],
-                                    chunk, skip, vl));
-        }
         for (int64_t i = 0; i < c.batch; ++i)
-          st = step(lb, lloc, c, st, units[i], valid[i]);
+          units.push_back(loadChunk(lb, lloc, s.updates.flat, sources[i],
+                                    chunk, Value(), vl));
+        Value zero32 = i32Const(lb, lloc, 0);
+        for (int64_t i = 0; i < c.batch; ++i) {
+          Value bit = i32Const(lb, lloc, int64_t(1) << i);
+          Value dropped = arith::AndIOp::create(lb, lloc, droppedBits, bit);
+          Value valid = arith::CmpIOp::create(
+              lb, lloc, arith::CmpIPredicate::eq, dropped, zero32);
+          st = step(lb, lloc, c, st, units[i], valid);
+        }
         scf::YieldOp::create(lb, lloc, flatten(st));
       });
   RunState last = unflatten(loop.getResults(), init);
@@ -536,6 +571,7 @@ static int64_t combineUnitsPerThread(Value rowLen, int64_t vectorLength) {
 
 /// Launches the owners' kernel `c` (its layout set) over every row.
 static void launchOwners(OpBuilder &b, Location loc, const Combine &c) {
+  assert(c.batch <= 32 && "a batch's dropped entries are bits of one i32");
   MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type();
   SmallVector<MemRefType> shared = {
@@ -550,12 +586,20 @@ static void launchOwners(OpBuilder &b, Location loc, const Combine &c) {
 }
 
 /// Entries a thread of the long runs' kernel loads before it combines them:
-/// 32 registers' worth of elements.
-static int64_t longBatch(Type elementType) {
-  int64_t bits = 64;
-  if (elementType.isIntOrFloat())
-    bits = elementType.getIntOrFloatBitWidth();
-  return std::max<int64_t>(8, 32 / llvm::divideCeil(bits, 32));
+/// 48 registers' worth of their elements and offsets (all live at once
+/// between a batch's loads and its combinations), at least 8. For f32 with
+/// 32-bit offsets, 24 entries and 64 registers on sm_90.
+static int64_t longBatch(Type elementType, Type offsetType) {
+  auto words = [](Type type) -> int64_t {
+    int64_t bits = 64;
+    if (type.isIntOrFloat())
+      bits = type.getIntOrFloatBitWidth();
+    else if (auto complex = dyn_cast<ComplexType>(type))
+      bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
+    return llvm::divideCeil(bits, 32);
+  };
+  int64_t offsetWords = isa<IndexType>(offsetType) ? 2 : words(offsetType);
+  return std::max<int64_t>(8, 48 / (words(elementType) + offsetWords));
 }
 
 void gpu_lowering::emitCombine(OpBuilder &b, Location loc, const RowScatter &s,
@@ -593,7 +637,7 @@ void gpu_lowering::emitCombine(OpBuilder &b, Location loc, const RowScatter &s,
       b, loc, small, [&](OpBuilder &vb, Location vloc, KernelVariant variant) {
         RowLayout layout = rowLayout(vb, vloc, s.rows, s.rowLen, variant, 1);
         Combine c{s, runs, layout, elementType};
-        c.batch = longBatch(elementType);
+        c.batch = longBatch(elementType, variant.offsets);
         c.tallied = tallied;
         c.above = kLongRun;
         launchOwners(vb, vloc, c);

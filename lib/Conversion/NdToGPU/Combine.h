@@ -13,10 +13,13 @@
 //   coalesced loads, (3) the group walks the run once for the whole row:
 //   each thread holds up to four units of the row (RowEngine.h) and loads
 //   the units of several entries before it combines them (8 loads in
-//   flight per thread);
+//   flight per thread); a batch's payloads and units are loaded in straight
+//   lines, without a branch per entry (entries past the run read the run's
+//   last entry and are left out when combined), so that its loads are in
+//   flight together;
 // - after a full sort, runs of more than 64 entries (a hub row: the most
 //   frequent id of a Zipf distribution, a graph's hub node) are another
-//   kernel's, which takes one element a thread and loads 32 registers' worth
+//   kernel's, which takes one element a thread and loads 24 registers' worth
 //   of entries before it combines them: an element's combinations must
 //   follow one another, so a hub row waits one memory latency per batch,
 //   and the batch is as large as the registers allow;
