@@ -686,12 +686,13 @@ def run_workload(torch, runtime, gpu, cpu, stream, workload, data, quick):
             det_ratio, calls, exact, repeatable]
 
 
-def profile(directory, only=None, runs=5):
+def profile(directory, only=None, runs=5, deadline=0):
     """Where each workload's time goes, for tuning: the host's time to queue
     one call, the GPU's span from an event before the call to one after it,
     and the GPU time of each kernel (torch's profiler, which sees every
     kernel of the process) for nd and for torch. Prints a table per
-    workload and writes it to DIR/profile.txt. Status 0, or EXIT_NO_GPU."""
+    workload and writes it to DIR/profile.txt (as far as it got by the
+    deadline). Status 0, EXIT_NO_GPU or EXIT_DEADLINE."""
     import torch
     from torch.profiler import ProfilerActivity
     from gpu_check import Runtime
@@ -727,9 +728,14 @@ def profile(directory, only=None, runs=5):
         rows.sort(reverse=True)
         return rows
 
+    status = 0
     for workload in WORKLOADS:
         if keys and workload.key not in keys:
             continue
+        if deadline and time.time() > deadline:
+            say("profile: out of time before every workload ran")
+            status = EXIT_DEADLINE
+            break
         element = SIGNATURES[workload.key][0]
         inputs = workload.make(np.random.default_rng(7))
         with torch.cuda.stream(stream):
@@ -768,7 +774,7 @@ def profile(directory, only=None, runs=5):
             torch.cuda.empty_cache()
     with open(os.path.join(directory, "profile.txt"), "w") as out:
         out.write("\n".join(lines) + "\n")
-    return 0
+    return status
 
 
 def cpu_result(torch, cpu, workload, t, names, element, result_shape):

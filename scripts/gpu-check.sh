@@ -16,8 +16,13 @@
 #      deterministic algorithms, with the copy bandwidth and the cost of a
 #      launch measured there, nd's results checked against nd's CPU code and
 #      for repeatability;
-#   3. a library of nd-compile --target=cuda through its host and device
+#   3. where the benchmark's time goes (gpu_check.py profile: the host's
+#      queueing of a call, the GPU's span, each kernel's time by torch's
+#      profiler), into profile.txt and the record;
+#   4. a library of nd-compile --target=cuda through its host and device
 #      forms (gpu_compiled.py).
+# A folder prepared with ND_GPU_BENCH_ONLY=1 has no test cases: step 1 says
+# so and the others run (a quicker loop while tuning kernels).
 # A fault in a case or a workload (a dead CUDA context) is recorded and the
 # step goes on in a fresh process from the next one; a step out of time
 # stops cleanly. The run always ends with its summary, and writes the record
@@ -31,8 +36,9 @@ QUICK="${1:-}"
 START=$(date +%s)
 BUDGET="${ND_GPU_CHECK_SECONDS:-285}"
 # The end of each step, in seconds after the start (scaled to the budget).
-CHECK_END=$(( BUDGET * 40 / 100 ))
-BENCH_END=$(( BUDGET * 86 / 100 ))
+CHECK_END=$(( BUDGET * 35 / 100 ))
+BENCH_END=$(( BUDGET * 70 / 100 ))
+PROFILE_END=$(( BUDGET * 86 / 100 ))
 COMPILED_END=$(( BUDGET * 94 / 100 ))
 
 echo "== nd GPU check ($(date -u +%FT%TZ)) in $DIR"
@@ -41,7 +47,7 @@ command -v nvidia-smi >/dev/null &&
 "$PYTHON" -c "import numpy, sys; print('python', sys.version.split()[0], \
 'numpy', numpy.__version__)"
 rm -f "$DIR/check-cuda.json" "$DIR/bench.json" "$DIR/compiled.txt" \
-      "$DIR/gpu-results.md"
+      "$DIR/gpu-results.md" "$DIR/profile.txt"
 
 # Runs step $1 (a gpu_check.py subcommand and its arguments follow $2, the
 # step's end in seconds after the start) until it finishes, going on in a
@@ -71,14 +77,30 @@ run_step() {
 }
 
 echo "== 1. test cases against the CPU results"
-run_step "the test cases" "$CHECK_END" check "$DIR" --target cuda
-cases=$?
+if [ -e "$DIR/cases.json" ]; then
+  run_step "the test cases" "$CHECK_END" check "$DIR" --target cuda
+  cases=$?
+else
+  echo "not prepared (ND_GPU_BENCH_ONLY=1 gpu-prepare.sh)"
+  cases=5
+fi
 
 echo "== 2. benchmark"
 run_step "the benchmark" "$BENCH_END" bench "$DIR" $QUICK
 bench=$?
 
-echo "== 3. a library of nd-compile --target=cuda"
+echo "== 3. where the time goes"
+left=$(( START + PROFILE_END - $(date +%s) ))
+if [ "$left" -gt 5 ]; then
+  timeout -k 5 "$left" "$PYTHON" "$DIR/gpu_check.py" profile "$DIR" \
+    --deadline "$(( START + PROFILE_END - 3 ))"
+  profile=$?
+else
+  echo "the profile: out of time"
+  profile=124
+fi
+
+echo "== 4. a library of nd-compile --target=cuda"
 left=$(( START + COMPILED_END - $(date +%s) ))
 [ "$left" -lt 5 ] && left=5
 timeout -k 5 "$left" "$PYTHON" "$DIR/gpu_compiled.py" "$DIR" \
@@ -91,13 +113,16 @@ verdict() {
   case "$1" in
     0) echo passed ;;
     2) echo "not run (no usable GPU)" ;;
-    124) echo "out of time" ;;
+    4|124) echo "out of time" ;;
+    5) echo "not prepared" ;;
     *) echo "FAILED ($1)" ;;
   esac
 }
 steps="test cases $(verdict "$cases"), benchmark $(verdict "$bench"),\
- compiled library $(verdict "$compiled")"
+ profile $(verdict "$profile"), compiled library $(verdict "$compiled")"
 timeout -k 5 20 "$PYTHON" "$DIR/gpu_check.py" report "$DIR" --steps "$steps" ||
   echo "the record of the run could not be written"
 echo "== summary ($(( $(date +%s) - START )) s): $steps"
-[ "$cases" = 0 ] && [ "$bench" = 0 ] && [ "$compiled" = 0 ]
+# A bench-only folder passes without its cases; the profile is information.
+{ [ "$cases" = 0 ] || [ "$cases" = 5 ]; } && [ "$bench" = 0 ] &&
+  [ "$compiled" = 0 ]

@@ -12,7 +12,10 @@
 # here (the CPU and host libraries: check-nd's differential tests of the GPU
 # lowering); ND_GPU_SAMPLE=N keeps N of the random and larger cases and
 # ND_GPU_NO_BENCH=1 leaves the benchmark out, for dry runs of gpu-check.sh on
-# a stand-in driver (check-nd's gpu-check-dry-run.test).
+# a stand-in driver (check-nd's gpu-check-dry-run.test); ND_GPU_BENCH_ONLY=1
+# leaves the test cases out (no case library, a quicker loop while tuning
+# kernels: gpu-check.sh then runs the benchmark, the profile and the
+# compiled library).
 #
 # OUT then holds:
 #   libcases_cuda.so    the test cases compiled by nd-to-gpu (sm_90 and sm_80
@@ -85,24 +88,58 @@ cp "$ROOT/scripts/gpu-check.sh" "$ROOT/scripts/gpu_check.py" \
    "$ROOT/scripts/nd_c_api.py" "$OUT/"
 chmod +x "$OUT/gpu-check.sh"
 
-echo "== the test cases"
-"$PYTHON" "$ROOT/scripts/gpu_cases.py" "$OUT" ${ND_GPU_QUICK:+--quick} \
-  ${ND_GPU_SAMPLE:+--sample "$ND_GPU_SAMPLE"} \
-  ${ND_GPU_FUZZ:+--fuzz "$ND_GPU_FUZZ"} ${ND_GPU_SEED:+--seed "$ND_GPU_SEED"}
-start=$(date +%s)
+BENCH_ONLY="${ND_GPU_BENCH_ONLY:-}"
+if [ -n "$BENCH_ONLY" ] && { [ -n "$HOST_ONLY" ] || [ -n "${ND_GPU_NO_BENCH:-}" ]; }; then
+  echo "gpu-prepare: ND_GPU_BENCH_ONLY leaves out the cases that" \
+       "ND_GPU_HOST_ONLY and ND_GPU_NO_BENCH keep" >&2
+  exit 1
+fi
 # The host libraries run here only: bf16 conversions from the support file,
 # strided copies from MLIR's C runner utilities.
 HOST_LIBS=("$ROOT/scripts/gpu_host_support.c" -L"$LLVM_LIB"
            -lmlir_c_runner_utils -Wl,-rpath,"$LLVM_LIB")
-compile "$OUT/cases.mlir" "nd-to-llvm{parallel=false runtime-allocator=false}" \
-  "$OUT/libcases_cpu.so" "${HOST_LIBS[@]}"
-compile "$OUT/cases.mlir" "nd-to-gpu{run-on-host=true}" "$OUT/libcases_host.so" \
-  "${HOST_LIBS[@]}"
-[ -z "$HOST_ONLY" ] &&
-  compile "$OUT/cases.mlir" "nd-to-gpu{toolkit=$CUDA}" "$OUT/libcases_cuda.so" \
-    -lnd_cuda_runtime
-echo "compiled the cases in $(( $(date +%s) - start )) s"
 
+# The test cases, compiled for the CPU, the host schedule and (unless
+# ND_GPU_HOST_ONLY) the GPU.
+prepare_cases() {
+  echo "== the test cases"
+  "$PYTHON" "$ROOT/scripts/gpu_cases.py" "$OUT" ${ND_GPU_QUICK:+--quick} \
+    ${ND_GPU_SAMPLE:+--sample "$ND_GPU_SAMPLE"} \
+    ${ND_GPU_FUZZ:+--fuzz "$ND_GPU_FUZZ"} ${ND_GPU_SEED:+--seed "$ND_GPU_SEED"}
+  local start
+  start=$(date +%s)
+  compile "$OUT/cases.mlir" "nd-to-llvm{parallel=false runtime-allocator=false}" \
+    "$OUT/libcases_cpu.so" "${HOST_LIBS[@]}"
+  compile "$OUT/cases.mlir" "nd-to-gpu{run-on-host=true}" \
+    "$OUT/libcases_host.so" "${HOST_LIBS[@]}"
+  [ -n "$HOST_ONLY" ] ||
+    compile "$OUT/cases.mlir" "nd-to-gpu{toolkit=$CUDA}" \
+      "$OUT/libcases_cuda.so" -lnd_cuda_runtime
+  echo "compiled the cases in $(( $(date +%s) - start )) s"
+}
+
+# The cases' expected results, and what runs here of their check.
+dry_run_cases() {
+  echo "== expected results (CPU library)"
+  "$PYTHON" "$OUT/gpu_check.py" expect "$OUT"
+
+  echo "== dry run: the kernels on the host CPU"
+  "$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target host
+
+  echo "== dry run: the GPU library here (no driver: an error status)"
+  local status
+  set +e
+  "$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target cuda
+  status=$?
+  set -e
+  if [ "$status" != 2 ] && [ "$status" != 0 ]; then
+    echo "gpu-prepare: the GPU check failed to start here (status $status)" >&2
+    exit 1
+  fi
+}
+
+# (Not in a list: `set -e` holds inside the functions only so.)
+if [ -z "$BENCH_ONLY" ]; then prepare_cases; fi
 if [ -n "$HOST_ONLY" ]; then
   "$PYTHON" "$OUT/gpu_check.py" expect "$OUT"
   "$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target host
@@ -124,21 +161,7 @@ echo "== a library of nd-compile --target=cuda"
   --target=cuda --donate 0 --cuda-toolkit "$CUDA" --entry kv \
   -o "$OUT/libkv_cuda.so"
 
-echo "== expected results (CPU library)"
-"$PYTHON" "$OUT/gpu_check.py" expect "$OUT"
-
-echo "== dry run: the kernels on the host CPU"
-"$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target host
-
-echo "== dry run: the GPU library here (no driver: an error status)"
-set +e
-"$PYTHON" "$OUT/gpu_check.py" check "$OUT" --target cuda
-status=$?
-set -e
-if [ "$status" != 2 ] && [ "$status" != 0 ]; then
-  echo "gpu-prepare: the GPU check failed to start here (status $status)" >&2
-  exit 1
-fi
+if [ -z "$BENCH_ONLY" ]; then dry_run_cases; fi
 set +e
 "$PYTHON" "$OUT/gpu_compiled.py" "$OUT"
 status=$?

@@ -622,7 +622,7 @@ def cmd_bench(args):
 def cmd_profile(args):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import bench_gpu
-    return bench_gpu.profile(args.dir, args.only)
+    return bench_gpu.profile(args.dir, args.only, deadline=args.deadline)
 
 
 # ---------------------------------------------------------------------------
@@ -687,8 +687,8 @@ def bench_gpu_header():
 
 
 def cmd_report(args):
-    manifest = load_manifest(args.dir)
-    cases = manifest["cases"]
+    prepared = os.path.exists(os.path.join(args.dir, "cases.json"))
+    cases = load_manifest(args.dir)["cases"] if prepared else []
     check = load_json(os.path.join(args.dir, "check-cuda.json"))
     bench = load_json(os.path.join(args.dir, "bench.json"))
     compiled_path = os.path.join(args.dir, "compiled.txt")
@@ -702,12 +702,24 @@ def cmd_report(args):
              f"- Steps: {args.steps or 'see the log'}", ""]
     lines.append("### Test cases against nd's CPU results")
     lines.append("")
-    if check:
-        lines += ["```", summarize_cases(check, cases), "```", ""]
-    lines += ["<details><summary>Every case</summary>", ""]
-    lines += case_table(check, cases)
-    lines += ["", "</details>", "", "### Benchmark", ""]
+    if not prepared:
+        lines += ["Not prepared: a folder of `ND_GPU_BENCH_ONLY=1 "
+                  "gpu-prepare.sh` (the benchmark alone).", ""]
+    else:
+        if check:
+            lines += ["```", summarize_cases(check, cases), "```", ""]
+        lines += ["<details><summary>Every case</summary>", ""]
+        lines += case_table(check, cases)
+        lines += ["", "</details>", ""]
+    lines += ["### Benchmark", ""]
     lines += bench_table(bench)
+    profile_path = os.path.join(args.dir, "profile.txt")
+    if os.path.exists(profile_path):
+        lines += ["", "<details><summary>Where the time goes (gpu_check.py "
+                  "profile: the host's queueing of a call, the GPU's span, "
+                  "each kernel's GPU time by torch's profiler)</summary>",
+                  "", "```", open(profile_path).read().rstrip(), "```", "",
+                  "</details>"]
     lines += ["", "### A library of nd-compile --target=cuda", "", "```",
               compiled, "```", ""]
     text = "\n".join(lines)
@@ -715,9 +727,9 @@ def cmd_report(args):
         f.write(text)
     failures = len(failed_cases(check)) if check else None
     print(f"report: {os.path.join(args.dir, 'gpu-results.md')} ("
-          f"{len(cases)} cases: "
-          + (f"{len(check['entries'])} run, {failures} failures"
-             if check else "not run") + "; "
+          + (f"{len(cases)} cases: " if prepared else "cases not prepared")
+          + ((f"{len(check['entries'])} run, {failures} failures"
+              if check else "not run") if prepared else "") + "; "
           + (f"{len(bench['entries'])} workloads" if bench and
              bench.get("entries") else "no benchmark") + ")")
     return 0
@@ -746,6 +758,9 @@ def main():
     prof = sub.add_parser("profile", help="where the benchmark's time goes")
     prof.add_argument("dir")
     prof.add_argument("--only", help="comma-separated workload keys")
+    prof.add_argument("--deadline", type=float, default=0,
+                      help="stop cleanly after this time (seconds since the "
+                           "epoch)")
     report = sub.add_parser("report", help="the record of a run")
     report.add_argument("dir")
     report.add_argument("--steps", help="the steps' verdicts, for the record")
