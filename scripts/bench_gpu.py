@@ -643,20 +643,27 @@ def driver_calls(runtime, call):
     return text, d["launches"]
 
 
-def run_workload(torch, runtime, gpu, cpu, stream, workload, data, quick):
+def set_up(torch, runtime, gpu, stream, workload):
+    """The workload's inputs on the device (drawn with the seed 7) and the
+    call of its GPU function on `stream`: (tensors, operand names, NdCall,
+    the result's shape)."""
     element = SIGNATURES[workload.key][0]
-    rng = np.random.default_rng(7)
-    inputs = workload.make(rng)
+    inputs = workload.make(np.random.default_rng(7))
     with torch.cuda.stream(stream):
         t = to_device(torch, inputs, element)
         torch.cuda.synchronize()
-        names = [n for n in ("data", "indices", "updates") if n in t]
-        size = t["data"].element_size()
-        result_shape = RESULTS.get(workload.key, tuple(t["data"].shape))
-        result_bytes = int(np.prod(result_shape)) * size
-        nd = NdCall(runtime, NdFunction(gpu, workload), t, names, stream,
-                    result_bytes, size)
+    names = [n for n in ("data", "indices", "updates") if n in t]
+    size = t["data"].element_size()
+    result_shape = RESULTS.get(workload.key, tuple(t["data"].shape))
+    nd = NdCall(runtime, NdFunction(gpu, workload), t, names, stream,
+                int(np.prod(result_shape)) * size, size)
+    return t, names, nd, result_shape
 
+
+def run_workload(torch, runtime, gpu, cpu, stream, workload, data, quick):
+    element = SIGNATURES[workload.key][0]
+    t, names, nd, result_shape = set_up(torch, runtime, gpu, stream, workload)
+    with torch.cuda.stream(stream):
         # Correctness first: twice on the GPU, once on the CPU.
         original = t["data"].clone() if workload.donated else None
         first = nd.result_of(nd(keep=True))
@@ -736,16 +743,8 @@ def profile(directory, only=None, runs=5, deadline=0):
             say("profile: out of time before every workload ran")
             status = EXIT_DEADLINE
             break
-        element = SIGNATURES[workload.key][0]
-        inputs = workload.make(np.random.default_rng(7))
+        t, _, nd, _ = set_up(torch, runtime, gpu, stream, workload)
         with torch.cuda.stream(stream):
-            t = to_device(torch, inputs, element)
-            torch.cuda.synchronize()
-            names = [n for n in ("data", "indices", "updates") if n in t]
-            size = t["data"].element_size()
-            result_shape = RESULTS.get(workload.key, tuple(t["data"].shape))
-            nd = NdCall(runtime, NdFunction(gpu, workload), t, names, stream,
-                        int(np.prod(result_shape)) * size, size)
             for _ in range(3):
                 nd()
             nd.settle()
