@@ -22,7 +22,7 @@
 #include "RowEngine.h"
 #include "Semantics.h"
 
-#include "nd/Dialect/Nd/IR/NdRowAddressing.h"
+#include "nd/Dialect/Nd/Utils/CacheSizes.h"
 #include "nd/Dialect/Nd/Utils/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,27 +32,9 @@ using namespace mlir::nd;
 using namespace mlir::nd::gpu_lowering;
 
 namespace {
-/// The sizes the kernels work with.
-struct CacheSpace {
-  TensorScatterMode mode;
-  bool circular;
-  OobMode oob;
-  Value maxSeq, seqLen, inner, perBatch, lastStart;
-};
-} // namespace
-
-/// Whether write index `w` is out of range (the op's model,
-/// NdRowAddressing.h).
-static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
-                        Value w) {
-  IndexBuilder a(b, loc);
-  return isBadWriteIndexWith(a, c.mode, w, c.lastStart);
-}
-
-namespace {
 /// The buffers and the check of one tensor_scatter, as its kernels see them.
 struct CacheUpdate {
-  CacheSpace space;
+  CacheSizes space;
   FlatBuffer cache, update, writes;
   Value rows;
   bool hasWrites = false;
@@ -73,7 +55,7 @@ static void emitWriteChecks(OpBuilder &b, Location loc, const CacheUpdate &u) {
                kb, kloc, ids, batch,
                [&](OpBuilder &lb, Location lloc, Value p) {
                  Value w = loadIndexValue(lb, lloc, u.writes.flat, p);
-                 Value bad = isBadWrite(lb, lloc, u.space, w);
+                 Value bad = u.space.isBadWrite(lb, lloc, w);
                  buildIf(lb, lloc, bad, [&](OpBuilder &nb, Location nloc) {
                    u.record->noteBad(nb, nloc, u.slot, p);
                  });
@@ -87,7 +69,7 @@ static void emitWriteChecks(OpBuilder &b, Location loc, const CacheUpdate &u) {
 static SmallVector<Value> cacheRow(OpBuilder &b, Location loc,
                                    const CacheUpdate &u, Type type,
                                    Value row) {
-  const CacheSpace &c = u.space;
+  const CacheSizes &c = u.space;
   Value r = toIndex(b, loc, row);
   Value o = divIndex(b, loc, r, c.seqLen);
   Value s = subIndex(b, loc, r, mulIndex(b, loc, o, c.seqLen));
@@ -97,14 +79,12 @@ static SmallVector<Value> cacheRow(OpBuilder &b, Location loc,
     Value batch = divIndex(b, loc, o, c.perBatch);
     w = loadIndexValue(b, loc, u.writes.flat, batch);
     if (c.oob == OobMode::Clamp) {
-      IndexBuilder a(b, loc);
-      w = clampWriteIndexWith(a, c.mode, w, c.lastStart);
+      w = c.clampWrite(b, loc, w);
     } else if (c.oob == OobMode::Skip) {
-      dropped = isBadWrite(b, loc, c, w);
+      dropped = c.isBadWrite(b, loc, w);
     }
   }
-  IndexBuilder a(b, loc);
-  Value position = sequencePositionWith(a, c.mode, w, s, c.maxSeq);
+  Value position = c.position(b, loc, w, s);
   Value target =
       addIndex(b, loc, mulIndex(b, loc, o, c.maxSeq), position);
   Value inner = fromIndex(b, loc, type, c.inner);
@@ -137,7 +117,7 @@ static void copyCacheRows(OpBuilder &b, Location loc, const KernelIds &ids,
   }
   Value failed;
   if (u.slot >= 0) {
-    const CacheSpace &c = u.space;
+    const CacheSizes &c = u.space;
     Value limit = c.circular ? c.maxSeq : c.lastStart;
     auto describe = [&](OpBuilder &fb, Location floc, Value position) {
       Value w = loadIndexValue(fb, floc, u.writes.flat, position);
@@ -196,15 +176,8 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
     l.checkDims(writes, "write_indices", 0, cache, "past_cache", 0);
 
   CacheUpdate u;
-  CacheSpace &c = u.space;
-  c.mode = op.getMode();
-  c.circular = c.mode == TensorScatterMode::Circular;
-  c.oob = op.getOob();
-  c.maxSeq = dimValue(b, loc, cache, axis);
-  c.seqLen = dimValue(b, loc, update, axis);
-  c.inner = product(b, loc, dimValues(b, loc, cache, axis + 1, r));
-  c.perBatch = product(b, loc, dimValues(b, loc, cache, 1, axis));
-  c.lastStart = subIndex(b, loc, c.maxSeq, c.seqLen);
+  u.space = cacheSizesOf(b, loc, cache, update, axis, op.getMode(), op.getOob());
+  CacheSizes &c = u.space;
   Value outer = product(b, loc, dimValues(b, loc, cache, 0, axis));
   u.rows = mulIndex(b, loc, outer, c.seqLen);
   u.hasWrites = static_cast<bool>(writes);

@@ -29,7 +29,7 @@
 #include "OpLowerings.h"
 #include "Parallel.h"
 #include "Scalars.h"
-#include "nd/Dialect/Nd/IR/NdRowAddressing.h"
+#include "nd/Dialect/Nd/Utils/CacheSizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,14 +42,6 @@ using namespace mlir::nd;
 using namespace mlir::nd::lowering;
 
 namespace {
-/// The sizes the lowering works with, as index values.
-struct CacheSpace {
-  Value maxSeq, seqLen, inner, perBatch, lastStart;
-  TensorScatterMode mode;
-  bool circular;
-  OobMode oob;
-};
-
 /// How the partitions cut the cache: a grid of `splitParts` ranges of dim
 /// `split` (the one before the axis) by `seqParts` ranges of the positions
 /// along the axis. Each position before the axis is a row of `maxSeq *
@@ -70,7 +62,7 @@ struct CacheBlock {
 } // namespace
 
 /// Partition `p`'s block of the cache.
-static CacheBlock cacheBlock(OpBuilder &b, Location loc, const CacheSpace &c,
+static CacheBlock cacheBlock(OpBuilder &b, Location loc, const CacheSizes &c,
                              const CacheGrid &grid, Value p) {
   Value si = b.createOrFold<arith::DivUIOp>(loc, p, grid.seqParts);
   Value ai = b.createOrFold<arith::RemUIOp>(loc, p, grid.seqParts);
@@ -86,32 +78,6 @@ static CacheBlock cacheBlock(OpBuilder &b, Location loc, const CacheSpace &c,
   block.seqCount =
       b.createOrFold<arith::SubIOp>(loc, seqRange.second, seqRange.first);
   return block;
-}
-
-/// Whether write index `w` is out of range (the op's model,
-/// NdRowAddressing.h).
-static Value isBadWrite(OpBuilder &b, Location loc, const CacheSpace &c,
-                        Value w) {
-  IndexBuilder a(b, loc);
-  return isBadWriteIndexWith(a, c.mode, w, c.lastStart);
-}
-
-/// The cache's sizes as the scatter reads them (`cache` and `update` the
-/// op's buffers).
-static CacheSpace cacheSpaceOf(OpBuilder &b, Location loc, TensorScatterOp op,
-                               Value cache, Value update) {
-  int64_t axis = op.getNormalizedAxis();
-  int64_t r = op.getPastCache().getType().getRank();
-  CacheSpace c;
-  c.mode = op.getMode();
-  c.circular = c.mode == TensorScatterMode::Circular;
-  c.oob = op.getOob();
-  c.maxSeq = dimValue(b, loc, cache, axis);
-  c.seqLen = dimValue(b, loc, update, axis);
-  c.inner = product(b, loc, dimValues(b, loc, cache, axis + 1, r));
-  c.perBatch = product(b, loc, dimValues(b, loc, cache, 1, axis));
-  c.lastStart = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, c.seqLen);
-  return c;
 }
 
 namespace {
@@ -140,7 +106,8 @@ struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
             state->checkDims(chain, writes, "write_indices", 0, cache,
                              "past_cache", 0);
 
-          CacheSpace c = cacheSpaceOf(b, loc, op, cache, update);
+          CacheSizes c = cacheSizesOf(b, loc, cache, update, axis,
+                                       op.getMode(), op.getOob());
           Value ok = chain.ok();
           if (writes && c.oob == OobMode::Error && state->checksEnabled()) {
             // Only once the dims are known to be right: the last start is
@@ -170,7 +137,7 @@ private:
   /// Checks every write index in order, reports the first bad one, and
   /// returns whether all are good.
   Value checkWrites(OpBuilder &b, Location loc, TensorScatterOp op,
-                    Value writes, const CacheSpace &c) const {
+                    Value writes, const CacheSizes &c) const {
     Value flat = flatView(b, loc, writes);
     Value count = dimValue(b, loc, writes, 0);
     Value zero = constIndex(b, loc, 0);
@@ -182,7 +149,7 @@ private:
         b, loc, zero, count, one, ValueRange{yes},
         [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
           Value w = loadIndexValue(lb, lloc, flat, e);
-          Value bad = isBadWrite(lb, lloc, c, w);
+          Value bad = c.isBadWrite(lb, lloc, w);
           LoweringState::CheckChain chain(*state, lb, lloc, op, acc[0]);
           chain.check(bad, message, w, limit);
           scf::YieldOp::create(lb, lloc, chain.ok());
@@ -191,7 +158,7 @@ private:
   }
 
   void scatter(OpBuilder &b, Location loc, TensorScatterOp op, Value cache,
-               Value update, Value writes, const CacheSpace &c) const {
+               Value update, Value writes, const CacheSizes &c) const {
     auto cacheType = op.getPastCache().getType();
     CacheGrid grid;
     grid.axis = op.getNormalizedAxis();
@@ -243,7 +210,7 @@ private:
 
   /// Partition `p` writes the update into `slice`, its block of the cache:
   /// one row per position before the axis.
-  static void updateBlock(OpBuilder &b, Location loc, const CacheSpace &c,
+  static void updateBlock(OpBuilder &b, Location loc, const CacheSizes &c,
                           const CacheGrid &grid, Value update, Value writes,
                           Value p, Value slice) {
     Value updates = flatView(b, loc, update);
@@ -267,7 +234,7 @@ private:
   /// Row `t` of a partition's block (`rows`, see rowView): the update's row
   /// at the batch entry's write index from `writesFlat` (0 without write
   /// indices), resolved under the oob mode.
-  static void writeBlockRow(OpBuilder &b, Location loc, const CacheSpace &c,
+  static void writeBlockRow(OpBuilder &b, Location loc, const CacheSizes &c,
                             const CacheGrid &grid, const CacheBlock &block,
                             Value rows, Value updates, Value writesFlat,
                             Value t) {
@@ -302,12 +269,11 @@ private:
       return;
     }
     if (c.oob == OobMode::Clamp) {
-      IndexBuilder a(b, loc);
-      Value start = clampWriteIndexWith(a, c.mode, w, c.lastStart);
+      Value start = c.clampWrite(b, loc, w);
       write(b, loc, start);
       return;
     }
-    Value bad = isBadWrite(b, loc, c, w);
+    Value bad = c.isBadWrite(b, loc, w);
     Value good = notBool(b, loc, bad);
     auto ifOp = scf::IfOp::create(b, loc, good, false);
     OpBuilder::InsertionGuard guard(b);
@@ -341,7 +307,7 @@ private:
   /// `seqRange` (the slice's part of the axis) into the row at `prefix` of
   /// `rows`, the update starting at position `w`: one piece in linear mode,
   /// two in circular mode (up to the end of the axis, then from its start).
-  static void writeRow(OpBuilder &b, Location loc, const CacheSpace &c,
+  static void writeRow(OpBuilder &b, Location loc, const CacheSizes &c,
                        Value rows, ArrayRef<Value> prefix,
                        std::pair<Value, Value> seqRange, Value w, Value updates,
                        Value srcOffset) {
@@ -372,8 +338,7 @@ private:
     }
     // The cache has elements here, so S is not 0. Row 0 of the update
     // goes to position `start`.
-    IndexBuilder a(b, loc);
-    Value start = sequencePositionWith(a, c.mode, w, zero, c.maxSeq);
+    Value start = c.position(b, loc, w, zero);
     Value room = b.createOrFold<arith::SubIOp>(loc, c.maxSeq, start);
     Value first = minIndex(b, loc, c.seqLen, room);
     Value rest = b.createOrFold<arith::SubIOp>(loc, c.seqLen, first);
