@@ -350,6 +350,17 @@ void gpu_lowering::lowerErrorRecordsForDevice(ModuleOp module) {
 }
 
 std::tuple<Value, Value, Value>
+gpu_lowering::describeIndexValue(OpBuilder &b, Location loc, Value indices,
+                                 Value position, Value size, int64_t code) {
+  Value raw = loadIndexValue(b, loc, indices, position);
+  Type i64 = b.getI64Type();
+  Value code64 = constInt(b, loc, i64, code);
+  Value raw64 = fromIndex(b, loc, i64, raw);
+  Value size64 = fromIndex(b, loc, i64, size);
+  return std::make_tuple(code64, raw64, size64);
+}
+
+std::tuple<Value, Value, Value>
 gpu_lowering::describeTupleComponent(OpBuilder &b, Location loc, Value indices,
                                      Value position, Value k,
                                      ArrayRef<Value> sizes, int64_t baseCode) {

@@ -122,6 +122,14 @@ private:
   SmallVector<std::string> messages;
 };
 
+/// What a failed check of a single index value reports, for `finalize`:
+/// message `code`, the value at `position` of the flat `indices` and `size`
+/// (the dim it addresses), each as i64.
+std::tuple<Value, Value, Value> describeIndexValue(OpBuilder &b, Location loc,
+                                                   Value indices,
+                                                   Value position, Value size,
+                                                   int64_t code);
+
 /// What a failed check of an index tuple reports, for `finalize`: the flat
 /// `position` in `indices` (tuples of `k` values, `k` as an index value) is
 /// component c = position mod k, reported with message `baseCode + c`, the

@@ -289,12 +289,8 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
       emitAloneIndexCheck(hb, hloc, g, numIndices, oob, axisSize, record, slot);
       record->finalize(
           hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
-            Value raw = loadIndexValue(fb, floc, flatIndices, position);
-            Type i64 = fb.getI64Type();
-            Value codeValue = constInt(fb, floc, i64, code);
-            Value raw64 = fromIndex(fb, floc, i64, raw);
-            Value size64 = fromIndex(fb, floc, i64, axisSize);
-            return std::make_tuple(codeValue, raw64, size64);
+            return describeIndexValue(fb, floc, flatIndices, position,
+                                      axisSize, code);
           });
     }
     finishGather(hb, hloc, g.into, g.data, g.indices);
@@ -635,12 +631,8 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
       Value axisSize = g.axisSize;
       l.record->finalize(
           hb, hloc, g.slot, [&](OpBuilder &fb, Location floc, Value position) {
-            Value raw = loadIndexValue(fb, floc, flatIndices, position);
-            Type i64 = fb.getI64Type();
-            Value codeValue = constInt(fb, floc, i64, code);
-            Value raw64 = fromIndex(fb, floc, i64, raw);
-            Value size64 = fromIndex(fb, floc, i64, axisSize);
-            return std::make_tuple(codeValue, raw64, size64);
+            return describeIndexValue(fb, floc, flatIndices, position,
+                                      axisSize, code);
           });
     }
     finishGather(hb, hloc, g.into, g.data, g.indices);

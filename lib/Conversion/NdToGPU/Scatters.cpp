@@ -414,12 +414,8 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
     FlatBuffer flatIndices = flatOperand(hb, hloc, indices);
     p.indices = flatIndices.flat;
     s.describe = [&p](OpBuilder &fb, Location floc, Value position) {
-      Value raw = loadIndexValue(fb, floc, p.indices, position);
-      Type i64 = fb.getI64Type();
-      Value codeValue = constInt(fb, floc, i64, p.code);
-      Value raw64 = fromIndex(fb, floc, i64, raw);
-      Value size64 = fromIndex(fb, floc, i64, p.axisSize);
-      return std::make_tuple(codeValue, raw64, size64);
+      return describeIndexValue(fb, floc, p.indices, position, p.axisSize,
+                                p.code);
     };
     scatterElementsPlan(hb, hloc, s, p);
     writeBack(hb, hloc, s.data);
