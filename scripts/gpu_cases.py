@@ -272,6 +272,27 @@ def big_entries(rng):
     add("scatter_nd", [("data", data, "f32"), ("indices", ids, "i64"),
                        ("updates", updates, "f32")],
         {"reduction": "add", "oob": "skip"}, (300, 8), note="large sort")
+    # Long runs (more than 64 entries a row: the hub kernel, its batches
+    # of straight-line loads) in other widths and reductions, with dropped
+    # entries among the runs.
+    for reduction, dtype, element in (("mul", "float16", "f16"),
+                                      ("max", "float64", "f64"),
+                                      ("min", "int8", "i8"),
+                                      ("add", "complex64", "complex<f32>")):
+        data = values(rng, (40, 8), dtype)
+        ids = rng.integers(-44, 44, size=(36000, 1)).astype(np.int64)
+        updates = values(rng, (36000, 8), dtype)
+        add("scatter_nd", [("data", data, element), ("indices", ids, "i64"),
+                           ("updates", updates, element)],
+            {"reduction": reduction, "oob": "skip"}, (40, 8),
+            note="long runs")
+    data = values(rng, (30, 4), np.float32)
+    ids = rng.integers(-33, 33, size=(10000, 4)).astype(np.int64)
+    updates = values(rng, (10000, 4), np.float32)
+    add("scatter_elements", [("data", data, "f32"), ("indices", ids, "i64"),
+                             ("updates", updates, "f32")],
+        {"axis": 0, "reduction": "mean", "use_init_val": False,
+         "oob": "skip"}, (30, 4), note="long runs")
     data = values(rng, (70000,), np.float32)
     ids = rng.integers(-70000, 70000, size=(6000,)).astype(np.int64)
     updates = values(rng, (6000,), np.float32)
