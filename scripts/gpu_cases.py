@@ -148,6 +148,21 @@ def big_entries(rng):
         out.append(case_entry(case, describe(case, element, dyn) +
                               (" " + note if note else ""), dyn))
 
+    def scatter_rows(reductions, shape, span, count, oob, note):
+        """scatter_nd cases of `count` rows into data of `shape` (rows,
+        width), indices drawn from [-span, span): one per (reduction, dtype,
+        element)."""
+        rows, width = shape
+        for reduction, dtype, element in reductions:
+            data = values(rng, (rows, width), dtype)
+            ids = rng.integers(-span, span, size=(count, 1)).astype(np.int64)
+            updates = values(rng, (count, width), dtype)
+            add("scatter_nd", [("data", data, element),
+                               ("indices", ids, "i64"),
+                               ("updates", updates, element)],
+                {"reduction": reduction, "oob": oob}, (rows, width),
+                note=note)
+
     # Row gathers: vectors (rows of whole 16-byte units), several rows per
     # block, long rows split among blocks.
     for dtype, element, width in (("float32", "f32", 64), ("float16", "f16", 40),
@@ -183,23 +198,12 @@ def big_entries(rng):
         {"axis": 0, "oob": "skip"}, (200, 4, 5), note="uneven")
     # Scatters with many duplicates, under every reduction: the sort runs
     # several tiles and passes; rows take vectors.
-    for reduction, dtype, element in (("add", "float32", "f32"),
-                                      ("mul", "float16", "f16"),
-                                      ("max", "float32", "f32"),
-                                      ("min", "int32", "i32"),
-                                      ("sub", "float64", "f64"),
-                                      ("add", "uint8", "ui8"),
-                                      ("max", "uint16", "ui16"),
-                                      ("none", "float32", "f32"),
-                                      ("add", "complex64", "complex<f32>"),
-                                      ("add", "bool", "i1")):
-        data = values(rng, (100, 32), dtype)
-        ids = rng.integers(-100, 100, size=(5000, 1)).astype(np.int64)
-        updates = values(rng, (5000, 32), dtype)
-        add("scatter_nd", [("data", data, element), ("indices", ids, "i64"),
-                           ("updates", updates, element)],
-            {"reduction": reduction, "oob": "error"}, (100, 32),
-            note="duplicate rows")
+    scatter_rows((("add", "float32", "f32"), ("mul", "float16", "f16"),
+                  ("max", "float32", "f32"), ("min", "int32", "i32"),
+                  ("sub", "float64", "f64"), ("add", "uint8", "ui8"),
+                  ("max", "uint16", "ui16"), ("none", "float32", "f32"),
+                  ("add", "complex64", "complex<f32>"), ("add", "bool", "i1")),
+                 (100, 32), 100, 5000, "error", "duplicate rows")
     # Points: many entries, keys of 12 bits (3 passes), 5 tiles.
     data = values(rng, (64, 64), np.float32)
     ids = rng.integers(-64, 64, size=(20000, 2)).astype(np.int32)
@@ -275,17 +279,9 @@ def big_entries(rng):
     # Long runs (more than 64 entries a row: the hub kernel, its batches
     # of straight-line loads) in other widths and reductions, with dropped
     # entries among the runs.
-    for reduction, dtype, element in (("mul", "float16", "f16"),
-                                      ("max", "float64", "f64"),
-                                      ("min", "int8", "i8"),
-                                      ("add", "complex64", "complex<f32>")):
-        data = values(rng, (40, 8), dtype)
-        ids = rng.integers(-44, 44, size=(36000, 1)).astype(np.int64)
-        updates = values(rng, (36000, 8), dtype)
-        add("scatter_nd", [("data", data, element), ("indices", ids, "i64"),
-                           ("updates", updates, element)],
-            {"reduction": reduction, "oob": "skip"}, (40, 8),
-            note="long runs")
+    scatter_rows((("mul", "float16", "f16"), ("max", "float64", "f64"),
+                  ("min", "int8", "i8"), ("add", "complex64", "complex<f32>")),
+                 (40, 8), 44, 36000, "skip", "long runs")
     data = values(rng, (30, 4), np.float32)
     ids = rng.integers(-33, 33, size=(10000, 4)).astype(np.int64)
     updates = values(rng, (10000, 4), np.float32)
