@@ -206,6 +206,10 @@ Value blockExclusiveScan(OpBuilder &b, Location loc, const KernelIds &ids,
                          Value scratch, int64_t blockSize, Value value,
                          Value &total);
 
+/// Marks the condition of a kernel's guard (guardKernels): an i1 that holds
+/// alike for every thread of the grid, computed at the top of the kernel.
+inline constexpr llvm::StringLiteral kUniformGuardAttr = "nd.uniform_guard";
+
 /// Builds `body` so that each kernel it launches, at any depth, does its
 /// work only where the device flag `flag[0]` (a 1-D buffer of i32) is zero
 /// (`whenZero`) or is not: paths whose choice depends on the data are all
@@ -218,10 +222,6 @@ Value blockExclusiveScan(OpBuilder &b, Location loc, const KernelIds &ids,
 /// device, `--nd-gpu-skip-unchosen` then makes each such kernel return
 /// before its first barrier where the flag says another path: the guard
 /// (the comparison of the flag) carries kUniformGuardAttr.
-/// Marks the condition of a kernel's guard (guardKernels): an i1 that holds
-/// alike for every thread of the grid, computed at the top of the kernel.
-inline constexpr llvm::StringLiteral kUniformGuardAttr = "nd.uniform_guard";
-
 void guardKernels(OpBuilder &b, Location loc, Value flag, bool whenZero,
                   function_ref<void(OpBuilder &, Location)> body);
 
