@@ -82,6 +82,34 @@ void ErrorRecord::noteBad(OpBuilder &b, Location loc, int64_t slot,
                               buffer, ValueRange{word});
 }
 
+ResolvedIndex IndexReader::read(OpBuilder &b, Location loc, Value position,
+                                Value size) const {
+  Value raw = loadIndexValue(b, loc, flat, position);
+  ResolvedIndex index = resolveIndex(b, loc, oob, raw, size);
+  noteIfBad(b, loc, index.bad, position);
+  return index;
+}
+
+ResolvedIndex
+IndexReader::resolve(OpBuilder &b, Location loc, Value raw, Value size,
+                     function_ref<Value(OpBuilder &, Location)> position) const {
+  ResolvedIndex index = resolveIndex(b, loc, oob, raw, size);
+  if (record)
+    buildIf(b, loc, index.bad, [&](OpBuilder &nb, Location nloc) {
+      record->noteBad(nb, nloc, slot, position(nb, nloc));
+    });
+  return index;
+}
+
+void IndexReader::noteIfBad(OpBuilder &b, Location loc, Value bad,
+                            Value position) const {
+  if (!record)
+    return;
+  buildIf(b, loc, bad, [&](OpBuilder &nb, Location nloc) {
+    record->noteBad(nb, nloc, slot, position);
+  });
+}
+
 /// In one thread: stores (code, a, b) into the record unless it holds one.
 static void storeUnlessSet(OpBuilder &b, Location loc, Value buffer, Value code,
                            Value a, Value b2) {

@@ -49,6 +49,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "nd-c/RuntimeABI.h"
+#include "nd/Dialect/Nd/Utils/ElementSemantics.h"
 
 #include <string>
 
@@ -120,6 +121,33 @@ private:
   int64_t numWords;
   int64_t nextSlot = 0;
   SmallVector<std::string> messages;
+};
+
+/// An operand's index values as the kernels of one op read them: "load an
+/// index value, resolve it under the op's `oob` mode, note it if bad", the
+/// one home of that sequence. `record` is set where the op checks its index
+/// values (oob<error> with checks), and a bad value is then noted in `slot`.
+struct IndexReader {
+  /// The flat buffer of the index values.
+  Value flat;
+  OobMode oob = OobMode::Error;
+  const ErrorRecord *record = nullptr;
+  int64_t slot = -1;
+
+  /// In a kernel: the index value at `position` (row-major in its operand)
+  /// resolved against a dim of `size`; a bad one noted at `position`.
+  ResolvedIndex read(OpBuilder &b, Location loc, Value position,
+                     Value size) const;
+
+  /// In a kernel: an index value `raw` the caller has loaded resolved against
+  /// a dim of `size`; a bad one noted at the position `position` builds
+  /// where it is noted.
+  ResolvedIndex
+  resolve(OpBuilder &b, Location loc, Value raw, Value size,
+          function_ref<Value(OpBuilder &, Location)> position) const;
+
+  /// In a kernel: notes `position` where `bad` holds (where checked).
+  void noteIfBad(OpBuilder &b, Location loc, Value bad, Value position) const;
 };
 
 /// What a failed check of a single index value reports, for `finalize`:

@@ -122,18 +122,13 @@ static void emitRowGather(OpBuilder &b, Location loc, const RowGather &g) {
 /// rows of no elements, row `e` read through index value `e`, which notes a
 /// bad one as the rows of `g` do and writes nothing.
 static void emitAloneIndexCheck(OpBuilder &b, Location loc, const RowGather &g,
-                                Value numIndices, OobMode oob, Value axisSize,
-                                ErrorRecord *record, int64_t slot) {
+                                Value numIndices, const IndexReader &reader,
+                                Value axisSize) {
   RowGather alone = g;
   alone.entries = numIndices;
   alone.rowLen = constIndex(b, loc, 0);
-  Value flatIndices = g.indices.flat;
   alone.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
-    Value raw = loadIndexValue(kb, kloc, flatIndices, e);
-    ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
-    buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
-      record->noteBad(nb, nloc, slot, e);
-    });
+    ResolvedIndex index = reader.read(kb, kloc, e, axisSize);
     return std::make_pair(constIndex(kb, kloc, 0), index.bad);
   };
   Value zero = constIndex(b, loc, 0);
@@ -151,16 +146,9 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
   int64_t q = cast<ShapedType>(indices.getType()).getRank();
   int64_t bDims = op.getBatchDims();
   int64_t k = op.getIndexDepth();
-  int64_t resultRank = cast<ShapedType>(into.getType()).getRank();
   OobMode oob = op.getOob();
 
-  l.checkIndexDepth(indices, k);
-  for (int64_t d = 0; d < bDims; ++d)
-    l.checkDims(indices, "indices", d, data, "data", d);
-  for (int64_t d = 0; d < q - 1; ++d)
-    l.checkResultDim(indices, "indices", d, into, d);
-  for (int64_t d = q - 1; d < resultRank; ++d)
-    l.checkResultDim(data, "data", bDims + k + d - (q - 1), into, d);
+  l.checkShapes();
 
   bool checking = l.checksIndices(oob);
   int64_t slot = checking ? l.record->takeSlot() : -1;
@@ -191,6 +179,7 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
     RowGather g =
         flatRowGather(hb, hloc, data, indices, into, entries, rowLen);
     Value flatIndices = g.indices.flat;
+    IndexReader reader{flatIndices, oob, checking ? record : nullptr, slot};
     g.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
       Value base = mulIndex(kb, kloc, e, kValue);
       Value row = constIndex(kb, kloc, 0);
@@ -201,12 +190,7 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
       Value bad = constBool(kb, kloc, false);
       for (int64_t c = 0; c < k; ++c) {
         Value at = addIndex(kb, kloc, base, constIndex(kb, kloc, c));
-        Value raw = loadIndexValue(kb, kloc, flatIndices, at);
-        ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, sizes[c]);
-        if (checking)
-          buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
-            record->noteBad(nb, nloc, slot, at);
-          });
+        ResolvedIndex index = reader.read(kb, kloc, at, sizes[c]);
         Value term = mulIndex(kb, kloc, index.position, strides[c]);
         row = addIndex(kb, kloc, row, term);
         bad = orBool(kb, kloc, bad, index.bad);
@@ -233,20 +217,9 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
   int64_t q = cast<ShapedType>(indices.getType()).getRank();
   int64_t axis = op.getNormalizedAxis();
   int64_t bDims = op.getBatchDims();
-  int64_t resultRank = cast<ShapedType>(into.getType()).getRank();
-  int64_t indexEnd = axis + q - bDims;
   OobMode oob = op.getOob();
 
-  for (int64_t d = 0; d < bDims; ++d)
-    l.checkDims(indices, "indices", d, data, "data", d);
-  for (int64_t d = 0; d < resultRank; ++d) {
-    if (d < axis)
-      l.checkResultDim(data, "data", d, into, d);
-    else if (d < indexEnd)
-      l.checkResultDim(indices, "indices", d - axis + bDims, into, d);
-    else
-      l.checkResultDim(data, "data", d - indexEnd + axis + 1, into, d);
-  }
+  l.checkShapes();
 
   bool checking = l.checksIndices(oob);
   int64_t slot = checking ? l.record->takeSlot() : -1;
@@ -266,6 +239,7 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
     RowGather g =
         flatRowGather(hb, hloc, data, indices, into, entries, rowLen);
     Value flatIndices = g.indices.flat;
+    IndexReader reader{flatIndices, oob, checking ? record : nullptr, slot};
     g.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
       Value p = divIndex(kb, kloc, e, perBatch);
       Value n = subIndex(kb, kloc, e, mulIndex(kb, kloc, p, perBatch));
@@ -274,19 +248,14 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
         Value batch = divIndex(kb, kloc, p, outerInner);
         at = addIndex(kb, kloc, mulIndex(kb, kloc, batch, perBatch), n);
       }
-      Value raw = loadIndexValue(kb, kloc, flatIndices, at);
-      ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, axisSize);
-      if (checking)
-        buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
-          record->noteBad(nb, nloc, slot, at);
-        });
+      ResolvedIndex index = reader.read(kb, kloc, at, axisSize);
       Value row =
           addIndex(kb, kloc, mulIndex(kb, kloc, p, axisSize), index.position);
       return std::make_pair(row, index.bad);
     };
     emitRowGather(hb, hloc, g);
     if (checking) {
-      emitAloneIndexCheck(hb, hloc, g, numIndices, oob, axisSize, record, slot);
+      emitAloneIndexCheck(hb, hloc, g, numIndices, reader, axisSize);
       record->finalize(
           hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
             return describeIndexValue(fb, floc, flatIndices, position,
@@ -312,6 +281,11 @@ struct ElementsGather {
   Value axisSize;
   ErrorRecord *record = nullptr;
   int64_t slot = -1;
+
+  /// How the kernels read `indices` (checked where a slot is taken).
+  IndexReader indexReader() const {
+    return {indices.flat, oob, slot >= 0 ? record : nullptr, slot};
+  }
 };
 } // namespace
 
@@ -321,12 +295,7 @@ static void gatherElement(OpBuilder &b, Location loc, const ElementsGather &g,
                           Value f, Value planeBase, Value stride,
                           Value offset) {
   Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
-  Value raw = loadIndexValue(b, loc, g.indices.flat, f);
-  ResolvedIndex index = resolveIndex(b, loc, g.oob, raw, g.axisSize);
-  if (g.record && g.slot >= 0)
-    buildIf(b, loc, index.bad, [&](OpBuilder &nb, Location nloc) {
-      g.record->noteBad(nb, nloc, g.slot, f);
-    });
+  ResolvedIndex index = g.indexReader().read(b, loc, f, g.axisSize);
   buildIfElse(
       b, loc, index.bad,
       [&](OpBuilder &zb, Location zloc) {
@@ -410,12 +379,9 @@ static Value gatherOne(OpBuilder &b, Location loc, const ElementsGather &g,
                        Type type, Value raw, Value f, Value t, Value dBase,
                        Value inner, bool innerIsOne) {
   Type elementType = cast<MemRefType>(g.data.flat.getType()).getElementType();
-  ResolvedIndex index = resolveIndex(b, loc, g.oob, raw, g.axisSize);
-  if (g.record && g.slot >= 0)
-    buildIf(b, loc, index.bad, [&](OpBuilder &nb, Location nloc) {
-      Value position = toIndex(nb, nloc, f);
-      g.record->noteBad(nb, nloc, g.slot, position);
-    });
+  ResolvedIndex index = g.indexReader().resolve(
+      b, loc, raw, g.axisSize,
+      [&](OpBuilder &nb, Location nloc) { return toIndex(nb, nloc, f); });
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{elementType}, index.bad,
                                 /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
@@ -586,11 +552,7 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
   int64_t rank = op.getData().getType().getRank();
   int64_t axis = op.getNormalizedAxis();
 
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
-      l.checkDims(indices, "indices", d, data, "data", d, /*atMost=*/true);
-  for (int64_t d = 0; d < rank; ++d)
-    l.checkResultDim(indices, "indices", d, into, d);
+  l.checkShapes();
 
   ElementsGather g;
   g.oob = op.getOob();

@@ -38,27 +38,16 @@ public:
     return record && oob == OobMode::Error;
   }
 
-  /// Checks dim `lhsDim` of `lhs` against dim `rhsDim` of `rhs` (equal, or
-  /// at most with `atMost`) where one of them is dynamic (the verifier has
-  /// checked static pairs): a mismatch is recorded with the CPU lowering's
-  /// message and clears `ok()`.
-  void checkDims(Value lhs, StringRef lhsName, int64_t lhsDim, Value rhs,
-                 StringRef rhsName, int64_t rhsDim, bool atMost = false);
-
-  /// Checks that a dynamic index depth `indices.shape[-1]` is `depth`.
-  void checkIndexDepth(Value indices, int64_t depth);
-
-  /// Checks a gather's `into` dim `intoDim` against the dim it takes from
-  /// an operand.
-  void checkResultDim(Value operand, StringRef operandName, int64_t operandDim,
-                      Value into, int64_t intoDim);
+  /// Checks the op's shape constraints that its dynamic sizes leave to run
+  /// time (nd/Conversion/ShapeChecks.h, on its operands, in the model's
+  /// order): a failure is recorded with the CPU lowering's message and
+  /// clears `ok()`.
+  void checkShapes();
 
   /// Whether every shape check so far holds (an i1 on the host).
   Value ok();
 
 private:
-  void compare(Value lhs, StringRef lhsName, int64_t lhsDim, Value rhs,
-               StringRef rhsText, bool atMost);
   Value allOk;
 };
 

@@ -69,22 +69,12 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   int64_t r = dataType.getRank();
   int64_t q = cast<ShapedType>(indices.getType()).getRank();
   int64_t k = op.getIndexDepth();
-  auto updatesType = cast<ShapedType>(updates.getType());
   OobMode oob = op.getOob();
   if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
     return op.emitOpError("reduction is not supported for this element type");
   // Before any IR of the lowering, which would come between the two.
   memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
-  // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
-  bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
-
-  l.checkIndexDepth(indices, k);
-  if (!singleElement) {
-    for (int64_t d = 0; d < q - 1; ++d)
-      l.checkDims(updates, "updates", d, indices, "indices", d);
-    for (int64_t d = k; d < r; ++d)
-      l.checkDims(updates, "updates", q - 1 + d - k, data, "data", d);
-  }
+  l.checkShapes();
 
   bool checking = l.checksIndices(oob);
   RowScatter s;
@@ -119,31 +109,23 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
       s.source = flatView(hb, hloc, copy.getSource());
     s.updates = flatOperand(hb, hloc, updates);
     FlatBuffer flatIndices = flatOperand(hb, hloc, indices);
-    Value indexBuffer = flatIndices.flat;
-    ErrorRecord *record = l.record;
-    int64_t slot = s.slot;
-    s.rowOf = [&, indexBuffer, record, slot](OpBuilder &kb, Location kloc,
-                                             Value e) {
+    IndexReader reader{flatIndices.flat, oob, checking ? l.record : nullptr,
+                       s.slot};
+    s.rowOf = [&, reader](OpBuilder &kb, Location kloc, Value e) {
       Value base = mulIndex(kb, kloc, e, kValue);
       Value row = constIndex(kb, kloc, 0);
       Value dropped = constBool(kb, kloc, false);
       for (int64_t c = 0; c < k; ++c) {
         Value at = addIndex(kb, kloc, base, constIndex(kb, kloc, c));
-        Value raw = loadIndexValue(kb, kloc, indexBuffer, at);
-        ResolvedIndex index = resolveIndex(kb, kloc, oob, raw, sizes[c]);
-        if (checking)
-          buildIf(kb, kloc, index.bad, [&](OpBuilder &nb, Location nloc) {
-            record->noteBad(nb, nloc, slot, at);
-          });
+        ResolvedIndex index = reader.read(kb, kloc, at, sizes[c]);
         row = addIndex(kb, kloc, row,
                        mulIndex(kb, kloc, index.position, strides[c]));
         dropped = orBool(kb, kloc, dropped, index.bad);
       }
       return std::make_pair(row, dropped);
     };
-    s.describe = [&, indexBuffer](OpBuilder &fb, Location floc,
-                                  Value position) {
-      return describeTupleComponent(fb, floc, indexBuffer, position, kValue,
+    s.describe = [&, reader](OpBuilder &fb, Location floc, Value position) {
+      return describeTupleComponent(fb, floc, reader.flat, position, kValue,
                                     sizes, baseCode);
     };
     emitRowScatter(hb, hloc, s);
@@ -252,14 +234,9 @@ struct ElementsPlan {
 };
 } // namespace
 
-/// Notes a bad index value at `at` in the op's slot (where checked).
-static void noteIfBad(OpBuilder &b, Location loc, const RowScatter &s,
-                      const ElementsPlan &p, Value bad, Value at) {
-  if (!p.checking)
-    return;
-  buildIf(b, loc, bad, [&](OpBuilder &nb, Location nloc) {
-    s.record->noteBad(nb, nloc, s.slot, at);
-  });
+/// How the kernels of a scatter_elements read its index values.
+static IndexReader indexReader(const RowScatter &s, const ElementsPlan &p) {
+  return {p.indices, p.oob, p.checking ? s.record : nullptr, s.slot};
 }
 
 /// Element by element: any dims, any index values. The destination of
@@ -269,9 +246,7 @@ static void scatterElementwise(OpBuilder &b, Location loc, const RowScatter &s,
   RowScatter e = s;
   e.rowOf = [&s, &p](OpBuilder &kb, Location kloc, Value entry) {
     SmallVector<Value> coords = delinearize(kb, kloc, entry, p.indexDims);
-    Value raw = loadIndexValue(kb, kloc, p.indices, entry);
-    ResolvedIndex index = resolveIndex(kb, kloc, p.oob, raw, p.axisSize);
-    noteIfBad(kb, kloc, s, p, index.bad, entry);
+    ResolvedIndex index = indexReader(s, p).read(kb, kloc, entry, p.axisSize);
     coords[p.axis] = index.position;
     Value flat = constIndex(kb, kloc, 0);
     for (int64_t d = 0; d < p.rank; ++d) {
@@ -299,9 +274,7 @@ static void scatterIndexRows(OpBuilder &b, Location loc, const RowScatter &s,
   r.rowOf = [&s, &p, rowLen, along](OpBuilder &kb, Location kloc,
                                    Value entry) {
     Value at = mulIndex(kb, kloc, entry, rowLen);
-    Value raw = loadIndexValue(kb, kloc, p.indices, at);
-    ResolvedIndex index = resolveIndex(kb, kloc, p.oob, raw, p.axisSize);
-    noteIfBad(kb, kloc, s, p, index.bad, at);
+    ResolvedIndex index = indexReader(s, p).read(kb, kloc, at, p.axisSize);
     Value plane = divIndex(kb, kloc, entry, along);
     Value start = mulIndex(kb, kloc, plane, p.axisSize);
     Value row = addIndex(kb, kloc, start, index.position);
@@ -377,11 +350,7 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   // Before any IR of the lowering, which would come between the two.
   memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
 
-  for (int64_t d = 0; d < p.rank; ++d)
-    l.checkDims(updates, "updates", d, indices, "indices", d);
-  for (int64_t d = 0; d < p.rank; ++d)
-    if (d != p.axis)
-      l.checkDims(indices, "indices", d, data, "data", d, /*atMost=*/true);
+  l.checkShapes();
 
   p.checking = l.checksIndices(p.oob);
   RowScatter s;

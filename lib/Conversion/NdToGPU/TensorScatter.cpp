@@ -165,15 +165,9 @@ LogicalResult gpu_lowering::lowerTensorScatter(OpLowering &l,
   Location loc = l.loc;
   Value cache = op.getPastCache(), update = op.getUpdate(),
         writes = op.getWriteIndices();
-  auto cacheType = cast<MemRefType>(cache.getType());
-  int64_t r = cacheType.getRank();
   int64_t axis = op.getNormalizedAxis();
 
-  for (int64_t d = 0; d < r; ++d)
-    l.checkDims(update, "update", d, cache, "past_cache", d,
-                /*atMost=*/d == axis);
-  if (writes)
-    l.checkDims(writes, "write_indices", 0, cache, "past_cache", 0);
+  l.checkShapes();
 
   CacheUpdate u;
   u.space = cacheSizesOf(b, loc, cache, update, axis, op.getMode(), op.getOob());

@@ -211,36 +211,9 @@ struct GatherLowering : public NdLoweringPattern<GatherOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isOnBuffers(op))
       return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    int64_t axis = op.getNormalizedAxis();
-    int64_t bDims = static_cast<int64_t>(op.getBatchDims());
-    int64_t q = op.getIndices().getType().getRank();
-    int64_t resultRank = getProducedType(op).getRank();
-    // Result dims [axis, indexEnd) are indices dims [bDims, q).
-    int64_t indexEnd = axis + q - bDims;
-    // Where each result dim comes from: an operand and its dim.
-    auto source = [&](Value data, Value indices,
-                      int64_t d) -> std::pair<Value, int64_t> {
-      if (d < axis)
-        return {data, d};
-      if (d < indexEnd)
-        return {indices, d - axis + bDims};
-      return {data, d - indexEnd + axis + 1};
-    };
-    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices, Value into) {
-      for (int64_t d = 0; d < bDims; ++d)
-        state->checkDims(chain, indices, "indices", d, data, "data", d);
-      for (int64_t d = 0; d < resultRank; ++d) {
-        std::pair<Value, int64_t> from = source(data, indices, d);
-        state->checkResultDim(chain, from.first,
-                              from.first == data ? "data" : "indices",
-                              from.second, into, d);
-      }
-    };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
                      Value into) { gather(b, loc, op, data, indices, into); };
-    outlineGather(*state, op, adaptor.getOperands(), rewriter, checkDims,
-                  lower);
+    outlineGather(*state, op, adaptor.getOperands(), rewriter, lower);
     return success();
   }
 

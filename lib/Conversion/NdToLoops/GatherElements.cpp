@@ -248,21 +248,9 @@ struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
     if (!isOnBuffers(op))
       return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     int64_t axis = op.getNormalizedAxis();
-    int64_t rank = getProducedType(op).getRank();
-    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices, Value into) {
-      for (int64_t d = 0; d < rank; ++d) {
-        if (d != axis)
-          state->checkDims(chain, indices, "indices", d, data, "data", d,
-                           /*atMost=*/true);
-      }
-      for (int64_t d = 0; d < rank; ++d)
-        state->checkResultDim(chain, indices, "indices", d, into, d);
-    };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
                      Value into) { gather(b, loc, op, data, indices, into, axis); };
-    outlineGather(*state, op, adaptor.getOperands(), rewriter, checkDims,
-                  lower);
+    outlineGather(*state, op, adaptor.getOperands(), rewriter, lower);
     return success();
   }
 

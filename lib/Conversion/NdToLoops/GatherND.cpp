@@ -152,24 +152,11 @@ struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
     int64_t k = op.getIndexDepth();
     int64_t q = op.getIndices().getType().getRank();
     int64_t r = op.getData().getType().getRank();
-    int64_t resultRank = getProducedType(op).getRank();
-    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices, Value into) {
-      state->checkIndexDepth(chain, indices, k);
-      for (int64_t d = 0; d < bDims; ++d)
-        state->checkDims(chain, indices, "indices", d, data, "data", d);
-      for (int64_t d = 0; d < q - 1; ++d)
-        state->checkResultDim(chain, indices, "indices", d, into, d);
-      for (int64_t d = q - 1; d < resultRank; ++d)
-        state->checkResultDim(chain, data, "data", bDims + k + d - (q - 1),
-                              into, d);
-    };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
                      Value into) {
       gather(b, loc, op, data, indices, into, bDims, k, q, r);
     };
-    outlineGather(*state, op, adaptor.getOperands(), rewriter, checkDims,
-                  lower);
+    outlineGather(*state, op, adaptor.getOperands(), rewriter, lower);
     return success();
   }
 

@@ -126,20 +126,10 @@ public:
     Value allOk;
   };
 
-  /// Checks `lhs dim == rhs dim` (or `<=` with `atMost`) where one of them
-  /// is dynamic; the verifier has checked the static pairs.
-  void checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
-                 int64_t lhsDim, Value rhs, StringRef rhsName, int64_t rhsDim,
-                 bool atMost = false);
-
-  /// Checks that a dynamic index depth `indices.shape[-1]` equals the depth
-  /// `depth` the ranks give.
-  void checkIndexDepth(CheckChain &chain, Value indices, int64_t depth);
-
-  /// Checks that dim `operandDim` of `operand` equals dim `resultDim` of the
-  /// buffer `into` a gather writes its result to, where one is dynamic.
-  void checkResultDim(CheckChain &chain, Value operand, StringRef operandName,
-                      int64_t operandDim, Value into, int64_t resultDim);
+  /// Checks the shape constraints of the chain's op that its dynamic sizes
+  /// leave to run time (nd/Conversion/ShapeChecks.h), in the model's order;
+  /// `values` are the op's values in map order as the function sees them.
+  void checkShapes(CheckChain &chain, ValueRange values);
 
 private:
   /// The function of `op` (see outline), taking `type`'s inputs (and the

@@ -34,39 +34,40 @@ protected:
 // The outlined, checked skeleton of the patterns
 //===----------------------------------------------------------------------===//
 
-/// How a gather checks its dims (the dims `data`, `indices` and `into` have
-/// at run time) and gathers.
-using CheckGatherDimsFn =
-    function_ref<void(LoweringState::CheckChain &, Value, Value, Value)>;
+/// The body of an outlined op, built where its shape checks hold: the
+/// function's arguments are the op's operands.
+using CheckedBodyFn = function_ref<void(OpBuilder &, Location, ValueRange)>;
+
+/// Outlines `op` (LoweringState::outline): its function checks the op's
+/// shape constraints that are left to run time (LoweringState::checkShapes)
+/// and, where they hold, runs `body`.
+void outlineChecked(LoweringState &state, Operation *op, ValueRange operands,
+                    ConversionPatternRewriter &rewriter, CheckedBodyFn body);
+
+/// How a gather gathers, from `data` at `indices` into `into`.
 using GatherFn = function_ref<void(OpBuilder &, Location, Value, Value, Value)>;
 
 /// The pattern of a gather on buffers of `data` at `indices` into `into` (its
 /// operands, in that order: gather_nd, gather_elements, gather): outlines
-/// the op. Its function checks the dims with `checkDims` and, where they
-/// hold, runs `gather(data, indices, into)`.
+/// the op (outlineChecked) with `gather(data, indices, into)` for a body.
 void outlineGather(LoweringState &state, Operation *op, ValueRange operands,
-                   ConversionPatternRewriter &rewriter,
-                   CheckGatherDimsFn checkDims, GatherFn gather);
+                   ConversionPatternRewriter &rewriter, GatherFn gather);
 
-/// How a scatter checks its dims (the dims `data`, `indices` and `updates`
-/// have at run time) and scatters (into `data`, in place, whether or not
-/// `inPlace`: see checkedApply).
-using CheckScatterDimsFn =
-    function_ref<void(LoweringState::CheckChain &, Value, Value, Value)>;
+/// How a scatter scatters (into `data`, in place, whether or not `inPlace`:
+/// see checkedApply).
 using ScatterFn =
     function_ref<void(OpBuilder &, Location, Value, Value, Value, bool)>;
 
 /// The pattern of an op on buffers that updates `data` with `updates` at
 /// `indices` (its operands, in that order: scatter_nd, scatter_elements)
 /// under `reduction`: fails to match where the element type does not support
-/// the reduction; otherwise outlines the op. The function checks the dims
-/// with `checkDims` and, where they hold, runs `scatter(data, indices,
-/// updates, inPlace)`, `inPlace` unless the op's destination is
-/// `disposable`.
+/// the reduction; otherwise outlines the op (outlineChecked) with
+/// `scatter(data, indices, updates, inPlace)` for a body, `inPlace` unless
+/// the op's destination is `disposable`.
 LogicalResult outlineScatter(LoweringState &state, Operation *op,
                              ReductionKind reduction, ValueRange operands,
                              ConversionPatternRewriter &rewriter,
-                             CheckScatterDimsFn checkDims, ScatterFn scatter);
+                             ScatterFn scatter);
 
 /// Whether a scatter on buffers must leave its destination as it was when a
 /// check fails: unless its destination is `disposable`.

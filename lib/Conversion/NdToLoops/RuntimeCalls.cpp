@@ -2,7 +2,7 @@
 //
 // The members of LoweringState that call into the run time (see
 // LoweringState.h): the thread count, the store fence, the report of a
-// failed check, and the checks of dims the verifier could not compare.
+// failed check, and the run-time checks of the op's shape constraints.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "nd/Conversion/ShapeChecks.h"
 #include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -86,66 +87,18 @@ void LoweringState::CheckChain::check(Value bad, StringRef text, Value a,
   allOk = b.createOrFold<arith::AndIOp>(loc, allOk, good);
 }
 
-/// Emits the check of `lhs` (dim `lhsDim` of operand `lhsName`) against
-/// `rhs`, described by `rhsText`.
-static void compareDims(LoweringState::CheckChain &chain, OpBuilder &b,
-                        Location loc, Value lhs, StringRef lhsName,
-                        int64_t lhsDim, Value rhs, StringRef rhsText,
-                        bool atMost) {
-  Value bad = b.createOrFold<arith::CmpIOp>(
-      loc, atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne, lhs,
-      rhs);
-  chain.check(bad, dimMessage(lhsName, lhsDim, rhsText, atMost), lhs, rhs);
-}
-
-void LoweringState::checkDims(CheckChain &chain, Value lhs, StringRef lhsName,
-                              int64_t lhsDim, Value rhs, StringRef rhsName,
-                              int64_t rhsDim, bool atMost) {
+void LoweringState::checkShapes(CheckChain &chain, ValueRange values) {
   if (!checkBounds)
     return;
-  int64_t lhsStatic = cast<ShapedType>(lhs.getType()).getDimSize(lhsDim);
-  int64_t rhsStatic = cast<ShapedType>(rhs.getType()).getDimSize(rhsDim);
-  if (!ShapedType::isDynamic(lhsStatic) && !ShapedType::isDynamic(rhsStatic))
-    return; // The verifier has checked it.
   OpBuilder &b = chain.builder();
   Location loc = chain.location();
-  std::string rhsText =
-      ("operand '" + rhsName + "' dim " + Twine(rhsDim)).str();
-  // Each value is bound before the call: C++ leaves the evaluation order of
-  // call arguments unspecified.
-  Value lhsSize = dimValue(b, loc, lhs, lhsDim);
-  Value rhsSize = dimValue(b, loc, rhs, rhsDim);
-  compareDims(chain, b, loc, lhsSize, lhsName, lhsDim, rhsSize, rhsText,
-              atMost);
-}
-
-void LoweringState::checkIndexDepth(CheckChain &chain, Value indices,
-                                    int64_t depth) {
-  auto type = cast<ShapedType>(indices.getType());
-  int64_t last = type.getRank() - 1;
-  if (!checkBounds || !type.isDynamicDim(last))
-    return; // Unchecked, or the verifier has checked it.
-  OpBuilder &b = chain.builder();
-  Location loc = chain.location();
-  Value actual = dimValue(b, loc, indices, last);
-  Value expected = constIndex(b, loc, depth);
-  compareDims(chain, b, loc, actual, "indices", last, expected,
-              "the index depth the ranks give", /*atMost=*/false);
-}
-
-void LoweringState::checkResultDim(CheckChain &chain, Value operand,
-                                   StringRef operandName, int64_t operandDim,
-                                   Value into, int64_t resultDim) {
-  if (!checkBounds)
-    return;
-  if (!cast<ShapedType>(into.getType()).isDynamicDim(resultDim) &&
-      !cast<ShapedType>(operand.getType()).isDynamicDim(operandDim))
-    return; // The verifier has checked it.
-  OpBuilder &b = chain.builder();
-  Location loc = chain.location();
-  std::string resultText = ("result dim " + Twine(resultDim)).str();
-  Value actual = dimValue(b, loc, operand, operandDim);
-  Value declared = dimValue(b, loc, into, resultDim);
-  compareDims(chain, b, loc, actual, operandName, operandDim, declared,
-              resultText, /*atMost=*/false);
+  forEachRuntimeShapeCheck(
+      b, loc, cast<IterationSpaceOpInterface>(chain.operation()), values,
+      [&](const RuntimeShapeCheck &check) {
+        Value bad = b.createOrFold<arith::CmpIOp>(
+            loc,
+            check.atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
+            check.lhs, check.rhs);
+        chain.check(bad, check.message, check.lhs, check.rhs);
+      });
 }

@@ -209,23 +209,12 @@ struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
     if (!isOnBuffers(op))
       return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     int64_t axis = op.getNormalizedAxis();
-    int64_t r = op.getData().getType().getRank();
-    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices, Value updates) {
-      for (int64_t d = 0; d < r; ++d)
-        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
-      for (int64_t d = 0; d < r; ++d) {
-        if (d != axis)
-          state->checkDims(chain, indices, "indices", d, data, "data", d,
-                           /*atMost=*/true);
-      }
-    };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
                      Value updates, bool inPlace) {
       scatter(b, loc, op, data, indices, updates, inPlace, axis);
     };
     return outlineScatter(*state, op, op.getReduction(), adaptor.getOperands(),
-                          rewriter, checkDims, lower);
+                          rewriter, lower);
   }
 
 private:

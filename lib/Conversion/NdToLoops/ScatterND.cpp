@@ -46,29 +46,15 @@ struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isOnBuffers(op))
       return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    auto updatesType = op.getUpdates().getType();
     int64_t r = op.getData().getType().getRank();
     int64_t q = op.getIndices().getType().getRank();
     int64_t k = op.getIndexDepth();
-    // OpenVINO: one element for a 0-D slice, at any rank of all-ones dims.
-    bool singleElement = k == r && q == 1 && updatesType.getRank() != 0;
-    auto checkDims = [&](LoweringState::CheckChain &chain, Value data,
-                         Value indices, Value updates) {
-      state->checkIndexDepth(chain, indices, k);
-      if (singleElement)
-        return;
-      for (int64_t d = 0; d < q - 1; ++d)
-        state->checkDims(chain, updates, "updates", d, indices, "indices", d);
-      for (int64_t d = k; d < r; ++d)
-        state->checkDims(chain, updates, "updates", q - 1 + d - k, data, "data",
-                         d);
-    };
     auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
                      Value updates, bool inPlace) {
       scatter(b, loc, op, data, indices, updates, inPlace, r, q, k);
     };
     return outlineScatter(*state, op, op.getReduction(), adaptor.getOperands(),
-                          rewriter, checkDims, lower);
+                          rewriter, lower);
   }
 
 private:

@@ -91,7 +91,6 @@ struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
       return rewriter.notifyMatchFailure(op, "expects an op on buffers");
     auto cacheType = op.getPastCache().getType();
     int64_t axis = op.getNormalizedAxis();
-    int64_t r = cacheType.getRank();
     bool hasWrites = static_cast<bool>(adaptor.getWriteIndices());
     state->outline(
         rewriter, op, adaptor.getOperands(),
@@ -99,12 +98,7 @@ struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
           Value cache = args[0], update = args[1];
           Value writes = hasWrites ? args[2] : Value();
           LoweringState::CheckChain chain(*state, b, loc, op);
-          for (int64_t d = 0; d < r; ++d)
-            state->checkDims(chain, update, "update", d, cache, "past_cache", d,
-                             /*atMost=*/d == axis);
-          if (writes)
-            state->checkDims(chain, writes, "write_indices", 0, cache,
-                             "past_cache", 0);
+          state->checkShapes(chain, args);
 
           CacheSizes c = cacheSizesOf(b, loc, cache, update, axis,
                                        op.getMode(), op.getOob());

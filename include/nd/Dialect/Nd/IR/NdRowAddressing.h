@@ -40,9 +40,9 @@
 // 3. The shape constraints (`ShapeConstraint`): every pairwise dim rule of
 //    the op, one ordered list per op. Where both sizes are static the
 //    verifier decides it (its messages name the rule); where one is dynamic
-//    the lowering checks it at run time and reports the first that fails
-//    (nd/Conversion/CheckMessages.h words it); the list is in the order the
-//    lowerings check today, which they follow once they read it (phase 2).
+//    the lowering checks it at run time, in the list's order, and reports
+//    the first that fails (nd/Conversion/ShapeChecks.h walks the list for
+//    both lowerings; nd/Conversion/CheckMessages.h words the message).
 //
 // How each consumer uses it:
 // - the verifiers (NdOps.cpp) check the static constraints of the op's
@@ -52,14 +52,16 @@
 //   statically (`isDecidedStatically`), and evaluates constant indices with
 //   `evaluateRows` (the data row of every entry, or none where its index is
 //   bad);
-// - the CPU and GPU lowerings (phase 2: lib/Conversion/NdToLoops,
-//   NdToGPU) walk `getShapeConstraints()` and emit a run-time check for each
-//   constraint where `needsRuntimeCheck` holds, in order, with the names it
-//   carries; they read entries, row length, the data dim each index
-//   component addresses (for the message of a bad index) and the index
-//   operand's layout from `getRowAddressing()`, and resolve index values with
-//   the rules of part 1 instantiated on `IndexBuilder`, so that the two
-//   backends differ only in their loops and kernels;
+// - the CPU and GPU lowerings (lib/Conversion/NdToLoops, NdToGPU) check
+//   the shape constraints through one walk of `getShapeConstraints()`
+//   (`forEachRuntimeShapeCheck`, nd/Conversion/ShapeChecks.h): a run-time
+//   check for each constraint where `needsRuntimeCheck` holds, in order,
+//   with the names it carries. They resolve index values with the rules of
+//   part 1 instantiated on `IndexBuilder`. Still to come: reading entries,
+//   row length, the data dim each index component addresses and the index
+//   operand's layout from `getRowAddressing()` instead of each lowering's
+//   own loops over them, so that the two backends differ only in their
+//   loops and kernels;
 // - the tiling interface's scalar implementation (TilingInterfaceImpl.cpp)
 //   reads `oob`, `reduction` and `use_init_val` from the model instead of
 //   attributes by name, and resolves the write index of a tensor_scatter
