@@ -25,6 +25,7 @@
 #include "nd/Conversion/NdToGPU/NdToGPU.h"
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Dialect/Nd/Transforms/Passes.h"
+#include "nd/Target/CUDA/Passes.h"
 
 using namespace mlir;
 

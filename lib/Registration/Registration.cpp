@@ -11,6 +11,7 @@
 #include "nd/Dialect/Nd/Transforms/TilingInterfaceImpl.h"
 #include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 #include "nd/Pipelines/Pipelines.h"
+#include "nd/Target/CUDA/Passes.h"
 
 void mlir::nd::registerNdDialects(DialectRegistry &registry) {
   registry.insert<NdDialect, rt::NdRuntimeDialect>();
@@ -24,6 +25,7 @@ void mlir::nd::registerNdDialects(DialectRegistry &registry) {
 void mlir::nd::registerNdPasses() {
   registerNdBridgesPasses();
   registerNdConversionPasses();
+  registerNdCUDAPasses();
   registerNdPipelines();
   registerNdTransformsPasses();
 }

@@ -9,7 +9,9 @@
 // loop bodies (--nd-inline-alloca-scopes), the functions ahead of the globals
 // for convert-to-llvm (--nd-functions-first, --nd-restore-order) and the
 // constant dim indices checked before the GPU canonicalizer
-// (--nd-check-dim-indices). The bridges of the shard pipeline live with the
+// (--nd-check-dim-indices), a buffer's collapse and expansion folded back to
+// the buffer (--nd-fold-reshapes) and bufferization's constant globals named
+// and ordered by use (--nd-stable-constant-names). The bridges of the shard pipeline live with the
 // shard passes (nd/Dialect/Nd/Transforms/Passes.h).
 //
 //===----------------------------------------------------------------------===//

@@ -190,4 +190,52 @@ def NdCheckDimIndices : Pass<"nd-check-dim-indices", "ModuleOp"> {
   }];
 }
 
+def NdFoldReshapes : Pass<"nd-fold-reshapes", "ModuleOp"> {
+  let summary = "Fold a buffer's collapse and expansion back to the buffer";
+  let description = [{
+    Runs after one-shot bufferization and canonicalization. A
+    `memref.expand_shape` of a `memref.collapse_shape` of `x` with the same
+    reassociation and result type, whose output sizes are `x`'s own (static
+    sizes, or `memref.dim` of `x`), is `x`; upstream's folder proves this
+    only where no group has two dynamic dims. A row scatter views its
+    destination as rows this way, so its function then returns the buffer it
+    was given and `drop-equivalent-buffer-results` removes the result. The
+    `scf.if` results this makes trivial are folded too. A
+    `memref.expand_shape` left with a group of several dynamic dims
+    (`expand-strided-metadata` of MLIR 22 crashes on those) becomes a
+    `memref.reinterpret_cast` of its source's strided metadata.
+
+    A bridge over two gaps of MLIR 22 (docs/Rationale.md, "Bridges over gaps
+    of MLIR 22"): the fold is retired once upstream's reshape folder compares
+    `output_shape` with the source's sizes (not in upstream main yet), the
+    `reinterpret_cast` by upstream main's fix of `expand-strided-metadata`
+    (PR #187844, after the 22.x branch).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def NdStableConstantNames : Pass<"nd-stable-constant-names", "ModuleOp"> {
+  let summary = "Name and order the constant globals of bufferization by use";
+  let description = [{
+    Runs after one-shot bufferization. Upstream's module bufferization makes
+    a private constant `memref.global` named `__constant_<type>` (with a
+    `_N` suffix where the name is taken) for each `arith.constant` tensor,
+    in the order it bufferizes the functions, and that order changes from
+    run to run: it comes from a map keyed by the functions' addresses. This
+    pass renames those globals in the order of their first use in the module
+    (`__constant_<type>`, then `__constant_<type>_1`, ...), moves them to
+    the start of the module in that order and erases the ones nothing uses,
+    so that the same input gives the same output, byte for byte.
+
+    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps
+    of MLIR 22"): retired by upstream PR #184722 (March 2026, after the 22.x
+    branch), which orders the functions of a module without looking at their
+    addresses.
+  }];
+}
+
 #endif // ND_BRIDGES_PASSES_TD

@@ -212,54 +212,6 @@ def NdResultDestinations : Pass<"nd-result-destinations", "ModuleOp"> {
   ];
 }
 
-def NdFoldReshapes : Pass<"nd-fold-reshapes", "ModuleOp"> {
-  let summary = "Fold a buffer's collapse and expansion back to the buffer";
-  let description = [{
-    Runs after one-shot bufferization and canonicalization. A
-    `memref.expand_shape` of a `memref.collapse_shape` of `x` with the same
-    reassociation and result type, whose output sizes are `x`'s own (static
-    sizes, or `memref.dim` of `x`), is `x`; upstream's folder proves this
-    only where no group has two dynamic dims. A row scatter views its
-    destination as rows this way, so its function then returns the buffer it
-    was given and `drop-equivalent-buffer-results` removes the result. The
-    `scf.if` results this makes trivial are folded too. A
-    `memref.expand_shape` left with a group of several dynamic dims
-    (`expand-strided-metadata` of MLIR 22 crashes on those) becomes a
-    `memref.reinterpret_cast` of its source's strided metadata.
-
-    A bridge over two gaps of MLIR 22 (docs/Rationale.md, "Bridges over gaps
-    of MLIR 22"): the fold is retired once upstream's reshape folder compares
-    `output_shape` with the source's sizes (not in upstream main yet), the
-    `reinterpret_cast` by upstream main's fix of `expand-strided-metadata`
-    (PR #187844, after the 22.x branch).
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
-  ];
-}
-
-def NdStableConstantNames : Pass<"nd-stable-constant-names", "ModuleOp"> {
-  let summary = "Name and order the constant globals of bufferization by use";
-  let description = [{
-    Runs after one-shot bufferization. Upstream's module bufferization makes
-    a private constant `memref.global` named `__constant_<type>` (with a
-    `_N` suffix where the name is taken) for each `arith.constant` tensor,
-    in the order it bufferizes the functions, and that order changes from
-    run to run: it comes from a map keyed by the functions' addresses. This
-    pass renames those globals in the order of their first use in the module
-    (`__constant_<type>`, then `__constant_<type>_1`, ...), moves them to
-    the start of the module in that order and erases the ones nothing uses,
-    so that the same input gives the same output, byte for byte.
-
-    A bridge over a gap of MLIR 22 (docs/Rationale.md, "Bridges over gaps
-    of MLIR 22"): retired by upstream PR #184722 (March 2026, after the 22.x
-    branch), which orders the functions of a module without looking at their
-    addresses.
-  }];
-}
-
 def NdParallelCopy : Pass<"nd-parallel-copy", "ModuleOp"> {
   let summary = "Copy large contiguous buffers with one memcpy per thread";
   let description = [{
@@ -728,117 +680,6 @@ def ConvertNdToGPU : Pass<"convert-nd-to-gpu", "ModuleOp"> {
   ];
 }
 
-def NdGPUHostMemory : Pass<"nd-gpu-host-memory", "ModuleOp"> {
-  let summary = "Make the buffers of host functions device buffers";
-  let description = [{
-    In host functions (outside GPU kernels), whose buffers live on the GPU:
-    `memref.alloc` and `memref.dealloc` become `gpu.alloc` and
-    `gpu.dealloc`; `memref.copy` becomes `gpu.memcpy` between contiguous
-    buffers and a copy kernel otherwise; a `memref.get_global` (a constant
-    tensor) is copied to a fresh device buffer where it is used. What is left
-    must not touch device memory from the host: an op that reads or writes a
-    buffer on the host (other than `memref.alloca` buffers) is reported and
-    the pass fails.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
-  ];
-}
-
-def NdGPUCallStream : Pass<"nd-gpu-call-stream", "ModuleOp"> {
-  let summary = "The host side of a GPU call: one stream, no waiting, "
-                "scratch from an arena, the error record from the runtime";
-  let description = [{
-    Prepares each host function's GPU work for nd's CUDA runtime
-    (nd-c/CudaRuntime.h), so that a call queues its work and returns
-    without waiting for the GPU:
-
-    - every GPU operation (`gpu.launch_func`, `gpu.alloc`, `gpu.dealloc`,
-      `gpu.memcpy`, `gpu.memset`) becomes asynchronous on one stream,
-      created once at the function's start (`gpu.wait async`): everything
-      runs in program order, also inside `scf.if` and `scf.for`. The host
-      waits (`gpu.wait`) only after a copy into host memory, before it reads
-      it; never at a return. With nd's CUDA runtime the stream is the one
-      the caller gave the call.
-    - A buffer the function allocates outside loops and cannot return
-      (followed through views, casts, `scf.for`, `scf.if` and calls) is
-      scratch: a view (`memref.view`) of a buffer of the call's scratch
-      arena, `nd_cuda_scratch(bytes)`, which the runtime keeps per stream
-      and grows when a call needs more (after a call's work in stream order,
-      so no driver allocation in the steady state). Buffers the function
-      may return stay `gpu.alloc`s.
-    - The error record ops of `--convert-nd-to-gpu`
-      (`nd_rt.gpu_error_record`, `nd_rt.gpu_error_record_end`) become the
-      runtime's `nd_cuda_error_record` and `nd_cuda_error_record_end`, the
-      messages of each function a private constant global.
-
-    Upstream's `gpu-async-region` waits before every host operation with
-    side effects and at region boundaries, which costs a synchronisation per
-    kernel in nd's host code.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect"
-  ];
-}
-
-def NdGPUModuleToFatbin : Pass<"nd-gpu-module-to-fatbin", "ModuleOp"> {
-  let summary = "Assemble the PTX of each GPU binary for several chips into "
-                "one fat binary";
-  let description = [{
-    Replaces the PTX object (`assembly`, from `gpu-module-to-binary
-    {format=isa}`) of each `gpu.binary` with a fat binary holding a cubin for
-    each of `chips` (assembled with the CUDA toolkit's `ptxas`) and the PTX
-    itself, which the driver compiles for newer GPUs: one library runs on
-    every GPU from the oldest chip listed on. The tools are looked for in
-    `toolkit`/bin. A missing tool or a failed assembly is an error naming
-    it.
-  }];
-  let options = [
-    ListOption<"chips", "chips", "std::string",
-               "The chips to assemble cubins for (default: sm_90, sm_80)">,
-    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"/usr/local/cuda\"",
-           "The CUDA toolkit's directory">,
-    Option<"ptxasOptions", "ptxas-options", "std::string", /*default=*/"\"\"",
-           "More options for ptxas (space separated)">
-  ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
-}
-
-def NdGPURunOnHost : Pass<"nd-gpu-run-on-host", "ModuleOp"> {
-  let summary = "Run GPU kernels and the GPU operations of host functions on "
-                "the host CPU";
-  let description = [{
-    Lets a machine without a GPU execute GPU code, to test it: each
-    `gpu.launch` becomes loops over its blocks and, inside, over its threads,
-    one thread after the other; `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`
-    and `gpu.memset` become host allocations, copies and fills; `gpu.wait`
-    goes. The error record of `--convert-nd-to-gpu` becomes a host buffer
-    cleared at the function's start, and each return reports the failed
-    check it holds through `nd_rt.report`, as the CPU lowering does. A `gpu.barrier` at the top of a kernel's body splits the body into
-    phases, each run by every thread of the block before the next starts;
-    the values a thread carries from one phase to a later one are kept in
-    per-thread buffers, and workgroup memory is a buffer per block. Any
-    schedule of threads between barriers is one the GPU may run, so results
-    that do not depend on the schedule (nd's kernels) are the GPU's; what
-    the host cannot tell apart is how fast the code is.
-
-    Barriers inside nested regions, private attributions and values of
-    other than scalar or vector types carried across a barrier are reported
-    and the pass fails.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect",
-    "::mlir::nd::rt::NdRuntimeDialect"
-  ];
-}
-
 def NdGPUSkipUnchosen : Pass<"nd-gpu-skip-unchosen", "gpu::GPUModuleOp"> {
   let summary = "Return at once from kernels of a path the device did not "
                 "choose";
@@ -856,23 +697,6 @@ def NdGPUSkipUnchosen : Pass<"nd-gpu-skip-unchosen", "gpu::GPUModuleOp"> {
     does not hold: no block then reaches a barrier.
   }];
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
-}
-
-def NdGPUMergeModules : Pass<"nd-gpu-merge-modules", "ModuleOp"> {
-  let summary = "Merge the kernel modules of a module into one";
-  let description = [{
-    `gpu-kernel-outlining` makes a `gpu.module` per kernel, and each becomes
-    a binary that is assembled and loaded on its own (a fat binary per
-    kernel, one `cuModuleLoadData` each when the library loads). This pass
-    moves every kernel into the first `gpu.module` (kernel names are unique:
-    outlining names each after its host function and numbers the others) and
-    points the launches at it: one assembly and one load per library.
-    Modules that carry targets or attributes of their own stay apart. The
-    merged module gets NVPTX's data layout (`llvm.data_layout`): without
-    one, LLVM's default aligns 64-bit integers on 4 bytes and NVPTX splits
-    every 8-byte integer load into two.
-  }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 #endif // ND_CONVERSION_PASSES_TD

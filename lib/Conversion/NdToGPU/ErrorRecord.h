@@ -28,8 +28,10 @@
 //       if any, with message Mcode ("<location>: <op>: <text>", a printf
 //       format with two `%lld` for words 1 and 2; codes count from 1).
 //
-// On a device (`--nd-gpu-call-stream`: lowerErrorRecordsForDevice) they are
-// calls of nd's CUDA runtime, which keeps one record per stream. It is zero
+// The CUDA target's host passes lower them (lib/Target/CUDA/
+// ErrorRecordLowering.h). On a device (`--nd-gpu-call-stream`:
+// lowerErrorRecordsForDevice) they are calls of nd's CUDA runtime, which
+// keeps one record per stream. It is zero
 // when a call starts because a call that leaves it set has failed and the
 // runtime clears it when it reports that failure: a successful call costs
 // no clearing, and the report reaches the caller asynchronously
@@ -166,17 +168,6 @@ std::tuple<Value, Value, Value>
 describeTupleComponent(OpBuilder &b, Location loc, Value indices,
                        Value position, Value k, ArrayRef<Value> sizes,
                        int64_t baseCode);
-
-/// `--nd-gpu-run-on-host`: the records of `module` in host memory, cleared
-/// at the start of their function; each failed check reported at a return
-/// through `nd_rt.report` with its message.
-void expandErrorRecordsOnHost(ModuleOp module);
-
-/// `--nd-gpu-call-stream`: the records of `module` from nd's CUDA runtime
-/// (ND_ABI_CUDA_ERROR_RECORD and ND_ABI_CUDA_ERROR_RECORD_END of
-/// nd-c/RuntimeABI.h, through MLIR's C interface), each function's messages
-/// in a constant global that the runtime reads when it reports.
-void lowerErrorRecordsForDevice(ModuleOp module);
 
 } // namespace mlir::nd::gpu_lowering
 

@@ -6,7 +6,7 @@
 
 #include "Lowering.h"
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 #include "Semantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

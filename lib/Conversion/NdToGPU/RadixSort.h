@@ -36,7 +36,7 @@
 #ifndef ND_LIB_CONVERSION_NDTOGPU_RADIXSORT_H
 #define ND_LIB_CONVERSION_NDTOGPU_RADIXSORT_H
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 
 #include "mlir/IR/Builders.h"
 

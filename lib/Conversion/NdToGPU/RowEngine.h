@@ -35,7 +35,7 @@
 #ifndef ND_LIB_CONVERSION_NDTOGPU_ROWENGINE_H
 #define ND_LIB_CONVERSION_NDTOGPU_ROWENGINE_H
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 
 namespace mlir::nd::gpu_lowering {
 

@@ -42,7 +42,7 @@
 #define ND_LIB_CONVERSION_NDTOGPU_SCATTERENGINE_H
 
 #include "ErrorRecord.h"
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 
 #include "nd/Dialect/Nd/IR/NdOps.h"
 

@@ -23,7 +23,7 @@
 
 #include "Lowering.h"
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 #include "RowEngine.h"
 #include "ScatterEngine.h"
 #include "Semantics.h"

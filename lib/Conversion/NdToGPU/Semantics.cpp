@@ -6,7 +6,7 @@
 
 #include "Semantics.h"
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"

@@ -7,7 +7,7 @@
 
 #include "nd/Conversion/NdToGPU/NdToGPU.h"
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

@@ -18,7 +18,7 @@
 
 #include "Lowering.h"
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 #include "RowEngine.h"
 #include "Semantics.h"
 

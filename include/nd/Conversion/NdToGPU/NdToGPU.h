@@ -1,12 +1,12 @@
 //===- NdToGPU.h - nd on NVIDIA GPUs ----------------------------*- C++ -*-===//
 //
-// The passes of the `nd-to-gpu` pipeline: the nd ops on buffers become GPU
-// kernels and their host code (`--convert-nd-to-gpu`), the buffers of host
-// functions device buffers (`--nd-gpu-host-memory`), the kernels one module
-// (`--nd-gpu-merge-modules`), the GPU work of a call one stream
-// (`--nd-gpu-call-stream`), and the PTX of the kernels a fat
-// binary for several chips (`--nd-gpu-module-to-fatbin`); and, for machines
-// without a GPU, GPU code run on the host CPU (`--nd-gpu-run-on-host`).
+// The conversion of the `nd-to-gpu` pipeline: the nd ops on buffers become
+// GPU kernels and their host code (`--convert-nd-to-gpu`); on the device,
+// the kernels of a path the device did not choose return early
+// (`--nd-gpu-skip-unchosen`). What the pipeline does after it without
+// touching an nd op (device buffers, one kernel module, one stream, fat
+// binaries, the run on the host CPU) is the CUDA target's
+// (nd/Target/CUDA/Passes.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +19,6 @@
 namespace mlir::nd {
 
 #define GEN_PASS_DECL_CONVERTNDTOGPU
-#define GEN_PASS_DECL_NDGPUHOSTMEMORY
-#define GEN_PASS_DECL_NDGPUMERGEMODULES
-#define GEN_PASS_DECL_NDGPUCALLSTREAM
-#define GEN_PASS_DECL_NDGPUMODULETOFATBIN
-#define GEN_PASS_DECL_NDGPURUNONHOST
 #define GEN_PASS_DECL_NDGPUSKIPUNCHOSEN
 #include "nd/Conversion/Passes.h.inc"
 

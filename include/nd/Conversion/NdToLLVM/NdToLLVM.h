@@ -2,10 +2,10 @@
 //
 // The passes that take lowered nd ops from tensors to the LLVM dialect next to
 // upstream's (donation and shared read buffers around bufferization are the
-// dialect's transforms, nd/Dialect/Nd/Transforms/Passes.h): folded reshapes of
-// buffers, the simplification of small functions' deallocations, parallel
-// copies, the OpenMP `if` clause, the alloca scopes of parallel loop bodies
-// and the run-time calls (error reporting, thread count, store fences); and
+// dialect's transforms, nd/Dialect/Nd/Transforms/Passes.h; the bridges over
+// gaps of MLIR 22 are nd/Bridges/Bridges.h): parallel copies, the OpenMP
+// `if` clause, the test of every allocation and the run-time calls (error
+// reporting, thread count, store fences); and
 // the passes that prepare an entry of the lowered module for a host (results
 // computed into the caller's buffers and returned through a pointer, the
 // per-call error state, the exported C interface of `nd-compile`). The
@@ -30,8 +30,6 @@ class Value;
 
 namespace nd {
 
-#define GEN_PASS_DECL_NDFOLDRESHAPES
-#define GEN_PASS_DECL_NDSTABLECONSTANTNAMES
 #define GEN_PASS_DECL_NDPARALLELCOPY
 #define GEN_PASS_DECL_NDRESULTDESTINATIONS
 #define GEN_PASS_DECL_NDOPENMPIF

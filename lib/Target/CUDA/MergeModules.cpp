@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToGPU/NdToGPU.h"
+#include "nd/Target/CUDA/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -15,7 +15,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDGPUMERGEMODULES
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Target/CUDA/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToGPU/NdToGPU.h"
+#include "nd/Target/CUDA/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -25,7 +25,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDGPUMODULETOFATBIN
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Target/CUDA/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;

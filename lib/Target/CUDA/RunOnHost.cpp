@@ -11,16 +11,16 @@
 // blocks run one after the other).
 //
 // The error records of nd's checks become host buffers whose failures are
-// reported at each return (ErrorRecord.h).
+// reported at each return (ErrorRecordLowering.h).
 //
 // Preconditions: kernels are `gpu.launch` regions (not outlined); the GPU
 // operations of host functions are synchronous.
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToGPU/NdToGPU.h"
+#include "nd/Target/CUDA/Passes.h"
 
-#include "ErrorRecord.h"
+#include "ErrorRecordLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -33,7 +33,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDGPURUNONHOST
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Target/CUDA/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;
@@ -270,7 +270,7 @@ struct NdGPURunOnHostPass
 
   void runOnOperation() override {
     OpBuilder b(&getContext());
-    gpu_lowering::expandErrorRecordsOnHost(getOperation());
+    cuda::expandErrorRecordsOnHost(getOperation());
     SmallVector<gpu::LaunchOp> launches;
     SmallVector<Operation *> operations;
     getOperation().walk([&](Operation *op) {

@@ -11,11 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToGPU/NdToGPU.h"
+#include "nd/Target/CUDA/Passes.h"
 
-#include "GPUSupport.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -25,7 +26,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDGPUHOSTMEMORY
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Target/CUDA/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;

@@ -1,7 +1,8 @@
 //===- GPUSupport.h - building blocks of nd's GPU kernels -------*- C++ -*-===//
 //
-// Internal to the NdToGPU library: what every GPU lowering of an nd op builds
-// its kernels and their host side from.
+// What every GPU lowering of an nd op (lib/Conversion/NdToGPU) builds its
+// kernels and their host side from, and what the CUDA target's host passes
+// (lib/Target/CUDA) build with. Part of the NdToGPU library.
 //
 // - Host side: sizes as `index` values, grid sizes, 1-D contiguous views of
 //   buffers (a buffer of another layout is copied into a contiguous one), run
@@ -17,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ND_LIB_CONVERSION_NDTOGPU_GPUSUPPORT_H
-#define ND_LIB_CONVERSION_NDTOGPU_GPUSUPPORT_H
+#ifndef ND_CONVERSION_NDTOGPU_GPUSUPPORT_H
+#define ND_CONVERSION_NDTOGPU_GPUSUPPORT_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -230,4 +231,4 @@ MemRefType sharedType(MLIRContext *ctx, Type elementType, int64_t size);
 
 } // namespace mlir::nd::gpu_lowering
 
-#endif // ND_LIB_CONVERSION_NDTOGPU_GPUSUPPORT_H
+#endif // ND_CONVERSION_NDTOGPU_GPUSUPPORT_H

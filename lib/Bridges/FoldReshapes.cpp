@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Bridges/Bridges.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -37,7 +37,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDFOLDRESHAPES
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Bridges/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;

@@ -8,7 +8,7 @@
 //   its memory, never at a return: a call queues its work and returns.
 //   `gpu-to-llvm` turns the stream token into the stream of
 //   `mgpuStreamCreate`, which nd's CUDA runtime makes the caller's stream;
-// - the error record comes from the runtime (ErrorRecord.h);
+// - the error record comes from the runtime (ErrorRecordLowering.h);
 // - a buffer the function allocates and never returns is scratch: a view of
 //   a buffer of the runtime's per-stream arena (`nd_cuda_scratch`), which
 //   costs no allocation of the driver once the arena is large enough. The
@@ -19,12 +19,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToGPU/NdToGPU.h"
+#include "nd/Target/CUDA/Passes.h"
 
-#include "ErrorRecord.h"
-#include "GPUSupport.h"
+#include "ErrorRecordLowering.h"
+#include "nd-c/RuntimeABI.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -37,7 +39,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDGPUCALLSTREAM
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Target/CUDA/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;
@@ -281,7 +283,7 @@ struct NdGPUCallStreamPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder b(&getContext());
-    lowerErrorRecordsForDevice(module);
+    cuda::lowerErrorRecordsForDevice(module);
     bool scratch = false;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nd/Conversion/NdToLLVM/NdToLLVM.h"
+#include "nd/Bridges/Bridges.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -29,7 +29,7 @@
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDSTABLECONSTANTNAMES
-#include "nd/Conversion/Passes.h.inc"
+#include "nd/Bridges/Passes.h.inc"
 } // namespace mlir::nd
 
 using namespace mlir;
