@@ -27,6 +27,11 @@ std::string describeLocation(Operation *op);
 /// operand 'data' (the value, the dim's size).
 std::string indexMessage(int64_t dataDim);
 
+/// indexMessage for index component `component` of nd op `op` (0 where its
+/// index values are single values): the data dim the component addresses,
+/// as the op's row addressing gives it (RowAddressing::dataDimOf).
+std::string indexMessage(Operation *op, int64_t component);
+
 /// Dim `lhsDim` of operand `lhsName` against what `rhsText` names: not equal,
 /// or with `atMost`, larger (the two sizes).
 std::string dimMessage(llvm::StringRef lhsName, int64_t lhsDim,

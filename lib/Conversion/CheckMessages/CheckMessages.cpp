@@ -6,6 +6,8 @@
 
 #include "nd/Conversion/CheckMessages.h"
 
+#include "nd/Dialect/Nd/IR/NdOps.h"
+
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -47,6 +49,13 @@ std::string mlir::nd::indexMessage(int64_t dataDim) {
   return ("index %lld in operand 'indices' is out of range for dim " +
           llvm::Twine(dataDim) + " of operand 'data' (size %lld)")
       .str();
+}
+
+std::string mlir::nd::indexMessage(Operation *op, int64_t component) {
+  RowAddressing rows = cast<IterationSpaceOpInterface>(op).getRowAddressing();
+  int64_t dataDim = rows.dataDimOf(component);
+  assert(dataDim >= 0 && "no data dim takes the component");
+  return indexMessage(dataDim);
 }
 
 std::string mlir::nd::dimMessage(llvm::StringRef lhsName, int64_t lhsDim,

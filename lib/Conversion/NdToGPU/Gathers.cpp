@@ -155,7 +155,7 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
   int64_t baseCode = 0;
   if (checking)
     for (int64_t c = 0; c < k; ++c) {
-      int64_t code = l.record->addMessage(op, indexMessage(bDims + c));
+      int64_t code = l.record->addMessage(op, indexMessage(op, c));
       if (c == 0)
         baseCode = code;
     }
@@ -223,7 +223,7 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
 
   bool checking = l.checksIndices(oob);
   int64_t slot = checking ? l.record->takeSlot() : -1;
-  int64_t code = checking ? l.record->addMessage(op, indexMessage(axis)) : 0;
+  int64_t code = checking ? l.record->addMessage(op, indexMessage(op, 0)) : 0;
 
   Value outer = product(b, loc, dimValues(b, loc, data, 0, axis));
   Value outerInner = product(b, loc, dimValues(b, loc, data, bDims, axis));
@@ -562,7 +562,7 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
   if (checking) {
     g.record = l.record;
     g.slot = l.record->takeSlot();
-    code = l.record->addMessage(op, indexMessage(axis));
+    code = l.record->addMessage(op, indexMessage(op, 0));
   }
   g.dataDims = dimValues(b, loc, data, 0, rank);
   g.indexDims = dimValues(b, loc, indices, 0, rank);

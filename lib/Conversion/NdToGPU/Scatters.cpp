@@ -85,7 +85,7 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   if (checking) {
     s.slot = l.record->takeSlot();
     for (int64_t c = 0; c < k; ++c) {
-      int64_t code = l.record->addMessage(op, indexMessage(c));
+      int64_t code = l.record->addMessage(op, indexMessage(op, c));
       if (c == 0)
         baseCode = code;
     }
@@ -360,7 +360,7 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   s.record = l.record;
   if (p.checking) {
     s.slot = l.record->takeSlot();
-    p.code = l.record->addMessage(op, indexMessage(p.axis));
+    p.code = l.record->addMessage(op, indexMessage(op, 0));
   }
   p.dataDims = dimValues(b, loc, data, 0, p.rank);
   p.indexDims = dimValues(b, loc, indices, 0, p.rank);

@@ -267,7 +267,7 @@ private:
     };
     auto reportFirstBad = [&](OpBuilder &nb, Location nloc) {
       reportFirstBadValue(*state, nb, nloc, op, g.indices, numIndices,
-                          g.axisSize, axis);
+                          g.axisSize);
     };
     // No row is read when `rows` is 0: the indices are checked on their own
     // then (an empty `indices` has nothing to check).

@@ -292,7 +292,7 @@ private:
       return gatherPartition(pb, ploc, g, count, parts, p);
     };
     auto reportFirstBad = [&](OpBuilder &nb, Location nloc) {
-      reportFirstBadValue(*state, nb, nloc, op, g.indices, count, g.size, axis);
+      reportFirstBadValue(*state, nb, nloc, op, g.indices, count, g.size);
     };
     auto zeroResult = [&](OpBuilder &nb, Location nloc) {
       fillZeros(nb, nloc, g.result, zero, count);

@@ -173,7 +173,6 @@ private:
     g.indices = flatView(b, loc, indices);
     g.result = flatView(b, loc, into);
 
-    g.space.firstDataDim = bDims;
     g.space.oob = g.oob;
     g.space.sizes = dimValues(b, loc, data, bDims, bDims + k);
     g.space.strides = rowMajorStrides(b, loc, g.space.sizes);

@@ -70,7 +70,7 @@ void lowering::reportFirstBadIndex(LoweringState &state, OpBuilder &b,
           {
             OpBuilder::InsertionGuard guard(nb);
             nb.setInsertionPointToStart(ifOp.thenBlock());
-            state.report(nb, nloc, op, indexMessage(component.dataDim),
+            state.report(nb, nloc, op, indexMessage(op, component.component),
                          component.raw, component.size);
           }
           done = orBool(nb, nloc, done, bad);
@@ -81,12 +81,12 @@ void lowering::reportFirstBadIndex(LoweringState &state, OpBuilder &b,
 
 void lowering::reportFirstBadValue(LoweringState &state, OpBuilder &b,
                                    Location loc, Operation *op, Value indices,
-                                   Value count, Value size, int64_t axis) {
+                                   Value count, Value size) {
   reportFirstBadIndex(
       state, b, loc, op, count, [&](OpBuilder &nb, Location nloc, Value q) {
         Value raw = loadIndexValue(nb, nloc, indices, q);
         Value normalized = normalizeIndex(nb, nloc, raw, size);
-        return SmallVector<IndexComponent>{{raw, normalized, size, axis}};
+        return SmallVector<IndexComponent>{{raw, normalized, size, 0}};
       });
 }
 
@@ -99,7 +99,7 @@ void lowering::reportFirstBadTuple(LoweringState &state, OpBuilder &b,
         SmallVector<IndexComponent> components;
         for (auto [j, size] : llvm::enumerate(space.sizes))
           components.push_back({tuple.raw[j], tuple.normalized[j], size,
-                                space.firstDataDim + static_cast<int64_t>(j)});
+                                static_cast<int64_t>(j)});
         return components;
       });
 }

@@ -45,10 +45,11 @@ Value maxShifted(OpBuilder &b, Location loc, Value indices, Value lo, Value hi,
 //===----------------------------------------------------------------------===//
 
 /// One index value as the report reads it: the value, its normalized value
-/// (see normalizeIndex), and the dim of data it addresses and its size.
+/// (see normalizeIndex), the size of the dim of data it addresses, and which
+/// component of its entry it is (0 for single values).
 struct IndexComponent {
   Value raw, normalized, size;
-  int64_t dataDim;
+  int64_t component;
 };
 
 /// Reads the components of entry `e`: the values of an index tuple, or one
@@ -58,17 +59,18 @@ using ReadIndexEntry =
 
 /// After a failed check: walks the entries `[0, numEntries)` in row-major
 /// order, components in order, and reports the first component out of range
-/// (indexMessage of nd/Conversion/CheckMessages.h for its data dim, with its
-/// value and the dim's size); nothing more.
+/// (indexMessage of nd/Conversion/CheckMessages.h for the data dim `op`'s
+/// row addressing gives the component, with its value and the dim's size);
+/// nothing more.
 void reportFirstBadIndex(LoweringState &state, OpBuilder &b, Location loc,
                          Operation *op, Value numEntries, ReadIndexEntry read);
 
 /// The same for single values: `indices` (a 1-D buffer of `count` values)
-/// addressing dim `axis` of data, of `size` (gather_elements,
-/// scatter_elements, gather).
+/// addressing a dim of data of `size` (gather_elements, scatter_elements,
+/// gather).
 void reportFirstBadValue(LoweringState &state, OpBuilder &b, Location loc,
-                         Operation *op, Value indices, Value count, Value size,
-                         int64_t axis);
+                         Operation *op, Value indices, Value count,
+                         Value size);
 
 /// The same for the tuples of the flat `[numTuples, k]` buffer `indices`
 /// (gather_nd, scatter_nd).

@@ -15,11 +15,9 @@
 namespace mlir::nd::lowering {
 
 /// How the ND ops address data rows: the sizes of the `k` indexed dims and
-/// their row-major strides; the indexed dims are data's dims
-/// `[firstDataDim, firstDataDim + k)`.
+/// their row-major strides.
 struct TupleSpace {
   SmallVector<Value> sizes, strides;
-  int64_t firstDataDim = 0;
   OobMode oob = OobMode::Error;
 };
 

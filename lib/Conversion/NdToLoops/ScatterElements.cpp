@@ -244,7 +244,7 @@ private:
         reportUnless(b, loc, notBool(b, loc, bad),
                      [&](OpBuilder &nb, Location nloc) {
                        reportFirstBadValue(*state, nb, nloc, op, indicesFlat,
-                                           count, size, axis);
+                                           count, size);
                      });
       }
       return;
@@ -284,7 +284,7 @@ private:
     Value chunks = state->numPartitions(b, loc, op, count, count);
     Value ok = checkInChunks(b, loc, indicesFlat, count, size, chunks);
     reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
-      reportFirstBadValue(*state, nb, nloc, op, indicesFlat, count, size, axis);
+      reportFirstBadValue(*state, nb, nloc, op, indicesFlat, count, size);
     });
     buildIf(b, loc, ok, applyAll);
   }
@@ -339,7 +339,6 @@ private:
                         Value count, Value size,
                         const ElementTally *tally) const {
     int64_t r = cast<MemRefType>(data.getType()).getRank();
-    int64_t axis = op.getNormalizedAxis();
     RowScatter s;
     s.numEntries = count;
     s.numRows = size;
@@ -362,9 +361,9 @@ private:
       return {row, {shifted}, skip};
     };
     LoweringState *state = this->state.get();
-    s.reportFirstBad = [state, op, count, size,
-                        axis](OpBuilder &nb, Location nloc, Value flat) {
-      reportFirstBadValue(*state, nb, nloc, op, flat, count, size, axis);
+    s.reportFirstBad = [state, op, count, size](OpBuilder &nb, Location nloc,
+                                                Value flat) {
+      reportFirstBadValue(*state, nb, nloc, op, flat, count, size);
     };
     SmallVector<ReassociationIndices> groups(1);
     for (int64_t d = 0; d < r; ++d)
