@@ -21,20 +21,20 @@
 
 namespace mlir::nd {
 
-/// One constraint to check at run time: `lhs` must equal `rhs` (be at most
-/// `rhs` with `atMost`); `message` (CheckMessages.h's dimMessage) reports
-/// the two sizes where it does not.
+/// One constraint to check at run time: `lhs` must equal `rhs` (or be at
+/// most `rhs`); `violated` is the i1 that holds where it does not, and
+/// `message` (CheckMessages.h's dimMessage) then reports the two sizes.
 struct RuntimeShapeCheck {
   Value lhs;
   Value rhs;
-  bool atMost = false;
+  Value violated;
   std::string message;
 };
 
 /// Walks `op`'s shape constraints in order and hands `check` each one that
 /// needs a run-time check (a size of `values` is dynamic; the verifier has
-/// decided the rest), its two sizes built with `b` at `loc`, the left one
-/// first. `values` are the op's values in map order as the lowering sees
+/// decided the rest), its two sizes and their comparison built with `b` at
+/// `loc`, in that order. `values` are the op's values in map order as the lowering sees
 /// them (on buffers its operands, a gather's `into` in the result's place);
 /// their types say which sizes are static.
 void forEachRuntimeShapeCheck(

@@ -9,6 +9,7 @@
 #include "nd/Conversion/CheckMessages.h"
 #include "nd/Dialect/Nd/Utils/IndexArithmetic.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace mlir;
@@ -50,7 +51,11 @@ void mlir::nd::forEachRuntimeShapeCheck(
     runtime.rhs = depth ? constIndex(b, loc, constraint.depth)
                         : dimValue(b, loc, values[constraint.rhs.value],
                                    constraint.rhs.dim);
-    runtime.atMost = constraint.atMost;
+    runtime.violated = b.createOrFold<arith::CmpIOp>(
+        loc,
+        constraint.atMost ? arith::CmpIPredicate::ugt
+                          : arith::CmpIPredicate::ne,
+        runtime.lhs, runtime.rhs);
     runtime.message = dimMessage(constraint.lhsName, constraint.lhs.dim,
                                  describeRhs(constraint), constraint.atMost);
     check(runtime);

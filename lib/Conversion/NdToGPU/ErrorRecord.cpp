@@ -66,9 +66,8 @@ void ErrorRecord::noteBad(OpBuilder &b, Location loc, int64_t slot,
 ResolvedIndex IndexReader::read(OpBuilder &b, Location loc, Value position,
                                 Value size) const {
   Value raw = loadIndexValue(b, loc, flat, position);
-  ResolvedIndex index = resolveIndex(b, loc, oob, raw, size);
-  noteIfBad(b, loc, index.bad, position);
-  return index;
+  return resolve(b, loc, raw, size,
+                 [&](OpBuilder &, Location) { return position; });
 }
 
 ResolvedIndex
@@ -80,15 +79,6 @@ IndexReader::resolve(OpBuilder &b, Location loc, Value raw, Value size,
       record->noteBad(nb, nloc, slot, position(nb, nloc));
     });
   return index;
-}
-
-void IndexReader::noteIfBad(OpBuilder &b, Location loc, Value bad,
-                            Value position) const {
-  if (!record)
-    return;
-  buildIf(b, loc, bad, [&](OpBuilder &nb, Location nloc) {
-    record->noteBad(nb, nloc, slot, position);
-  });
 }
 
 /// In one thread: stores (code, a, b) into the record unless it holds one.

@@ -147,9 +147,6 @@ struct IndexReader {
   ResolvedIndex
   resolve(OpBuilder &b, Location loc, Value raw, Value size,
           function_ref<Value(OpBuilder &, Location)> position) const;
-
-  /// In a kernel: notes `position` where `bad` holds (where checked).
-  void noteIfBad(OpBuilder &b, Location loc, Value bad, Value position) const;
 };
 
 /// What a failed check of a single index value reports, for `finalize`:

@@ -9,7 +9,6 @@
 #include "nd/Conversion/NdToGPU/GPUSupport.h"
 #include "Semantics.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "nd/Conversion/ShapeChecks.h"
 
 using namespace mlir;
@@ -28,14 +27,10 @@ void OpLowering::checkShapes() {
   forEachRuntimeShapeCheck(
       b, loc, cast<IterationSpaceOpInterface>(op), op->getOperands(),
       [&](const RuntimeShapeCheck &check) {
-        Value bad = cmpIndex(b, loc,
-                             check.atMost ? arith::CmpIPredicate::ugt
-                                          : arith::CmpIPredicate::ne,
-                             check.lhs, check.rhs);
         int64_t code = record->addMessage(op, check.message);
         // Only the first failing check of the op reports, as on the CPU.
-        Value fire = andBool(b, loc, ok(), bad);
+        Value fire = andBool(b, loc, ok(), check.violated);
         record->recordFromHost(b, loc, fire, code, check.lhs, check.rhs);
-        allOk = andBool(b, loc, ok(), notBool(b, loc, bad));
+        allOk = andBool(b, loc, ok(), notBool(b, loc, check.violated));
       });
 }

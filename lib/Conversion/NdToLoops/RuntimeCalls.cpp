@@ -90,15 +90,10 @@ void LoweringState::CheckChain::check(Value bad, StringRef text, Value a,
 void LoweringState::checkShapes(CheckChain &chain, ValueRange values) {
   if (!checkBounds)
     return;
-  OpBuilder &b = chain.builder();
-  Location loc = chain.location();
   forEachRuntimeShapeCheck(
-      b, loc, cast<IterationSpaceOpInterface>(chain.operation()), values,
+      chain.builder(), chain.location(),
+      cast<IterationSpaceOpInterface>(chain.operation()), values,
       [&](const RuntimeShapeCheck &check) {
-        Value bad = b.createOrFold<arith::CmpIOp>(
-            loc,
-            check.atMost ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ne,
-            check.lhs, check.rhs);
-        chain.check(bad, check.message, check.lhs, check.rhs);
+        chain.check(check.violated, check.message, check.lhs, check.rhs);
       });
 }
