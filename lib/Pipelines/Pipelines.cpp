@@ -118,6 +118,8 @@ void mlir::nd::addNdHostToLLVMPasses(OpPassManager &pm,
   if (options.hoistInvariants)
     pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createSCFToControlFlowPass());
+  // The static buffers of the ops' functions passed as one pointer each.
+  pm.addPass(createNdBufferAddresses());
   ConvertNdRuntimeToLLVMOptions runtimeOptions;
   runtimeOptions.parallel = options.parallel;
   pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));

@@ -282,7 +282,11 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
     - `nd_rt.max_threads` becomes `omp_get_max_threads()` of the OpenMP
       runtime with `parallel`, the constant 1 without;
     - `nd_rt.store_fence` becomes `llvm.fence seq_cst`, which orders the
-      partition's non-temporal stores before its later ones.
+      partition's non-temporal stores before its later ones;
+    - `nd_rt.buffer_address` becomes the aligned pointer of the buffer's
+      descriptor and `nd_rt.buffer_at` a descriptor of its static type with
+      the address as both pointers (through unrealized casts that the LLVM
+      conversions resolve).
 
     The module-level symbols (the declarations, the message globals, the
     site table) are made before the patterns run. The pass fails on a
@@ -308,6 +312,27 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
 // Entries of compiled code: the LLVM stage after nd-to-llvm
 //===----------------------------------------------------------------------===//
 
+def NdBufferAddresses : Pass<"nd-buffer-addresses", "ModuleOp"> {
+  let summary = "Pass the static buffers of nd ops' functions as addresses";
+  let description = [{
+    Runs in the host's tail of every nd pipeline, before the LLVM
+    conversions. Each argument of static shape and identity layout of a
+    function marked `nd_rt.op_function` (the function of an nd op, or one
+    such functions share: private, only called, freeing none of its
+    buffers) becomes the address of the buffer's first element: each call
+    passes `nd_rt.buffer_address %buffer`, and the function starts with
+    `nd_rt.buffer_at %address` in place of the argument. In the LLVM stage
+    the call then passes one pointer where it passed a memref descriptor's
+    `3 + 2 * rank` values, each taken out of the caller's descriptor and put
+    back into the callee's: in a chain of small ops that is most of the IR
+    the later passes walk. Buffers of dynamic shape or another layout keep
+    their descriptors; a marked function with a use other than a call is
+    left as it is.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::nd::rt::NdRuntimeDialect"];
+}
+
 def NdCheckAllocations : Pass<"nd-check-allocations", "ModuleOp"> {
   let summary = "End the call where an allocation of the generated code fails";
   let description = [{
@@ -329,6 +354,10 @@ def NdCheckAllocations : Pass<"nd-check-allocations", "ModuleOp"> {
     - a call of a function of the module that may fail this way is followed
       by a test of a thread-local flag the failing function set, and its
       caller returns as well.
+
+    Every failure in a function's body branches to one block at its end,
+    which sets the flag and returns; the flag's address is taken once, at
+    the function's start (inside an OpenMP region, by each thread).
 
     Buffers the call allocated before the failure are not released. A
     function without allocations is left as it is, and so is an allocation

@@ -145,7 +145,7 @@ struct Checker {
   }
   LLVM::GlobalOp message(Operation *site, ModuleOp module);
   void report(Operation *site, Value bytes, ModuleOp module);
-  void returnFailed(LLVM::LLVMFuncOp function, Location loc);
+  void returnFailed(LLVM::LLVMFuncOp function, Location loc, Value flag);
 };
 } // namespace
 
@@ -179,10 +179,11 @@ void Checker::report(Operation *site, Value bytes, ModuleOp module) {
                        ValueRange{state, format, bytes, unused});
 }
 
-/// At the insertion point: the flag set for the caller, and a return of
-/// zeros.
-void Checker::returnFailed(LLVM::LLVMFuncOp function, Location loc) {
-  setFlag(loc, flagAddress(loc), 1);
+/// At the insertion point: the flag at `flag` set for the caller, and a
+/// return of zeros.
+void Checker::returnFailed(LLVM::LLVMFuncOp function, Location loc,
+                           Value flag) {
+  setFlag(loc, flag, 1);
   Type resultType = function.getFunctionType().getReturnType();
   if (isa<LLVM::LLVMVoidType>(resultType)) {
     LLVM::ReturnOp::create(b, loc, ValueRange{});
@@ -192,18 +193,22 @@ void Checker::returnFailed(LLVM::LLVMFuncOp function, Location loc) {
   LLVM::ReturnOp::create(b, loc, zeros);
 }
 
-/// Splits the block of `after` behind it and branches on `failed` to a new
-/// block (returned, empty, before the rest) or on to the rest.
-static Block *branchOnFailure(OpBuilder &b, Operation *after, Value failed) {
+/// Splits the block of `after` behind it and branches on `failed` to
+/// `failure` or on to the rest; without `failure`, to a new block (empty,
+/// before the rest; the insertion point is then at its start).
+static void branchOnFailure(OpBuilder &b, Operation *after, Value failed,
+                            Block *failure = nullptr) {
   Block *block = after->getBlock();
   Block *rest = block->splitBlock(after->getNextNode());
-  Block *failure = b.createBlock(rest);
+  bool fresh = !failure;
+  if (fresh)
+    failure = b.createBlock(rest);
   b.setInsertionPointToEnd(block);
   LLVM::CondBrOp::create(b, after->getLoc(), failed, failure, ValueRange{},
                          rest, ValueRange{},
                          std::make_pair(uint32_t(1), uint32_t(1 << 20)));
-  b.setInsertionPointToStart(failure);
-  return failure;
+  if (fresh)
+    b.setInsertionPointToStart(failure);
 }
 
 namespace {
@@ -215,6 +220,10 @@ struct FunctionChecks {
   const llvm::DenseSet<StringAttr> &mayFail;
   /// The flag of a failure inside an OpenMP region (created on first use).
   Value localFlag;
+  /// This thread's `__nd_alloc_failed` for the sites of the function's body,
+  /// and the block every failure there ends in (created on first use).
+  Value flag;
+  Block *failedBlock = nullptr;
   /// The ops of the function's body whose regions hold a failure site.
   llvm::SetVector<Operation *> regionOps;
 
@@ -223,6 +232,8 @@ struct FunctionChecks {
   void check(LLVM::CallOp site);
   void leave(Operation *site);
   Value getLocalFlag();
+  Value getFlag(Region *region, Location loc);
+  Block *getFailedBlock();
 };
 } // namespace
 
@@ -247,6 +258,37 @@ Value FunctionChecks::getLocalFlag() {
   return localFlag;
 }
 
+/// The address of this thread's `__nd_alloc_failed` for a site in
+/// `region`: taken once, in the entry block, for the sites of the
+/// function's body (it runs on one thread), at the insertion point inside
+/// an OpenMP region (each of its threads has its own).
+Value FunctionChecks::getFlag(Region *region, Location loc) {
+  if (region != &function.getBody())
+    return checker.flagAddress(loc);
+  if (flag)
+    return flag;
+  OpBuilder &b = checker.b;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&function.getBody().front());
+  flag = checker.flagAddress(function.getLoc());
+  return flag;
+}
+
+/// The block at the end of the function's body that every failure in the
+/// body branches to: the flag set for the caller, and a return of zeros.
+Block *FunctionChecks::getFailedBlock() {
+  if (failedBlock)
+    return failedBlock;
+  OpBuilder &b = checker.b;
+  OpBuilder::InsertionGuard guard(b);
+  Region &body = function.getBody();
+  Location loc = function.getLoc();
+  Value address = getFlag(&body, loc);
+  failedBlock = b.createBlock(&body, body.end());
+  checker.returnFailed(function, loc, address);
+  return failedBlock;
+}
+
 /// At the insertion point (a failure block): leaves the function, or the
 /// OpenMP region that holds `site`.
 void FunctionChecks::leave(Operation *site) {
@@ -254,7 +296,7 @@ void FunctionChecks::leave(Operation *site) {
   Location loc = site->getLoc();
   Region *region = b.getInsertionBlock()->getParent();
   if (region == &function.getBody()) {
-    checker.returnFailed(function, loc);
+    LLVM::BrOp::create(b, loc, getFailedBlock());
     return;
   }
   checker.setFlag(loc, getLocalFlag(), 1);
@@ -283,11 +325,17 @@ void FunctionChecks::check(LLVM::CallOp site) {
     failed = LLVM::AndOp::create(b, loc, isNull, some);
   } else {
     b.setInsertionPoint(site);
-    checker.setFlag(loc, checker.flagAddress(loc), 0);
+    Value address = getFlag(region, loc);
+    checker.setFlag(loc, address, 0);
     b.setInsertionPointAfter(site);
-    failed = checker.isFlagSet(loc, checker.flagAddress(loc));
+    failed = checker.isFlagSet(loc, address);
   }
   last = failed.getDefiningOp();
+  // A failed call in the body has set the flag: on to the failed block.
+  if (!bytes && region == &function.getBody()) {
+    branchOnFailure(b, last, failed, getFailedBlock());
+    return;
+  }
   branchOnFailure(b, last, failed);
   if (bytes)
     checker.report(site, bytes, module);
@@ -317,8 +365,7 @@ void FunctionChecks::run() {
     b.setInsertionPointAfter(op);
     Location loc = op->getLoc();
     Value failed = checker.isFlagSet(loc, localFlag);
-    branchOnFailure(b, failed.getDefiningOp(), failed);
-    checker.returnFailed(function, loc);
+    branchOnFailure(b, failed.getDefiningOp(), failed, getFailedBlock());
   }
 }
 
@@ -356,7 +403,8 @@ struct NdCheckAllocationsPass
     for (LLVM::LLVMFuncOp function : defined) {
       if (!mayFail.contains(function.getSymNameAttr()))
         continue;
-      FunctionChecks checks{checker, module, function, mayFail, Value(), {}};
+      FunctionChecks checks{checker, module, function, mayFail,
+                            Value(), Value(), nullptr, {}};
       checks.run();
     }
   }

@@ -22,6 +22,11 @@
 //   OpenMP).
 // - `nd_rt.store_fence` becomes `llvm.fence seq_cst`, which orders
 //   non-temporal stores too (x86: `mfence`).
+// - `nd_rt.buffer_address` becomes the aligned pointer of the buffer's
+//   descriptor, `nd_rt.buffer_at` a descriptor of its static type with the
+//   address as both pointers; each through an unrealized cast between the
+//   memref and its descriptor, which reconcile-unrealized-casts folds once
+//   the LLVM conversions have lowered the memref's producer and users.
 //
 // The module-level symbols (the reporter's declaration, the message
 // globals, the site table, omp_get_max_threads's declaration) are made
@@ -39,6 +44,8 @@
 #include "nd/Dialect/Nd/IR/NdDialect.h"
 #include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -433,6 +440,44 @@ struct MaxThreadsLowering : RuntimePattern<rt::MaxThreadsOp> {
   }
 };
 
+/// `nd_rt.buffer_address`: the aligned pointer of the buffer's descriptor
+/// (through a cast to the descriptor, which reconcile-unrealized-casts
+/// folds once the buffer's producer is lowered).
+struct BufferAddressLowering : OpRewritePattern<rt::BufferAddressOp> {
+  BufferAddressLowering(MLIRContext *ctx)
+      : OpRewritePattern(ctx), converter(ctx) {}
+  LLVMTypeConverter converter;
+
+  LogicalResult matchAndRewrite(rt::BufferAddressOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type descriptorType = converter.convertType(op.getBuffer().getType());
+    Value descriptor = UnrealizedConversionCastOp::create(
+                           rewriter, loc, descriptorType, op.getBuffer())
+                           .getResult(0);
+    rewriter.replaceOp(op, MemRefDescriptor(descriptor).alignedPtr(rewriter, loc));
+    return success();
+  }
+};
+
+/// `nd_rt.buffer_at`: a descriptor of the static type at the address
+/// (allocated and aligned pointer both), cast to the buffer.
+struct BufferAtLowering : OpRewritePattern<rt::BufferAtOp> {
+  BufferAtLowering(MLIRContext *ctx) : OpRewritePattern(ctx), converter(ctx) {}
+  LLVMTypeConverter converter;
+
+  LogicalResult matchAndRewrite(rt::BufferAtOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemRefType type = op.getBuffer().getType();
+    Value descriptor = MemRefDescriptor::fromStaticShape(
+        rewriter, loc, converter, type, op.getAddress());
+    rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, type,
+                                                            descriptor);
+    return success();
+  }
+};
+
 struct StoreFenceLowering : OpRewritePattern<rt::StoreFenceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(rt::StoreFenceOp op,
@@ -450,7 +495,8 @@ void mlir::nd::populateNdRuntimeToLLVMPatterns(
   patterns
       .add<ReportLowering, ReportAtLowering, SiteLowering, MaxThreadsLowering>(
           ctx, tables);
-  patterns.add<StoreFenceLowering>(ctx);
+  patterns.add<StoreFenceLowering, BufferAddressLowering, BufferAtLowering>(
+      ctx);
 }
 
 namespace {

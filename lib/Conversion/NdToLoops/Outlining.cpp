@@ -40,6 +40,7 @@ void LoweringState::callShared(
     b.setInsertionPointToEnd(module.getBody());
     auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
     fn.setPrivate();
+    fn->setAttr(rt::kOpFunctionAttrName, b.getUnitAttr());
     symbols(module).insert(fn);
     SmallVector<Location> locs(type.getNumInputs(), module.getLoc());
     Block *entry = b.createBlock(&fn.getBody(), {}, type.getInputs(), locs);
@@ -87,6 +88,7 @@ func::FuncOp LoweringState::buildFunction(
   auto fn = func::FuncOp::create(rewriter, loc, name,
                                  rewriter.getFunctionType(inputs, {}));
   fn.setPrivate();
+  fn->setAttr(rt::kOpFunctionAttrName, rewriter.getUnitAttr());
   // Renamed on a clash (one symbol table per module and pass run).
   symbols(module).insert(fn);
   SmallVector<Location> locs(inputs.size(), loc);

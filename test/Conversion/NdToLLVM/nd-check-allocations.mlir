@@ -10,45 +10,62 @@
 llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
 llvm.func @use(!llvm.ptr)
 
-// A failed allocation in a function's body: the report, the flag for the
-// caller, and a return of zeros; nothing touches the buffer.
+// A failed allocation in a function's body: the report, then the block at
+// the function's end that sets the flag for the caller (its address taken
+// once, at the start) and returns zeros; nothing touches the buffer.
 // CHECK-LABEL: llvm.func @body
 llvm.func @body(%n: i64) -> !llvm.ptr {
   %p = llvm.call @_mlir_memref_to_llvm_alloc(%n) : (i64) -> !llvm.ptr
   llvm.call @use(%p) : (!llvm.ptr) -> ()
   llvm.return %p : !llvm.ptr
 }
+// CHECK:      %[[FLAG:.*]] = "llvm.intr.threadlocal.address"
 // CHECK:      %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_alloc(%[[N:[^)]*]])
 // CHECK:      %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
 // CHECK:      %[[SOME:.*]] = llvm.icmp "ne" %[[N]]
 // CHECK:      %[[FAILED:.*]] = llvm.and %[[NULL]], %[[SOME]]
-// CHECK:      llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[FAIL:.*]], ^[[OK:.*]]
-// CHECK:    ^[[FAIL]]:
+// CHECK:      llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[REPORT:.*]], ^[[OK:.*]]
+// CHECK:    ^[[REPORT]]:
 // CHECK:      %[[TEXT:.*]] = llvm.mlir.addressof @[[MSG]]
 // CHECK:      llvm.call @nd_report_out_of_memory(%{{.*}}, %[[TEXT]], %[[N]], %{{.*}})
-// CHECK:      "llvm.intr.threadlocal.address"
-// CHECK:      llvm.store {{.*}} atomic monotonic
-// CHECK:      %[[ZERO:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK:      llvm.return %[[ZERO]]
+// CHECK-NEXT: llvm.br ^[[FAIL:.*]]
 // CHECK:    ^[[OK]]:
 // CHECK-NEXT: llvm.call @use(%[[P]])
+// CHECK-NEXT: llvm.return %[[P]]
+// CHECK:    ^[[FAIL]]:
+// CHECK:      llvm.store {{.*}}, %[[FLAG]] atomic monotonic
+// CHECK:      %[[ZERO:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK:      llvm.return %[[ZERO]]
+// CHECK-NEXT: }
 
-// A call of a function that may fail: the flag cleared before, tested after.
+// Calls of functions that may fail: the flag cleared before each, tested
+// after each, and every failure to the one block at the end.
 // CHECK-LABEL: llvm.func @caller
 llvm.func @caller(%n: i64) {
   %p = llvm.call @body(%n) : (i64) -> !llvm.ptr
   llvm.call @use(%p) : (!llvm.ptr) -> ()
+  %q = llvm.call @body(%n) : (i64) -> !llvm.ptr
+  llvm.call @use(%q) : (!llvm.ptr) -> ()
   llvm.return
 }
-// CHECK:      llvm.store {{.*}} atomic monotonic
+// CHECK:      %[[FLAG2:.*]] = "llvm.intr.threadlocal.address"
+// CHECK:      llvm.store {{.*}}, %[[FLAG2]] atomic monotonic
 // CHECK-NEXT: %[[R:.*]] = llvm.call @body
-// CHECK:      llvm.load {{.*}} atomic monotonic
+// CHECK:      llvm.load %[[FLAG2]] atomic monotonic
 // CHECK:      llvm.cond_br %{{.*}}, ^[[FAIL2:.*]], ^[[OK2:.*]]
+// CHECK:    ^[[OK2]]:
+// CHECK-NEXT: llvm.call @use(%[[R]])
+// CHECK:      llvm.store {{.*}}, %[[FLAG2]] atomic monotonic
+// CHECK-NEXT: %[[R2:.*]] = llvm.call @body
+// CHECK:      llvm.load %[[FLAG2]] atomic monotonic
+// CHECK:      llvm.cond_br %{{.*}}, ^[[FAIL2]], ^[[OK3:.*]]
+// CHECK:    ^[[OK3]]:
+// CHECK-NEXT: llvm.call @use(%[[R2]])
+// CHECK-NEXT: llvm.return
 // CHECK:    ^[[FAIL2]]:
 // CHECK-NOT:  llvm.call @use
 // CHECK:      llvm.return
-// CHECK:    ^[[OK2]]:
-// CHECK-NEXT: llvm.call @use(%[[R]])
+// CHECK-NEXT: }
 
 // Inside an OpenMP loop: the failed iteration leaves the loop body, and the
 // function returns after the parallel region.
@@ -81,7 +98,12 @@ llvm.func @in_loop(%n: i64) {
 // CHECK-NEXT:   omp.yield
 // CHECK:      omp.terminator
 // CHECK:      llvm.load %[[FLAG]] atomic monotonic
-// CHECK:      llvm.cond_br
+// CHECK:      llvm.cond_br %{{.*}}, ^[[FAIL4:.*]], ^[[OK4:.*]]
+// CHECK:    ^[[OK4]]:
+// CHECK-NEXT: llvm.return
+// CHECK:    ^[[FAIL4]]:
+// CHECK:      llvm.store
+// CHECK-NEXT: llvm.return
 
 // Nothing to check.
 // CHECK-LABEL: llvm.func @no_allocation

@@ -475,8 +475,9 @@ func.func @scatter_elements_1d(%data: memref<16xf32>, %indices: memref<9xi64>, %
 //       CHECK:   call @__nd_scatter_nd(%[[D]], %[[I]], %[[U]])
 //       CHECK:   call @__nd_scatter_nd_0(%[[D]], %[[I]], %[[U]])
 //       CHECK:   return
+// Each function of an op is marked as such (for --nd-buffer-addresses).
 // CHECK-LABEL: func.func private @__nd_gather_nd(
-//  CHECK-SAME:   %{{.*}}: memref<8x4xf32>, %{{.*}}: memref<2x1xi64>, %{{.*}}: memref<2x4xf32>) {
+//  CHECK-SAME:   %{{.*}}: memref<8x4xf32>, %{{.*}}: memref<2x1xi64>, %{{.*}}: memref<2x4xf32>) attributes {nd_rt.op_function} {
 //   CHECK-NOT: func.func private @__nd_gather_nd
 // CHECK-LABEL: func.func private @__nd_scatter_nd(
 //   CHECK-NOT: func.func private @__nd_scatter_nd(
@@ -489,7 +490,7 @@ func.func @scatter_elements_1d(%data: memref<16xf32>, %indices: memref<9xi64>, %
 //       CHECKED:   %[[W1:.*]] = nd_rt.site "{{.*}}lower-scatter.mlir:[[@LINE+10]]:3"
 //       CHECKED:   call @__nd_gather_nd(%{{.*}}, %{{.*}}, %{{.*}}, %[[W1]])
 // CHECKED-LABEL: func.func private @__nd_gather_nd(
-//  CHECKED-SAME:   %{{.*}}: memref<8x4xf32>, %{{.*}}: memref<2x1xi64>, %{{.*}}: memref<2x4xf32>, %[[SITE:[a-zA-Z0-9]+]]: i64) {
+//  CHECKED-SAME:   %{{.*}}: memref<8x4xf32>, %{{.*}}: memref<2x1xi64>, %{{.*}}: memref<2x4xf32>, %[[SITE:[a-zA-Z0-9]+]]: i64) attributes {nd_rt.op_function} {
 //       CHECKED:   nd_rt.report_at %[[SITE]] "nd.gather_nd: index %lld in operand 'indices' is out of range for dim 0 of operand 'data' (size %lld)" (%{{.*}}, %{{.*}})
 //   CHECKED-NOT: func.func private @__nd_gather_nd
 func.func @shared_functions(%data: memref<8x4xf32>, %indices: memref<2x1xi64>,

@@ -105,3 +105,35 @@ func.func @store_fence_with_operand(%a: i64) {
   "nd_rt.store_fence"(%a) : (i64) -> ()
   return
 }
+
+// -----
+
+func.func @buffer_address_dynamic(%b: memref<?xf32>) {
+  // expected-error @below {{'nd_rt.buffer_address' op operand #0 must be memref of static shape and identity layout, but got 'memref<?xf32>'}}
+  %p = "nd_rt.buffer_address"(%b) : (memref<?xf32>) -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @buffer_address_strided(%b: memref<4xf32, strided<[2]>>) {
+  // expected-error @below {{'nd_rt.buffer_address' op operand #0 must be memref of static shape and identity layout, but got 'memref<4xf32, strided<[2]>>'}}
+  %p = "nd_rt.buffer_address"(%b) : (memref<4xf32, strided<[2]>>) -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @buffer_at_memory_space(%p: !llvm.ptr) {
+  // expected-error @below {{'nd_rt.buffer_at' op result #0 must be memref of static shape and identity layout, but got 'memref<4xf32, 1>'}}
+  %b = nd_rt.buffer_at %p : memref<4xf32, 1>
+  return
+}
+
+// -----
+
+func.func @buffer_at_not_a_pointer(%p: i64) {
+  // expected-error @below {{'nd_rt.buffer_at' op operand #0 must be LLVM pointer in address space 0, but got 'i64'}}
+  %b = "nd_rt.buffer_at"(%p) : (i64) -> memref<4xf32>
+  return
+}

@@ -43,6 +43,31 @@ func.func @threads_and_fence() -> index {
   return %t : index
 }
 
+// A static buffer as the address of its first element, and back.
+// CHECK-LABEL: func.func @buffer_address_and_back
+//  CHECK-SAME:   (%[[BUF:.*]]: memref<8x16xf32>)
+//       CHECK:   %[[P:.*]] = nd_rt.buffer_address %[[BUF]] : memref<8x16xf32>
+//       CHECK:   %[[V:.*]] = nd_rt.buffer_at %[[P]] : memref<8x16xf32>
+//       CHECK:   return %[[V]] : memref<8x16xf32>
+func.func @buffer_address_and_back(%buffer: memref<8x16xf32>) -> memref<8x16xf32> {
+  %p = nd_rt.buffer_address %buffer : memref<8x16xf32>
+  %v = nd_rt.buffer_at %p : memref<8x16xf32>
+  return %v : memref<8x16xf32>
+}
+
+// Unlike the ops that stand for calls, the buffer's address and view are
+// pure: CSE merges them, and an unused one goes.
+// CSE-LABEL: func.func @buffer_ops_are_pure
+//  CSE-COUNT-1:   nd_rt.buffer_address
+//    CSE-NOT:   nd_rt.buffer_at
+//       CSE:   return
+func.func @buffer_ops_are_pure(%buffer: memref<4xi64>) -> (!llvm.ptr, !llvm.ptr) {
+  %p1 = nd_rt.buffer_address %buffer : memref<4xi64>
+  %p2 = nd_rt.buffer_address %buffer : memref<4xi64>
+  %v = nd_rt.buffer_at %p1 : memref<4xi64>
+  return %p1, %p2 : !llvm.ptr, !llvm.ptr
+}
+
 // The ops stand for calls: nothing merges, hoists or drops them.
 // CHECK-LABEL: func.func @kept_by_cse_and_canonicalize
 // CSE-LABEL: func.func @kept_by_cse_and_canonicalize

@@ -8,6 +8,7 @@
 #define ND_DIALECT_NDRUNTIME_IR_NDRUNTIME_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -18,5 +19,11 @@
 
 #define GET_OP_CLASSES
 #include "nd/Dialect/NdRuntime/IR/NdRuntimeOps.h.inc"
+
+namespace mlir::nd::rt {
+/// The unit attribute of the function `--lower-scatter` makes of an nd op
+/// (see the dialect's description).
+inline constexpr llvm::StringLiteral kOpFunctionAttrName = "nd_rt.op_function";
+} // namespace mlir::nd::rt
 
 #endif // ND_DIALECT_NDRUNTIME_IR_NDRUNTIME_H

@@ -9,6 +9,7 @@
 #ifndef ND_DIALECT_NDRUNTIME_IR_NDRUNTIMEOPS_TD
 #define ND_DIALECT_NDRUNTIME_IR_NDRUNTIMEOPS_TD
 
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -30,7 +31,14 @@ def NdRuntime_Dialect : Dialect {
 
     A report's message is a printf format for the two `long long` values it
     passes: its conversions are `%lld` (at most two) and `%%`.
+
+    The function `--lower-scatter` makes of an nd op (and each function such
+    functions share) carries the unit attribute `nd_rt.op_function`: it is
+    private, only called, and frees none of its buffers, which is what
+    `--nd-buffer-addresses` relies on to pass its static buffers as
+    addresses (`nd_rt.buffer_address`, `nd_rt.buffer_at`).
   }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 // Each op reads and writes memory, as the call it stands for may: no pass
@@ -128,6 +136,58 @@ def NdRuntime_StoreFenceOp : NdRuntime_Op<"store_fence"> {
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+/// A buffer whose shape and layout say everything but where its elements
+/// are: static shape, identity layout, default memory space.
+def NdRuntime_StaticBuffer : Type<
+    And<[CPred<"::llvm::isa<::mlir::MemRefType>($_self)">,
+         CPred<"::llvm::cast<::mlir::MemRefType>($_self).hasStaticShape()">,
+         CPred<"::llvm::cast<::mlir::MemRefType>($_self).getLayout()"
+               ".isIdentity()">,
+         CPred<"!::llvm::cast<::mlir::MemRefType>($_self)"
+               ".getMemorySpace()">]>,
+    "memref of static shape and identity layout", "::mlir::MemRefType">;
+
+def NdRuntime_BufferAddressOp
+    : Op<NdRuntime_Dialect, "buffer_address", [Pure]> {
+  let summary = "the address of a static buffer's first element";
+  let description = [{
+    The address of `buffer`'s first element (its descriptor's aligned
+    pointer: the layout is the identity, its offset 0), which
+    `nd_rt.buffer_at` turns back into the buffer. `--nd-buffer-addresses`
+    passes a static buffer to an op's function so: one pointer in the LLVM
+    stage where a memref descriptor is `3 + 2 * rank` values, each a value
+    the caller takes out of the descriptor and the callee puts back.
+
+    ```mlir
+    %address = nd_rt.buffer_address %buffer : memref<8x16xf32>
+    ```
+  }];
+  let arguments = (ins NdRuntime_StaticBuffer:$buffer);
+  let results = (outs LLVM_DefaultPointer:$address);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$buffer), [{
+    build($_builder, $_state,
+          ::mlir::LLVM::LLVMPointerType::get($_builder.getContext()), buffer);
+  }]>];
+}
+
+def NdRuntime_BufferAtOp : Op<NdRuntime_Dialect, "buffer_at", [Pure]> {
+  let summary = "the static buffer whose first element is at an address";
+  let description = [{
+    The buffer of type `type(buffer)` whose first element is at `address`
+    (see `nd_rt.buffer_address`). Its descriptor's allocated and aligned
+    pointers are both `address`: the buffer must not be freed through it, as
+    an op's function frees none of its arguments.
+
+    ```mlir
+    %buffer = nd_rt.buffer_at %address : memref<8x16xf32>
+    ```
+  }];
+  let arguments = (ins LLVM_DefaultPointer:$address);
+  let results = (outs NdRuntime_StaticBuffer:$buffer);
+  let assemblyFormat = "$address attr-dict `:` type($buffer)";
 }
 
 /// The error record of a GPU function as its ops see it: a buffer of i64
