@@ -355,9 +355,11 @@ def NdCheckAllocations : Pass<"nd-check-allocations", "ModuleOp"> {
       by a test of a thread-local flag the failing function set, and its
       caller returns as well.
 
-    Every failure in a function's body branches to one block at its end,
-    which sets the flag and returns; the flag's address is taken once, at
-    the function's start (inside an OpenMP region, by each thread).
+    Every failure in a function's body branches to blocks at its end that
+    all its sites share: a failed allocation to the report (with its
+    message and size), then on to the block that sets the flag and returns;
+    the flag's address is taken once, at the function's start (inside an
+    OpenMP region, by each thread).
 
     Buffers the call allocated before the failure are not released. A
     function without allocations is left as it is, and so is an allocation

@@ -9,7 +9,13 @@
 // size) or a call of a function of the module that has failure sites (the
 // thread-local flag `__nd_alloc_failed` set once it returns; the caller
 // clears the flag before the call). A failure in a function's body returns
-// from the function with zeros for its results and the flag set. A failure
+// from the function with zeros for its results and the flag set, through
+// blocks at the end of the body that all its sites share: a failed
+// allocation branches to the report block with its message's address and
+// size, which reports and goes on to the failed block; a failed call goes
+// to the failed block, which sets the flag (its address taken once, in the
+// entry block) and returns. The function's IR then grows by a test and a
+// branch per site, not by a block of its own per site. A failure
 // inside an OpenMP region (a loop body, a parallel region: the regions of
 // their function until the OpenMP translation outlines them) cannot return:
 // it sets the function's local flag (an alloca its worker threads share),
@@ -144,7 +150,8 @@ struct Checker {
     return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, byte, zero);
   }
   LLVM::GlobalOp message(Operation *site, ModuleOp module);
-  void report(Operation *site, Value bytes, ModuleOp module);
+  Value messageAddress(Operation *site, ModuleOp module);
+  void report(Location loc, Value format, Value bytes);
   void returnFailed(LLVM::LLVMFuncOp function, Location loc, Value flag);
 };
 } // namespace
@@ -167,12 +174,14 @@ LLVM::GlobalOp Checker::message(Operation *site, ModuleOp module) {
   return global;
 }
 
-/// At the insertion point: the host's report of `bytes` not allocated at
-/// `site` (a null state: --nd-call-state gives the call's).
-void Checker::report(Operation *site, Value bytes, ModuleOp module) {
-  Location loc = site->getLoc();
-  LLVM::GlobalOp text = message(site, module);
-  Value format = LLVM::AddressOfOp::create(b, loc, text);
+/// At the insertion point: the address of `site`'s message.
+Value Checker::messageAddress(Operation *site, ModuleOp module) {
+  return LLVM::AddressOfOp::create(b, site->getLoc(), message(site, module));
+}
+
+/// At the insertion point: the host's report of `bytes` not allocated, with
+/// the message at `format` (a null state: --nd-call-state gives the call's).
+void Checker::report(Location loc, Value format, Value bytes) {
   Value state = LLVM::ZeroOp::create(b, loc, ptrType());
   Value unused = constant(loc, b.getI64Type(), 0);
   LLVM::CallOp::create(b, loc, reporter,
@@ -194,17 +203,19 @@ void Checker::returnFailed(LLVM::LLVMFuncOp function, Location loc,
 }
 
 /// Splits the block of `after` behind it and branches on `failed` to
-/// `failure` or on to the rest; without `failure`, to a new block (empty,
-/// before the rest; the insertion point is then at its start).
+/// `failure` (with `operands`) or on to the rest; without `failure`, to a
+/// new block (empty, before the rest; the insertion point is then at its
+/// start).
 static void branchOnFailure(OpBuilder &b, Operation *after, Value failed,
-                            Block *failure = nullptr) {
+                            Block *failure = nullptr,
+                            ValueRange operands = {}) {
   Block *block = after->getBlock();
   Block *rest = block->splitBlock(after->getNextNode());
   bool fresh = !failure;
   if (fresh)
     failure = b.createBlock(rest);
   b.setInsertionPointToEnd(block);
-  LLVM::CondBrOp::create(b, after->getLoc(), failed, failure, ValueRange{},
+  LLVM::CondBrOp::create(b, after->getLoc(), failed, failure, operands,
                          rest, ValueRange{},
                          std::make_pair(uint32_t(1), uint32_t(1 << 20)));
   if (fresh)
@@ -214,6 +225,12 @@ static void branchOnFailure(OpBuilder &b, Operation *after, Value failed,
 namespace {
 /// The checks of one function.
 struct FunctionChecks {
+  FunctionChecks(Checker &checker, ModuleOp module,
+                 LLVM::LLVMFuncOp function,
+                 const llvm::DenseSet<StringAttr> &mayFail)
+      : checker(checker), module(module), function(function),
+        mayFail(mayFail) {}
+
   Checker &checker;
   ModuleOp module;
   LLVM::LLVMFuncOp function;
@@ -224,6 +241,9 @@ struct FunctionChecks {
   /// and the block every failure there ends in (created on first use).
   Value flag;
   Block *failedBlock = nullptr;
+  /// The block a failed allocation of the body branches to with its
+  /// message and size: the report, then on to `failedBlock`.
+  Block *reportBlock = nullptr;
   /// The ops of the function's body whose regions hold a failure site.
   llvm::SetVector<Operation *> regionOps;
 
@@ -234,6 +254,7 @@ struct FunctionChecks {
   Value getLocalFlag();
   Value getFlag(Region *region, Location loc);
   Block *getFailedBlock();
+  Block *getReportBlock();
 };
 } // namespace
 
@@ -289,6 +310,24 @@ Block *FunctionChecks::getFailedBlock() {
   return failedBlock;
 }
 
+/// The block at the end of the function's body that every failed
+/// allocation in the body branches to, with the address of its message and
+/// the size it asked for: the host's report, then the failed block.
+Block *FunctionChecks::getReportBlock() {
+  if (reportBlock)
+    return reportBlock;
+  OpBuilder &b = checker.b;
+  OpBuilder::InsertionGuard guard(b);
+  Region &body = function.getBody();
+  Location loc = function.getLoc();
+  Type i64 = b.getI64Type();
+  reportBlock = b.createBlock(&body, body.end(), {checker.ptrType(), i64},
+                              {loc, loc});
+  checker.report(loc, reportBlock->getArgument(0), reportBlock->getArgument(1));
+  LLVM::BrOp::create(b, loc, getFailedBlock());
+  return reportBlock;
+}
+
 /// At the insertion point (a failure block): leaves the function, or the
 /// OpenMP region that holds `site`.
 void FunctionChecks::leave(Operation *site) {
@@ -331,14 +370,22 @@ void FunctionChecks::check(LLVM::CallOp site) {
     failed = checker.isFlagSet(loc, address);
   }
   last = failed.getDefiningOp();
+  bool inBody = region == &function.getBody();
   // A failed call in the body has set the flag: on to the failed block.
-  if (!bytes && region == &function.getBody()) {
+  if (!bytes && inBody) {
     branchOnFailure(b, last, failed, getFailedBlock());
+    return;
+  }
+  // A failed allocation in the body: on to the report with its message.
+  if (bytes && inBody && bytes.getType() == b.getI64Type()) {
+    Value format = checker.messageAddress(site, module);
+    branchOnFailure(b, format.getDefiningOp(), failed, getReportBlock(),
+                    ValueRange{format, bytes});
     return;
   }
   branchOnFailure(b, last, failed);
   if (bytes)
-    checker.report(site, bytes, module);
+    checker.report(loc, checker.messageAddress(site, module), bytes);
   leave(site);
 }
 
@@ -403,8 +450,7 @@ struct NdCheckAllocationsPass
     for (LLVM::LLVMFuncOp function : defined) {
       if (!mayFail.contains(function.getSymNameAttr()))
         continue;
-      FunctionChecks checks{checker, module, function, mayFail,
-                            Value(), Value(), nullptr, {}};
+      FunctionChecks checks(checker, module, function, mayFail);
       checks.run();
     }
   }

@@ -3,16 +3,18 @@
 // RUN: nd-opt %s --nd-check-allocations | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=IR
 
 // One message per site, naming its location.
-// CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_alloc_msg[_0-9]*]]("{{.*}}nd-check-allocations.mlir:[[BODY:[0-9]+]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
-// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[LOOP:[0-9]+]]:14: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_alloc_msg[_0-9]*]]("{{.*}}nd-check-allocations.mlir:[[@LINE+14]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+92]]:14: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+38]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
 // CHECK-DAG: llvm.mlir.global internal thread_local @__nd_alloc_failed(0 : i8)
 // CHECK-DAG: llvm.func @nd_report_out_of_memory(!llvm.ptr, !llvm.ptr, i64, i64)
 llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
 llvm.func @use(!llvm.ptr)
 
-// A failed allocation in a function's body: the report, then the block at
-// the function's end that sets the flag for the caller (its address taken
-// once, at the start) and returns zeros; nothing touches the buffer.
+// A failed allocation in a function's body: on to the report block at the
+// function's end with its message and size, then to the block that sets
+// the flag for the caller (its address taken once, at the start) and
+// returns zeros; nothing touches the buffer.
 // CHECK-LABEL: llvm.func @body
 llvm.func @body(%n: i64) -> !llvm.ptr {
   %p = llvm.call @_mlir_memref_to_llvm_alloc(%n) : (i64) -> !llvm.ptr
@@ -24,18 +26,36 @@ llvm.func @body(%n: i64) -> !llvm.ptr {
 // CHECK:      %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
 // CHECK:      %[[SOME:.*]] = llvm.icmp "ne" %[[N]]
 // CHECK:      %[[FAILED:.*]] = llvm.and %[[NULL]], %[[SOME]]
-// CHECK:      llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[REPORT:.*]], ^[[OK:.*]]
-// CHECK:    ^[[REPORT]]:
 // CHECK:      %[[TEXT:.*]] = llvm.mlir.addressof @[[MSG]]
-// CHECK:      llvm.call @nd_report_out_of_memory(%{{.*}}, %[[TEXT]], %[[N]], %{{.*}})
-// CHECK-NEXT: llvm.br ^[[FAIL:.*]]
+// CHECK:      llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[REPORT:.*]](%[[TEXT]], %[[N]] : !llvm.ptr, i64), ^[[OK:.*]]
 // CHECK:    ^[[OK]]:
 // CHECK-NEXT: llvm.call @use(%[[P]])
 // CHECK-NEXT: llvm.return %[[P]]
+// CHECK:    ^[[REPORT]](%[[RTEXT:.*]]: !llvm.ptr, %[[RN:.*]]: i64):
+// CHECK:      llvm.call @nd_report_out_of_memory(%{{.*}}, %[[RTEXT]], %[[RN]], %{{.*}})
+// CHECK-NEXT: llvm.br ^[[FAIL:.*]]
 // CHECK:    ^[[FAIL]]:
 // CHECK:      llvm.store {{.*}}, %[[FLAG]] atomic monotonic
 // CHECK:      %[[ZERO:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK:      llvm.return %[[ZERO]]
+// CHECK-NEXT: }
+
+// Two allocations share the report block, each with its own message.
+// CHECK-LABEL: llvm.func @two_allocations
+llvm.func @two_allocations(%n: i64) {
+  %p = llvm.call @_mlir_memref_to_llvm_alloc(%n) : (i64) -> !llvm.ptr
+  %q = llvm.call @_mlir_memref_to_llvm_alloc(%n) : (i64) -> !llvm.ptr
+  llvm.call @use(%p) : (!llvm.ptr) -> ()
+  llvm.call @use(%q) : (!llvm.ptr) -> ()
+  llvm.return
+}
+// CHECK:      %[[T1:.*]] = llvm.mlir.addressof @[[M1:__nd_alloc_msg[_0-9]*]]
+// CHECK:      llvm.cond_br %{{.*}}, ^[[R:.*]](%[[T1]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
+// CHECK:      %[[T2:.*]] = llvm.mlir.addressof @[[M2:__nd_alloc_msg[_0-9]*]]
+// CHECK:      llvm.cond_br %{{.*}}, ^[[R]](%[[T2]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
+// CHECK-COUNT-1: llvm.call @nd_report_out_of_memory
+// CHECK-NOT:  llvm.call @nd_report_out_of_memory
+// CHECK:      llvm.return
 // CHECK-NEXT: }
 
 // Calls of functions that may fail: the flag cleared before each, tested
