@@ -317,9 +317,8 @@ def NdBufferAddresses : Pass<"nd-buffer-addresses", "ModuleOp"> {
   let description = [{
     Runs in the host's tail of every nd pipeline, before the LLVM
     conversions. Each argument of static shape and identity layout of a
-    function marked `nd_rt.op_function` (the function of an nd op, or one
-    such functions share: private, only called, freeing none of its
-    buffers) becomes the address of the buffer's first element: each call
+    function marked `nd_rt.op_function` (the function of an nd op: private,
+    only called, freeing none of its buffers) becomes the address of the buffer's first element: each call
     passes `nd_rt.buffer_address %buffer`, and the function starts with
     `nd_rt.buffer_at %address` in place of the argument. In the LLVM stage
     the call then passes one pointer where it passed a memref descriptor's

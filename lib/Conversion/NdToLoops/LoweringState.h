@@ -28,7 +28,6 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "nd/Conversion/CheckMessages.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 #include <optional>
@@ -89,13 +88,6 @@ public:
                ValueRange operands,
                function_ref<void(OpBuilder &, Location, ValueRange)> lower);
 
-  /// Calls `@name` (`type`), a private function of the module shared by all
-  /// the ops that need it, built by `body(b, loc, args)` (which creates the
-  /// terminator) the first time.
-  void callShared(OpBuilder &b, Location loc, Operation *op, StringRef name,
-                  FunctionType type, ValueRange operands,
-                  function_ref<void(OpBuilder &, Location, ValueRange)> body);
-
   /// Emits the report of a failed check whose message is
   /// "<where>: <op>: <text>" (`text` a printf format taking two
   /// `long long`): `nd_rt.report_at %site` inside an op's function,
@@ -147,7 +139,6 @@ private:
 
   bool checkBounds;
   int64_t grain;
-  llvm::DenseSet<std::pair<Operation *, StringRef>> declared;
   llvm::DenseMap<Operation *, std::unique_ptr<SymbolTable>> tables;
   /// The function of each distinct op, by module and (name, attributes,
   /// function type).

@@ -1,8 +1,7 @@
 //===- Outlining.cpp - each nd op as a call of its own function -*- C++ -*-===//
 //
-// LoweringState::outline and LoweringState::callShared (see
-// LoweringState.h): the private functions the ops become, and the buffers
-// their calls pass.
+// LoweringState::outline (see LoweringState.h): the private functions the
+// ops become, and the buffers their calls pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,35 +26,6 @@ SymbolTable &LoweringState::symbols(ModuleOp module) {
   if (!table)
     table = std::make_unique<SymbolTable>(module);
   return *table;
-}
-
-void LoweringState::callShared(
-    OpBuilder &b, Location loc, Operation *op, StringRef name,
-    FunctionType type, ValueRange operands,
-    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (declared.insert({module.getOperation(), name}).second &&
-      !symbols(module).lookup(name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
-    fn.setPrivate();
-    fn->setAttr(rt::kOpFunctionAttrName, b.getUnitAttr());
-    symbols(module).insert(fn);
-    SmallVector<Location> locs(type.getNumInputs(), module.getLoc());
-    Block *entry = b.createBlock(&fn.getBody(), {}, type.getInputs(), locs);
-    b.setInsertionPointToStart(entry);
-    // The function is built in the middle of another one's body: its
-    // constants and reports are its own.
-    Value outerSite = site;
-    site = Value();
-    {
-      SharedConstantScope constants(entry);
-      body(b, module.getLoc(), entry->getArguments());
-    }
-    site = outerSite;
-  }
-  func::CallOp::create(b, loc, name, type.getResults(), operands);
 }
 
 /// The buffer an op on buffers updates: a scatter's destination (operand

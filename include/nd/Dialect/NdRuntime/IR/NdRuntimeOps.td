@@ -32,8 +32,8 @@ def NdRuntime_Dialect : Dialect {
     A report's message is a printf format for the two `long long` values it
     passes: its conversions are `%lld` (at most two) and `%%`.
 
-    The function `--lower-scatter` makes of an nd op (and each function such
-    functions share) carries the unit attribute `nd_rt.op_function`: it is
+    The function `--lower-scatter` makes of an nd op carries the unit
+    attribute `nd_rt.op_function`: it is
     private, only called, and frees none of its buffers, which is what
     `--nd-buffer-addresses` relies on to pass its static buffers as
     addresses (`nd_rt.buffer_address`, `nd_rt.buffer_at`).
