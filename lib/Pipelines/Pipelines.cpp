@@ -117,6 +117,8 @@ void mlir::nd::addNdHostToLLVMPasses(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   if (options.hoistInvariants)
     pm.addPass(createLoopInvariantCodeMotionPass());
+  // Each buffer freed after its last use, not at the end of its block.
+  pm.addPass(createNdEarlyDeallocation());
   pm.addPass(createSCFToControlFlowPass());
   // The static buffers of the ops' functions passed as one pointer each.
   pm.addPass(createNdBufferAddresses());

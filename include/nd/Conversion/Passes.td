@@ -312,6 +312,26 @@ def ConvertNdRuntimeToLLVM : Pass<"convert-nd-runtime-to-llvm", "ModuleOp"> {
 // Entries of compiled code: the LLVM stage after nd-to-llvm
 //===----------------------------------------------------------------------===//
 
+def NdEarlyDeallocation : Pass<"nd-early-deallocation", "ModuleOp"> {
+  let summary = "Free each buffer of a block right after its last use";
+  let description = [{
+    Runs in the host's tail of every nd pipeline, after `--lower-scatter`.
+    The deallocation pipeline frees a function's buffers at the end of the
+    block that allocated them: a chain of N ops keeps all N intermediate
+    buffers until the function returns. Each `memref.dealloc` of a
+    `memref.alloc` of its own block moves up to just after the last op of
+    the block that uses the buffer, where every use neither keeps the buffer
+    nor makes a view of it: `memref.copy`, `memref.load`, `memref.store`,
+    `memref.dim`, and calls without results of functions marked
+    `nd_rt.op_function` (the functions of nd ops, which free and keep none
+    of their buffers). A buffer with any other use stays freed where it was.
+    The chain's peak memory is then that of the buffers alive at once, and
+    the generated code's register allocator no longer sees every buffer's
+    pointer live across the whole function.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def NdBufferAddresses : Pass<"nd-buffer-addresses", "ModuleOp"> {
   let summary = "Pass the static buffers of nd ops' functions as addresses";
   let description = [{

@@ -4,8 +4,8 @@
 // upstream's (donation and shared read buffers around bufferization are the
 // dialect's transforms, nd/Dialect/Nd/Transforms/Passes.h; the bridges over
 // gaps of MLIR 22 are nd/Bridges/Bridges.h): parallel copies, the OpenMP
-// `if` clause, static buffers passed to the functions of nd ops as
-// addresses, the test of every allocation and the run-time calls (error
+// `if` clause, buffers freed after their last use, static buffers passed to
+// the functions of nd ops as addresses, the test of every allocation and the run-time calls (error
 // reporting, thread count, store fences); and
 // the passes that prepare an entry of the lowered module for a host (results
 // computed into the caller's buffers and returned through a pointer, the
@@ -40,6 +40,7 @@ namespace nd {
 #define GEN_PASS_DECL_NDRECORDSIGNATURE
 #define GEN_PASS_DECL_NDEXPORTENTRY
 #define GEN_PASS_DECL_NDBUFFERADDRESSES
+#define GEN_PASS_DECL_NDEARLYDEALLOCATION
 #define GEN_PASS_DECL_NDCHECKALLOCATIONS
 #include "nd/Conversion/Passes.h.inc"
 
