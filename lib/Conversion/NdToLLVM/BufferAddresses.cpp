@@ -31,14 +31,6 @@ namespace mlir::nd {
 using namespace mlir;
 using namespace mlir::nd;
 
-/// Whether a buffer of `type` is passed as its address: a static shape, the
-/// identity layout and the default memory space (nd_rt.buffer_at's type).
-static bool passedAsAddress(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  return memref && memref.hasStaticShape() && memref.getLayout().isIdentity() &&
-         !memref.getMemorySpace();
-}
-
 /// The calls of each marked function of `module` whose symbol has no use
 /// but calls of it (one walk of the module).
 static llvm::MapVector<func::FuncOp, SmallVector<func::CallOp>>
@@ -72,12 +64,12 @@ onlyCalledFunctions(ModuleOp module) {
   return calls;
 }
 
-/// Rewrites `function` and its `calls`: each argument passedAsAddress an
-/// address.
+/// Rewrites `function` and its `calls`: each argument of static shape and
+/// identity layout (rt::isStaticBuffer, nd_rt.buffer_at's type) an address.
 static void passAddresses(func::FuncOp function, ArrayRef<func::CallOp> calls) {
   SmallVector<unsigned> arguments;
   for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
-    if (passedAsAddress(type))
+    if (rt::isStaticBuffer(type))
       arguments.push_back(i);
   if (arguments.empty())
     return;

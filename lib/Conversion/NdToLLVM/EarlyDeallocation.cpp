@@ -22,7 +22,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::nd {
@@ -42,14 +41,11 @@ public:
   /// The op of `dealloc`'s block after which the buffer can be freed, or
   /// null where it stays.
   Operation *lastUse(memref::DeallocOp dealloc);
-  /// The position of `op` in its block (numbered once per block).
-  unsigned position(Operation *op);
 
 private:
   bool isTransientUse(Operation *user);
 
   SymbolTable symbols;
-  DenseMap<Block *, DenseMap<Operation *, unsigned>> positions;
 };
 } // namespace
 
@@ -64,39 +60,24 @@ bool EarlyDeallocation::isTransientUse(Operation *user) {
   return callee && callee->hasAttr(rt::kOpFunctionAttrName);
 }
 
-unsigned EarlyDeallocation::position(Operation *op) {
-  Block *block = op->getBlock();
-  auto [it, inserted] = positions.try_emplace(block);
-  if (inserted) {
-    unsigned index = 0;
-    for (Operation &each : *block)
-      it->second[&each] = index++;
-  }
-  return it->second.lookup(op);
-}
-
 Operation *EarlyDeallocation::lastUse(memref::DeallocOp dealloc) {
   Value buffer = dealloc.getMemref();
   auto alloc = buffer.getDefiningOp<memref::AllocOp>();
   Block *block = dealloc->getBlock();
   if (!alloc || alloc->getBlock() != block)
     return nullptr;
+  // The block's order is MLIR's own (Operation::isBeforeInBlock), numbered
+  // once per block while nothing moves.
   Operation *last = alloc;
-  unsigned lastPosition = position(alloc);
-  unsigned deallocPosition = position(dealloc);
   for (Operation *user : buffer.getUsers()) {
     if (user == dealloc)
       continue;
     Operation *ancestor = block->findAncestorOpInBlock(*user);
-    if (!ancestor || !isTransientUse(user))
+    if (!ancestor || !isTransientUse(user) ||
+        dealloc->isBeforeInBlock(ancestor))
       return nullptr;
-    unsigned at = position(ancestor);
-    if (at > deallocPosition)
-      return nullptr;
-    if (at > lastPosition) {
+    if (last->isBeforeInBlock(ancestor))
       last = ancestor;
-      lastPosition = at;
-    }
   }
   return last;
 }
@@ -107,9 +88,8 @@ struct NdEarlyDeallocationPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     EarlyDeallocation analysis(module);
-    // Every destination is found before anything moves (positions are
-    // numbered on the blocks as they were); the deallocations after one op
-    // keep their order.
+    // Every destination is found before anything moves (on the blocks'
+    // order as it was); the deallocations after one op keep their order.
     llvm::MapVector<Operation *, SmallVector<Operation *>> moves;
     module.walk([&](memref::DeallocOp dealloc) {
       if (Operation *last = analysis.lastUse(dealloc))

@@ -440,38 +440,46 @@ struct MaxThreadsLowering : RuntimePattern<rt::MaxThreadsOp> {
   }
 };
 
+/// A pattern of an nd_rt op between a buffer and its address: it builds or
+/// takes apart the buffer's memref descriptor, of the type `converter`
+/// (one for both patterns) gives the buffer.
+template <typename OpTy> struct DescriptorPattern : OpRewritePattern<OpTy> {
+  DescriptorPattern(MLIRContext *ctx,
+                    std::shared_ptr<const LLVMTypeConverter> converter)
+      : OpRewritePattern<OpTy>(ctx), converter(std::move(converter)) {}
+  std::shared_ptr<const LLVMTypeConverter> converter;
+};
+
 /// `nd_rt.buffer_address`: the aligned pointer of the buffer's descriptor
 /// (through a cast to the descriptor, which reconcile-unrealized-casts
 /// folds once the buffer's producer is lowered).
-struct BufferAddressLowering : OpRewritePattern<rt::BufferAddressOp> {
-  BufferAddressLowering(MLIRContext *ctx)
-      : OpRewritePattern(ctx), converter(ctx) {}
-  LLVMTypeConverter converter;
+struct BufferAddressLowering : DescriptorPattern<rt::BufferAddressOp> {
+  using DescriptorPattern::DescriptorPattern;
 
   LogicalResult matchAndRewrite(rt::BufferAddressOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type descriptorType = converter.convertType(op.getBuffer().getType());
+    Type descriptorType = converter->convertType(op.getBuffer().getType());
     Value descriptor = UnrealizedConversionCastOp::create(
                            rewriter, loc, descriptorType, op.getBuffer())
                            .getResult(0);
-    rewriter.replaceOp(op, MemRefDescriptor(descriptor).alignedPtr(rewriter, loc));
+    Value address = MemRefDescriptor(descriptor).alignedPtr(rewriter, loc);
+    rewriter.replaceOp(op, address);
     return success();
   }
 };
 
 /// `nd_rt.buffer_at`: a descriptor of the static type at the address
 /// (allocated and aligned pointer both), cast to the buffer.
-struct BufferAtLowering : OpRewritePattern<rt::BufferAtOp> {
-  BufferAtLowering(MLIRContext *ctx) : OpRewritePattern(ctx), converter(ctx) {}
-  LLVMTypeConverter converter;
+struct BufferAtLowering : DescriptorPattern<rt::BufferAtOp> {
+  using DescriptorPattern::DescriptorPattern;
 
   LogicalResult matchAndRewrite(rt::BufferAtOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MemRefType type = op.getBuffer().getType();
     Value descriptor = MemRefDescriptor::fromStaticShape(
-        rewriter, loc, converter, type, op.getAddress());
+        rewriter, loc, *converter, type, op.getAddress());
     rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, type,
                                                             descriptor);
     return success();
@@ -495,8 +503,9 @@ void mlir::nd::populateNdRuntimeToLLVMPatterns(
   patterns
       .add<ReportLowering, ReportAtLowering, SiteLowering, MaxThreadsLowering>(
           ctx, tables);
-  patterns.add<StoreFenceLowering, BufferAddressLowering, BufferAtLowering>(
-      ctx);
+  patterns.add<StoreFenceLowering>(ctx);
+  auto converter = std::make_shared<const LLVMTypeConverter>(ctx);
+  patterns.add<BufferAddressLowering, BufferAtLowering>(ctx, converter);
 }
 
 namespace {

@@ -5,8 +5,8 @@
 // dialect's transforms, nd/Dialect/Nd/Transforms/Passes.h; the bridges over
 // gaps of MLIR 22 are nd/Bridges/Bridges.h): parallel copies, the OpenMP
 // `if` clause, buffers freed after their last use, static buffers passed to
-// the functions of nd ops as addresses, the test of every allocation and the run-time calls (error
-// reporting, thread count, store fences); and
+// the functions of nd ops as addresses, the test of every allocation and
+// the run-time calls (error reporting, thread count, store fences); and
 // the passes that prepare an entry of the lowered module for a host (results
 // computed into the caller's buffers and returned through a pointer, the
 // per-call error state, the exported C interface of `nd-compile`). The

@@ -13,6 +13,12 @@ using namespace mlir::nd::rt;
 
 #include "nd/Dialect/NdRuntime/IR/NdRuntimeDialect.cpp.inc"
 
+bool mlir::nd::rt::isStaticBuffer(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && memref.hasStaticShape() && memref.getLayout().isIdentity() &&
+         !memref.getMemorySpace();
+}
+
 void NdRuntimeDialect::initialize() {
   addOperations<
 #define GET_OP_LIST

@@ -17,6 +17,13 @@
 
 #include "nd/Dialect/NdRuntime/IR/NdRuntimeDialect.h.inc"
 
+namespace mlir::nd::rt {
+/// Whether `type` is a buffer whose type says everything but where its
+/// elements are: a memref of static shape, identity layout and the default
+/// memory space (the type of `nd_rt.buffer_at`).
+bool isStaticBuffer(Type type);
+} // namespace mlir::nd::rt
+
 #define GET_OP_CLASSES
 #include "nd/Dialect/NdRuntime/IR/NdRuntimeOps.h.inc"
 

@@ -140,13 +140,9 @@ def NdRuntime_StoreFenceOp : NdRuntime_Op<"store_fence"> {
 
 /// A buffer whose shape and layout say everything but where its elements
 /// are: static shape, identity layout, default memory space.
+/// (`isStaticBuffer` in NdRuntime.h, which `--nd-buffer-addresses` asks too).
 def NdRuntime_StaticBuffer : Type<
-    And<[CPred<"::llvm::isa<::mlir::MemRefType>($_self)">,
-         CPred<"::llvm::cast<::mlir::MemRefType>($_self).hasStaticShape()">,
-         CPred<"::llvm::cast<::mlir::MemRefType>($_self).getLayout()"
-               ".isIdentity()">,
-         CPred<"!::llvm::cast<::mlir::MemRefType>($_self)"
-               ".getMemorySpace()">]>,
+    CPred<"::mlir::nd::rt::isStaticBuffer($_self)">,
     "memref of static shape and identity layout", "::mlir::MemRefType">;
 
 def NdRuntime_BufferAddressOp
