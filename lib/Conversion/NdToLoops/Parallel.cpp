@@ -105,20 +105,41 @@ void lowering::buildPartitionedUpdate(
   });
 }
 
-Value lowering::checkedApply(
-    OpBuilder &b, Location loc, bool inPlace,
-    function_ref<Value(OpBuilder &, Location)> checkAll,
-    function_ref<Value(OpBuilder &, Location)> applyFused) {
-  if (!inPlace)
-    return applyFused(b, loc);
-  Value preBad = checkAll(b, loc);
-  auto work = scf::IfOp::create(
-      b, loc, preBad,
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, constBool(nb, nloc, true));
-      },
-      [&](OpBuilder &nb, Location nloc) {
-        scf::YieldOp::create(nb, nloc, applyFused(nb, nloc));
+/// `if (!bad) apply(lo, hi)`, returning `bad`.
+static Value applyUnlessBad(OpBuilder &b, Location loc, Value bad, Value lo,
+                            Value hi, EntryRangeFn apply) {
+  Value ok = notBool(b, loc, bad);
+  auto ifOk = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOk.thenBlock());
+  apply(b, loc, lo, hi);
+  return bad;
+}
+
+Value lowering::checkedApply(OpBuilder &b, Location loc, bool inPlace,
+                             Value lo, Value hi, EntryCheckFn check,
+                             EntryRangeFn apply) {
+  if (inPlace)
+    return applyUnlessBad(b, loc, check(b, loc, lo, hi), lo, hi, apply);
+  Value block = constIndex(b, loc, kCheckBlockEntries);
+  Value no = constBool(b, loc, false);
+  auto blocks = scf::ForOp::create(
+      b, loc, lo, hi, block, ValueRange{no},
+      [&](OpBuilder &lb, Location lloc, Value first, ValueRange failed) {
+        // After a bad block, nothing more is checked or applied.
+        auto ifFailed = scf::IfOp::create(
+            lb, lloc, failed[0],
+            [&](OpBuilder &nb, Location nloc) {
+              scf::YieldOp::create(nb, nloc, failed[0]);
+            },
+            [&](OpBuilder &nb, Location nloc) {
+              Value end = nb.createOrFold<arith::AddIOp>(nloc, first, block);
+              Value last = minIndex(nb, nloc, end, hi);
+              Value bad = check(nb, nloc, first, last);
+              bad = applyUnlessBad(nb, nloc, bad, first, last, apply);
+              scf::YieldOp::create(nb, nloc, bad);
+            });
+        scf::YieldOp::create(lb, lloc, ifFailed.getResult(0));
       });
-  return work.getResult(0);
+  return blocks.getResult(0);
 }

@@ -54,16 +54,30 @@ void buildPartitionedUpdate(
     function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
     function_ref<void(OpBuilder &, Location, Value, Value)> body);
 
-/// Runs a partition's work with run-time checks, returning its failure flag.
-/// A destination that is `disposable` (a fresh buffer nothing reads if the
-/// op fails) may hold partial results when a check fails, so the checks
-/// fuse with the work: `applyFused` checks as it goes and returns whether an
-/// index was bad. Any other destination (`inPlace`) must not change at all
-/// when a check fails, so there `checkAll` first checks every index of the
-/// op (returning whether one is bad) and the work runs only if none is.
-Value checkedApply(OpBuilder &b, Location loc, bool inPlace,
-                   function_ref<Value(OpBuilder &, Location)> checkAll,
-                   function_ref<Value(OpBuilder &, Location)> applyFused);
+/// Entries a disposable destination's checked work checks, then applies,
+/// at a time (see checkedApply): the block's indices are still in the first
+/// level cache when the work reads them again.
+inline constexpr int64_t kCheckBlockEntries = 512;
+
+/// Work over the entries `[lo, hi)`.
+using EntryRangeFn = function_ref<void(OpBuilder &, Location, Value, Value)>;
+/// Whether an index of the entries `[lo, hi)` is bad.
+using EntryCheckFn = function_ref<Value(OpBuilder &, Location, Value, Value)>;
+
+/// Runs a partition's work over the entries `[lo, hi)` with run-time checks,
+/// returning whether an index was bad. `check(lo, hi)` is a pass over the
+/// indices alone (a max reduction, which vectorises); `apply(lo, hi)` does
+/// the work unchecked.
+/// - A destination that is `disposable` (a fresh buffer nothing reads if the
+///   op fails) may hold partial results when a check fails: the entries are
+///   taken in blocks of kCheckBlockEntries, each checked and then applied
+///   while its indices are in cache, and after a bad block nothing more is
+///   applied.
+/// - Any other destination (`inPlace`) must not change at all when a check
+///   fails: every index of `[lo, hi)` is checked first, and the work runs
+///   only if none is bad.
+Value checkedApply(OpBuilder &b, Location loc, bool inPlace, Value lo,
+                   Value hi, EntryCheckFn check, EntryRangeFn apply);
 
 } // namespace mlir::nd::lowering
 

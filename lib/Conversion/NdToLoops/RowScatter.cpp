@@ -106,15 +106,15 @@ void lowering::applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
   emitRowUpdate(b, loc, s.reduction, dst, dstPos, updates, srcOffset, width);
 }
 
-/// Whether any entry of a row scatter is out of range: a serial pass over
-/// all of them (the in-place half of `checkedApply`).
+/// Whether an entry of `[lo, hi)` of a row scatter is out of range: a pass
+/// over their indices alone, one max reduction per component.
 static Value anyEntryBad(OpBuilder &b, Location loc, const RowScatter &s,
-                         Value indices) {
+                         Value indices, Value lo, Value hi) {
   Value zero = constIndex(b, loc, 0);
   Value one = constIndex(b, loc, 1);
   SmallVector<Value> init(s.bounds.size(), zero);
   auto loop = scf::ForOp::create(
-      b, loc, zero, s.numEntries, one, init,
+      b, loc, lo, hi, one, init,
       [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
         EntryRow entry = s.readEntry(lb, lloc, indices, e);
         SmallVector<Value> next;
@@ -125,32 +125,20 @@ static Value anyEntryBad(OpBuilder &b, Location loc, const RowScatter &s,
   return anyComponentBad(b, loc, s, loop.getResults());
 }
 
-/// Applies every entry through `applyRow(e, row)`; with `check`, a bad
-/// entry's row becomes 0 (a valid row: `numRows` is not 0 here) and the
-/// returned flag says whether there was one.
-static Value
-applyEntries(OpBuilder &b, Location loc, const RowScatter &s, Value indices,
-             bool check,
-             function_ref<void(OpBuilder &, Location, Value, Value)> applyRow) {
-  Value zero = constIndex(b, loc, 0);
+/// Applies the entries `[lo, hi)` through `applyRow(e, row)`, unchecked.
+static void applyEntries(OpBuilder &b, Location loc, const RowScatter &s,
+                         Value indices, Value lo, Value hi,
+                         ApplyRowFn applyRow) {
   Value one = constIndex(b, loc, 1);
-  Value no = constBool(b, loc, false);
-  auto loop = scf::ForOp::create(
-      b, loc, zero, s.numEntries, one, ValueRange{no},
-      [&](OpBuilder &lb, Location lloc, Value e, ValueRange acc) {
-        EntryRow entry = s.readEntry(lb, lloc, indices, e);
-        Value row = entry.row;
-        Value bad = constBool(lb, lloc, false);
-        if (check) {
-          bad = anyComponentBad(lb, lloc, s, entry.shifted);
-          row = clampIfBad(lb, lloc, bad, row);
-        }
-        unlessSkipped(lb, lloc, entry.skip, [&](OpBuilder &ab, Location aloc) {
-          applyRow(ab, aloc, e, row);
-        });
-        scf::YieldOp::create(lb, lloc, orBool(lb, lloc, acc[0], bad));
-      });
-  return loop.getResult(0);
+  scf::ForOp::create(b, loc, lo, hi, one, ValueRange{},
+                     [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                       EntryRow entry = s.readEntry(lb, lloc, indices, e);
+                       unlessSkipped(lb, lloc, entry.skip,
+                                     [&](OpBuilder &ab, Location aloc) {
+                                       applyRow(ab, aloc, e, entry.row);
+                                     });
+                       scf::YieldOp::create(lb, lloc);
+                     });
 }
 
 void lowering::applyAllEntriesChecked(OpBuilder &b, Location loc,
@@ -158,11 +146,11 @@ void lowering::applyAllEntriesChecked(OpBuilder &b, Location loc,
                                       bool inPlace, Value flags, Value p,
                                       ApplyRowFn applyRow) {
   Value indices = flatView(b, loc, s.indices);
+  Value zero = constIndex(b, loc, 0);
   if (!check) {
-    applyEntries(b, loc, s, indices, false, applyRow);
+    applyEntries(b, loc, s, indices, zero, s.numEntries, applyRow);
     return;
   }
-  Value zero = constIndex(b, loc, 0);
   Value empty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                               s.numRows, zero);
   auto ifEmpty = scf::IfOp::create(
@@ -173,14 +161,16 @@ void lowering::applyAllEntriesChecked(OpBuilder &b, Location loc,
         scf::YieldOp::create(nb, nloc, any);
       },
       [&](OpBuilder &nb, Location nloc) {
-        Value bad = checkedApply(
-            nb, nloc, inPlace,
-            [&](OpBuilder &cb, Location cloc) {
-              return anyEntryBad(cb, cloc, s, indices);
-            },
-            [&](OpBuilder &ab, Location aloc) {
-              return applyEntries(ab, aloc, s, indices, true, applyRow);
-            });
+        auto checkRange = [&](OpBuilder &cb, Location cloc, Value lo,
+                              Value hi) {
+          return anyEntryBad(cb, cloc, s, indices, lo, hi);
+        };
+        auto applyRange = [&](OpBuilder &ab, Location aloc, Value lo,
+                              Value hi) {
+          applyEntries(ab, aloc, s, indices, lo, hi, applyRow);
+        };
+        Value bad = checkedApply(nb, nloc, inPlace, zero, s.numEntries,
+                                 checkRange, applyRange);
         scf::YieldOp::create(nb, nloc, bad);
       });
   memref::StoreOp::create(b, loc, ifEmpty.getResult(0), flags, p);

@@ -17,9 +17,9 @@
 //
 // With checks (bounds checking on, oob<error>), a scatter that updates
 // data's own buffer checks every index before it writes; one that updates a
-// copy of data checks as it writes (see checkedApply). A failed check
-// reports the first bad entry in row-major order, and the op writes nothing
-// into data.
+// copy of data checks a block of entries, then applies it while its indices
+// are in cache (see checkedApply). A failed check reports the first bad
+// entry in row-major order, and the op writes nothing into data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,9 +113,10 @@ void applyEntry(OpBuilder &b, Location loc, const RowScatter &s, Value dst,
                 Value width);
 
 /// The body of a partition of a row scatter that applies every entry (one
-/// row owner, or a column partition): checks fused with the work, or first
-/// (see `checkedApply`). Stores the partition's failure flag into
-/// `flags[p]` (with checks). An empty destination takes no entry.
+/// row owner, or a column partition): checks a block at a time before the
+/// block's work, or all first (see `checkedApply`). Stores the partition's
+/// failure flag into `flags[p]` (with checks). An empty destination takes no
+/// entry.
 void applyAllEntriesChecked(OpBuilder &b, Location loc, const RowScatter &s,
                             bool check, bool inPlace, Value flags, Value p,
                             ApplyRowFn applyRow);

@@ -15,9 +15,11 @@
 // Preconditions: the op verifies and its reduction is supported on its
 // element type (otherwise the pattern does not match). Dynamic dims the
 // verifier could not compare are checked at run time when bounds checking
-// is on; so is every index value under oob<error>, all of them before
-// anything is written, a failed check reporting the first bad value in
-// row-major order and leaving data as it was. Under oob<skip> a value out of
+// is on; so is every index value under oob<error>, before its update is
+// applied (into a fresh result, a block of each fiber's row at a time; into
+// data's own buffer, all of them before anything is written), a failed
+// check reporting the first bad value in row-major order and leaving data as
+// it was. Under oob<skip> a value out of
 // range updates nothing; under oob<clamp> it is clamped into the axis.
 //
 //===----------------------------------------------------------------------===//
@@ -93,33 +95,60 @@ static SliceRegion fiberRegion(OpBuilder &b, Location loc,
 /// One walk over the positions of indices whose flat position is in
 /// `[flatLo, flatHi)` and whose last coordinate is in `[colLo, colHi)`,
 /// calling `visit` for each that is not skipped; `lo` is the first index of
-/// the partition's range of dim `split`.
-static void walkFiber(OpBuilder &b, Location loc, const FiberScatter &f,
-                      Value indicesFlat, Value lo, Value flatLo, Value flatHi,
-                      Value colLo, Value colHi, VisitFn visit) {
-  walkPositions(
-      b, loc, f.indexDims, flatLo, flatHi, colLo, colHi, ValueRange{},
-      [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords, Value pos,
-          ValueRange) -> SmallVector<Value> {
-        Value raw = loadIndexValue(eb, eloc, indicesFlat, pos);
-        auto [normalized, skip] = resolveOrSkip(eb, eloc, f.oob, raw, f.size);
-        SmallVector<Value> at(coords);
-        at[f.axis] = normalized;
-        Value flat;
-        if (f.tally) {
-          flat = constIndex(eb, eloc, 0);
-          for (int64_t d = 0; d < f.rank; ++d) {
-            Value term =
-                eb.createOrFold<arith::MulIOp>(eloc, at[d], f.dataStrides[d]);
-            flat = eb.createOrFold<arith::AddIOp>(eloc, flat, term);
-          }
-        }
-        at[f.split] = eb.createOrFold<arith::SubIOp>(eloc, at[f.split], lo);
-        unlessSkipped(eb, eloc, skip, [&](OpBuilder &sb, Location sloc) {
-          visit(sb, sloc, pos, at, flat);
-        });
-        return {};
-      });
+/// the partition's range of dim `split`. With `checkBound` (`2 * size`, see
+/// rangeBound) the walk checks the indices as it goes, a block of each row
+/// at a time (checkedApply: a bad block visits nothing), and returns whether
+/// one was bad; without, it checks nothing and returns null.
+static Value walkFiber(OpBuilder &b, Location loc, const FiberScatter &f,
+                       Value indicesFlat, Value lo, Value flatLo, Value flatHi,
+                       Value colLo, Value colHi, VisitFn visit,
+                       Value checkBound = Value()) {
+  auto position = [&](OpBuilder &eb, Location eloc, ArrayRef<Value> coords,
+                      Value pos, ValueRange) -> SmallVector<Value> {
+    Value raw = loadIndexValue(eb, eloc, indicesFlat, pos);
+    auto [normalized, skip] = resolveOrSkip(eb, eloc, f.oob, raw, f.size);
+    SmallVector<Value> at(coords);
+    at[f.axis] = normalized;
+    Value flat;
+    if (f.tally) {
+      flat = constIndex(eb, eloc, 0);
+      for (int64_t d = 0; d < f.rank; ++d) {
+        Value term =
+            eb.createOrFold<arith::MulIOp>(eloc, at[d], f.dataStrides[d]);
+        flat = eb.createOrFold<arith::AddIOp>(eloc, flat, term);
+      }
+    }
+    at[f.split] = eb.createOrFold<arith::SubIOp>(eloc, at[f.split], lo);
+    unlessSkipped(eb, eloc, skip, [&](OpBuilder &sb, Location sloc) {
+      visit(sb, sloc, pos, at, flat);
+    });
+    return {};
+  };
+  if (!checkBound) {
+    walkPositions(b, loc, f.indexDims, flatLo, flatHi, colLo, colHi,
+                  ValueRange{}, position);
+    return Value();
+  }
+  auto segment = [&](OpBuilder &nb, Location nloc,
+                     SmallVectorImpl<Value> &coords, Value rowStart, Value from,
+                     Value to, ValueRange failed) -> SmallVector<Value> {
+    auto check = [&](OpBuilder &cb, Location cloc, Value first, Value last) {
+      Value start = cb.createOrFold<arith::AddIOp>(cloc, rowStart, first);
+      Value end = cb.createOrFold<arith::AddIOp>(cloc, rowStart, last);
+      return maxShifted(cb, cloc, indicesFlat, start, end, f.size, checkBound);
+    };
+    auto apply = [&](OpBuilder &ab, Location aloc, Value first, Value last) {
+      walkColumns(ab, aloc, coords, rowStart, first, last, ValueRange{},
+                  position);
+    };
+    Value bad = checkedApply(nb, nloc, /*inPlace=*/false, from, to, check,
+                             apply);
+    return {orBool(nb, nloc, failed[0], bad)};
+  };
+  Value no = constBool(b, loc, false);
+  return walkRowSegments(b, loc, f.indexDims, flatLo, flatHi, colLo, colHi,
+                         ValueRange{no}, segment)
+      .front();
 }
 
 /// Applies the update at `pos` to the element at `at` of `slice` (flat
@@ -141,9 +170,10 @@ static void applyFiberUpdate(OpBuilder &b, Location loc, const FiberScatter &f,
 
 /// Partition `p` updates `slice`, its part of data: one walk over its
 /// positions, and with a tally one before (reset) and, for a mean, one after
-/// (finish).
+/// (finish). With `flags` (no tally), the walk checks its indices as it goes
+/// and stores whether one was bad into `flags[p]`.
 static void updateFibers(OpBuilder &b, Location loc, const FiberScatter &f,
-                         Value p, Value slice) {
+                         Value p, Value slice, Value flags) {
   Value indicesFlat = flatView(b, loc, f.indices);
   Value updatesFlat = flatView(b, loc, f.updates);
   std::pair<Value, Value> bounds = partRange(b, loc, f.extent, f.parts, p);
@@ -157,17 +187,23 @@ static void updateFibers(OpBuilder &b, Location loc, const FiberScatter &f,
     colLo = lo;
     colHi = hi;
   }
-  auto walk = [&](VisitFn visit) {
-    walkFiber(b, loc, f, indicesFlat, lo, flatLo, flatHi, colLo, colHi, visit);
+  auto walk = [&](VisitFn visit, Value checkBound = Value()) {
+    return walkFiber(b, loc, f, indicesFlat, lo, flatLo, flatHi, colLo, colHi,
+                     visit, checkBound);
   };
   if (f.tally)
     walk([&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value>, Value flat) {
       resetTally(sb, sloc, *f.tally, flat);
     });
-  walk([&](OpBuilder &sb, Location sloc, Value pos, ArrayRef<Value> at,
-           Value flat) {
-    applyFiberUpdate(sb, sloc, f, slice, updatesFlat, pos, at, flat);
-  });
+  Value bound = flags ? rangeBound(b, loc, f.size) : Value();
+  Value bad = walk(
+      [&](OpBuilder &sb, Location sloc, Value pos, ArrayRef<Value> at,
+          Value flat) {
+        applyFiberUpdate(sb, sloc, f, slice, updatesFlat, pos, at, flat);
+      },
+      bound);
+  if (flags)
+    memref::StoreOp::create(b, loc, bad, flags, p);
   if (f.tally && f.tally->reduction == ReductionKind::Mean)
     walk([&](OpBuilder &sb, Location sloc, Value, ArrayRef<Value> at,
              Value flat) { finishTally(sb, sloc, *f.tally, slice, at, flat); });
@@ -267,34 +303,59 @@ private:
       return;
     }
 
-    auto applyAll = [&](OpBuilder &nb, Location nloc) {
-      applyByFibers(nb, nloc, op, data, indices, updates, indexDims, count,
-                    size, axis, tallyPtr);
+    auto applyAll = [&](OpBuilder &nb, Location nloc, bool fuseChecks) {
+      return applyByFibers(nb, nloc, op, data, indices, updates, indexDims,
+                           count, size, axis, tallyPtr, fuseChecks);
     };
     if (!check) {
-      applyAll(b, loc);
+      applyAll(b, loc, false);
       return;
     }
-    // Every index is checked before anything is written, by a parallel pass
-    // over contiguous ranges of the indices (one vectorised maximum each),
-    // and the fibers then update unchecked: their elements land at random,
-    // where a check fused into the walk costs a compare and a select per
-    // random access (workload f: 25 to 35 %), and a check per partition of
-    // its own columns reads every line of the indices once per partition.
-    Value chunks = state->numPartitions(b, loc, op, count, count);
-    Value ok = checkInChunks(b, loc, indicesFlat, count, size, chunks);
-    reportUnless(b, loc, ok, [&](OpBuilder &nb, Location nloc) {
+    auto report = [&](OpBuilder &nb, Location nloc) {
       reportFirstBadValue(*state, nb, nloc, op, indicesFlat, count, size);
-    });
-    buildIf(b, loc, ok, applyAll);
+    };
+    // Every index is checked before its update is applied: the fibers'
+    // elements land at random, where a check fused into the walk would cost
+    // a compare and a select per random access (workload f: 25 to 35 %).
+    // Where the destination is a fresh buffer nothing reads if the op fails
+    // (and no tally is reset from unchecked indices first), each fiber
+    // checks a block of its row of indices at a time, one vectorised
+    // maximum, and applies it while the block is in cache (checkedApply);
+    // a destination without elements has no fibers, and its indices are
+    // checked on their own.
+    Value chunks = state->numPartitions(b, loc, op, count, count);
+    if (!inPlace && !tallyPtr) {
+      Value numElements = product(b, loc, dimValues(b, loc, data, 0, r));
+      Value zero = constIndex(b, loc, 0);
+      Value nonEmpty = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne, numElements, zero);
+      Value ok = buildIf(
+          b, loc, nonEmpty, b.getI1Type(),
+          [&](OpBuilder &nb, Location nloc) { return applyAll(nb, nloc, true); },
+          [&](OpBuilder &nb, Location nloc) {
+            return checkInChunks(nb, nloc, indicesFlat, count, size, chunks);
+          });
+      reportUnless(b, loc, ok, report);
+      return;
+    }
+    // Elsewhere a parallel pass over contiguous ranges of the indices (one
+    // vectorised maximum each) checks them all before anything is written,
+    // and the fibers update unchecked.
+    Value ok = checkInChunks(b, loc, indicesFlat, count, size, chunks);
+    reportUnless(b, loc, ok, report);
+    buildIf(b, loc, ok,
+            [&](OpBuilder &nb, Location nloc) { applyAll(nb, nloc, false); });
   }
 
-  /// The partitioned walk over the positions of indices, which checks
-  /// nothing: under oob<error> the caller has checked every index.
-  void applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
-                     Value data, Value indices, Value updates,
-                     ArrayRef<Value> indexDims, Value count, Value size,
-                     int64_t axis, const ElementTally *tally) const {
+  /// The partitioned walk over the positions of indices. With `fuseChecks`
+  /// (no tally) each fiber checks its indices as it goes and the result is
+  /// whether all were in range; otherwise it checks nothing (under
+  /// oob<error> the caller has checked every index) and the result is null.
+  Value applyByFibers(OpBuilder &b, Location loc, ScatterElementsOp op,
+                      Value data, Value indices, Value updates,
+                      ArrayRef<Value> indexDims, Value count, Value size,
+                      int64_t axis, const ElementTally *tally,
+                      bool fuseChecks) const {
     FiberScatter f;
     f.oob = op.getOob();
     f.reduction = op.getReduction();
@@ -319,6 +380,9 @@ private:
     if (tally)
       f.dataStrides =
           rowMajorStrides(b, loc, dimValues(b, loc, data, 0, f.rank));
+    Value flags;
+    if (fuseChecks)
+      flags = allocScratch(b, loc, b.getI1Type(), f.parts);
     MemRefType sliceType =
         sliceMemRefType(dataType.getElementType(),
                         SmallVector<int64_t>(f.rank, ShapedType::kDynamic),
@@ -329,8 +393,11 @@ private:
           return fiberRegion(nb, nloc, f, p);
         },
         [&](OpBuilder &nb, Location nloc, Value p, Value slice) {
-          updateFibers(nb, nloc, f, p, slice);
+          updateFibers(nb, nloc, f, p, slice, flags);
         });
+    if (!fuseChecks)
+      return Value();
+    return notBool(b, loc, anyFlag(b, loc, flags, f.parts));
   }
 
   /// Every off-axis dim is 1: row owners over the axis positions.

@@ -226,28 +226,43 @@ func.func @scatter_nd_points(%data: memref<4x?xf32>, %indices: memref<3x2xi64>, 
 // -----
 
 // A destination that is `disposable` (a fresh copy: bufferization marks it)
-// may be left partly written when an index is bad, so its owner checks each
-// entry as it writes it; any other destination is updated in place and must
-// stay as it was, so the owner first checks all its entries (one unsigned
-// max) and writes nothing if one is bad.
+// may be left partly written when an index is bad, so its owner takes the
+// entries in blocks of 512: it checks a block (one unsigned max), applies it
+// unchecked if none is bad, and stops at the first bad block. Any other
+// destination is updated in place and must stay as it was, so the owner
+// first checks all its entries and writes nothing if one is bad.
 // CHECKED-LABEL: func.func @in_place_and_disposable
 //       CHECKED:   call @__nd_scatter_nd(
 //       CHECKED:   call @__nd_scatter_nd_0(
 // CHECKED-LABEL: func.func private @__nd_scatter_nd(
+//  CHECKED-SAME:   %{{.*}}: memref<8x4xf32>, %[[I:[a-zA-Z0-9]+]]: memref<?x1xi64>
+//       CHECKED:   %[[N:.*]] = memref.dim %[[I]], %c0
 //       CHECKED:   memref.subview
 //       CHECKED:   } else {
-//       CHECKED:     arith.maxui
-//       CHECKED:     %[[ANY:.*]] = arith.cmpi uge
-//       CHECKED:     scf.if %[[ANY]] -> (i1) {
-//       CHECKED:       memref.store %{{.*}}, %subview
+//       CHECKED:     scf.for %{{.*}} = %c0 to %[[N]] step %c1 iter_args
+//       CHECKED:       arith.maxui
+//       CHECKED:     %[[OK:.*]] = arith.cmpi ult
+//       CHECKED:     scf.if %[[OK]] {
+//       CHECKED:       scf.for %{{.*}} = %c0 to %[[N]] step %c1 {
+//   CHECKED-NOT:         arith.maxui
+//       CHECKED:         memref.store %{{.*}}, %subview
 // CHECKED-LABEL: func.func private @__nd_scatter_nd_0(
 //       CHECKED:   memref.subview
 //       CHECKED:   } else {
-//   CHECKED-NOT:     arith.maxui
-//       CHECKED:     memref.store %{{.*}}, %subview
-func.func @in_place_and_disposable(%d: memref<8x4xf32>, %i: memref<3x1xi64>, %u: memref<3x4xf32>, %copy: memref<8x4xf32>) {
-  nd.scatter_nd %d[%i], %u : memref<8x4xf32>, memref<3x1xi64>, memref<3x4xf32>
-  nd.scatter_nd %copy[%i], %u {disposable} : memref<8x4xf32>, memref<3x1xi64>, memref<3x4xf32>
+//       CHECKED:     scf.for %[[FIRST:.*]] = %c0 to %[[N:.*]] step %c512 iter_args(%[[FAILED:.*]] = %false) -> (i1) {
+//       CHECKED:       scf.if %[[FAILED]] -> (i1) {
+//       CHECKED:       } else {
+//       CHECKED:         %[[LAST:.*]] = arith.minui %{{.*}}, %[[N]]
+//       CHECKED:         scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c1 iter_args
+//       CHECKED:           arith.maxui
+//       CHECKED:         %[[OK:.*]] = arith.cmpi ult
+//       CHECKED:         scf.if %[[OK]] {
+//       CHECKED:           scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step %c1 {
+//   CHECKED-NOT:             arith.maxui
+//       CHECKED:             memref.store %{{.*}}, %subview
+func.func @in_place_and_disposable(%d: memref<8x4xf32>, %i: memref<?x1xi64>, %u: memref<?x4xf32>, %copy: memref<8x4xf32>) {
+  nd.scatter_nd %d[%i], %u : memref<8x4xf32>, memref<?x1xi64>, memref<?x4xf32>
+  nd.scatter_nd %copy[%i], %u {disposable} : memref<8x4xf32>, memref<?x1xi64>, memref<?x4xf32>
   return
 }
 
@@ -439,6 +454,44 @@ func.func @scatter_elements(%data: memref<?x5xi8>, %indices: memref<?x2xi32>, %u
 //       CHECKED:     memref.subview
 //   CHECKED-NOT:     arith.cmpi uge
 //       CHECKED:     arith.maxsi
+
+// -----
+
+// A destination that is `disposable` (a fresh copy) needs no pass of its
+// own over the indices: each partition walks its rows of indices a block of
+// 512 at a time, checks the block (one unsigned max) and updates its
+// elements if none is bad, one flag per partition. Without elements
+// (a dim of size 0 at run time) there are no partitions, and the parallel
+// pass checks the indices instead. Unchecked, the fresh copy is updated as
+// data's own buffer is.
+// CHECK-LABEL: func.func private @__nd_scatter_elements
+//       CHECK:   scf.parallel
+//   CHECK-NOT:     %c512
+//       CHECK:     arith.maxsi
+// CHECKED-LABEL: func.func private @__nd_scatter_elements(%{{.*}}: memref<?x5xi8>
+//       CHECKED:   %[[OK:.*]] = scf.if %[[NONEMPTY:.*]] -> (i1) {
+//       CHECKED:     %[[FLAGS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi1>
+//       CHECKED:     scf.parallel
+//       CHECKED:       memref.subview
+//       CHECKED:       scf.for {{.*}} iter_args(%{{.*}} = %false) -> (i1) {
+//       CHECKED:         scf.for {{.*}} step %c512 iter_args(%[[FAILED:.*]] = %false) -> (i1) {
+//       CHECKED:           scf.if %[[FAILED]] -> (i1) {
+//       CHECKED:           } else {
+//       CHECKED:             scf.for {{.*}} iter_args(%{{.*}} = %c0) -> (index) {
+//       CHECKED:               arith.maxui
+//       CHECKED:             %[[BLOCK_OK:.*]] = arith.cmpi ult
+//       CHECKED:             scf.if %[[BLOCK_OK]] {
+//   CHECKED-NOT:               arith.maxui
+//       CHECKED:               arith.maxsi
+//       CHECKED:       memref.store %{{.*}}, %[[FLAGS]][%{{.*}}] : memref<?xi1>
+//       CHECKED:   } else {
+//       CHECKED:     scf.parallel
+//       CHECKED:       arith.maxui
+//       CHECKED:   nd_rt.report_at %{{.*}} "nd.scatter_elements: index %lld in operand 'indices' is out of range for dim 1 of operand 'data' (size %lld)"
+func.func @scatter_elements_disposable(%data: memref<?x5xi8>, %indices: memref<?x2xi32>, %updates: memref<?x2xi8>) {
+  nd.scatter_elements %data[%indices], %updates axis(-1) reduction<max> {disposable} : memref<?x5xi8>, memref<?x2xi32>, memref<?x2xi8>
+  return
+}
 
 // -----
 
