@@ -18,7 +18,8 @@
 // operand, the value and the dimension; the op then writes nothing into
 // `data` (a scatter) and returns. A scatter checks every index before it
 // writes, unless its destination is `disposable` (a fresh copy nothing
-// reads when it fails), where it checks as it writes; a gather checks each
+// reads when it fails), where it checks a block of entries at a time just
+// before it applies them (checkedApply, Parallel.h); a gather checks each
 // index as it reads it and never touches memory through a bad one.
 //
 // Parallelism. Every op splits its work into partitions that an

@@ -6,7 +6,8 @@
 // `bufferization.to_buffer read_only` and works on a buffer of its own,
 // allocated here: a gather's `into`, and a copy of a scatter's destination
 // (`data`, `past_cache`), which the scatter updates as a `disposable` buffer
-// (nothing else sees it, so it checks its indices as it writes). That buffer
+// (nothing else sees it, so it checks its indices a block at a time, just
+// before the block's writes). That buffer
 // is the op's result, through `bufferization.to_tensor restrict writable`:
 // the rest of the program stays on tensors, in the form one-shot
 // bufferization (run by --nd-to-llvm after it) takes. Value semantics hold

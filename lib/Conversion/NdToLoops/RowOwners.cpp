@@ -338,7 +338,8 @@ static Batch batchRange(OpBuilder &b, Location loc, const RowScatter &s,
 
 /// Step 1: counts the entries of the batch per chunk and block (zeroing the
 /// chunk's counts first), checking them with `check`; with one block, does
-/// nothing (its owner checks as it applies). Returns whether all were good.
+/// nothing (its owner checks before it applies, see checkedApply). Returns
+/// whether all were good.
 static Value countBatch(OpBuilder &b, Location loc, const RowScatter &s,
                         const OwnerBlocks &plan, const Buckets &buckets,
                         Value chunks, const Batch &batch, bool check) {
