@@ -1,6 +1,7 @@
 // Scatters into a fresh result check their indices a block of entries at a
 // time (512 entries, then the block's updates while its indices are in
-// cache). These programs have more than one block: the results are those of
+// cache); index tuples are checked 8 entries at a time, the entries of a
+// block past the last full step one by one. These programs have more than one block: the results are those of
 // the serial order, and a bad index in any block stops the program before
 // anything is printed with the message of the first bad index in row-major
 // order, whichever block holds it and however the work is split.
@@ -17,6 +18,14 @@
 // RUN: FileCheck %s --check-prefix=EL-LATER < %t.el1.err
 // RUN: nd-opt %s --nd-to-llvm=grain=1 | env OMP_NUM_THREADS=3 not mlir-runner -e elements_later_block -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.el3.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=EL-LATER < %t.el3.err
+// RUN: nd-opt %s --nd-to-llvm | env OMP_NUM_THREADS=1 not mlir-runner -e tuples_last_tail -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.tail1.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: FileCheck %s --check-prefix=TAIL < %t.tail1.err
+// RUN: nd-opt %s --nd-to-llvm=grain=1 | env OMP_NUM_THREADS=3 not mlir-runner -e tuples_last_tail -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.tail3.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: FileCheck %s --check-prefix=TAIL < %t.tail3.err
+// RUN: nd-opt %s --nd-to-llvm | env OMP_NUM_THREADS=1 not mlir-runner -e tuples_two_blocks -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.tuples1.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: FileCheck %s --check-prefix=TUPLES < %t.tuples1.err
+// RUN: nd-opt %s --nd-to-llvm=grain=1 | env OMP_NUM_THREADS=3 not mlir-runner -e tuples_two_blocks -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.tuples3.err | FileCheck %s --check-prefix=OUT --allow-empty
+// RUN: FileCheck %s --check-prefix=TUPLES < %t.tuples3.err
 // RUN: nd-opt %s --nd-to-llvm | not mlir-runner -e elements_empty_at_run_time -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%libomp,%nd_runner_utils 2>%t.empty.err | FileCheck %s --check-prefix=OUT --allow-empty
 // RUN: FileCheck %s --check-prefix=EMPTY < %t.empty.err
 
@@ -36,6 +45,13 @@ func.func @indices_1500(%where: tensor<2x1xi64>, %values: tensor<2x1xi64>) -> te
   %base = arith.constant dense<5> : tensor<1500x1xi64>
   %i = nd.scatter_nd %base[%where], %values : tensor<1500x1xi64>, tensor<2x1xi64>, tensor<2x1xi64>
   return %i : tensor<1500x1xi64>
+}
+
+// 1500 index tuples (1, 1) with `values` set at the components `where`.
+func.func @tuples_1500(%where: tensor<2x2xi64>, %values: tensor<2xi64>) -> tensor<1500x2xi64> {
+  %base = arith.constant dense<1> : tensor<1500x2xi64>
+  %i = nd.scatter_nd %base[%where], %values : tensor<1500x2xi64>, tensor<2x2xi64>, tensor<2xi64>
+  return %i : tensor<1500x2xi64>
 }
 
 // [4, 600] index values of 1 with `values` set at the positions `where`.
@@ -59,6 +75,15 @@ func.func @indices_4x600(%where: tensor<2x2xi64>, %values: tensor<2xi64>) -> ten
 // -600).
 // numpy: d = np.tile((2. + np.arange(4))[:, None], 600); i = np.ones((4, 600), int); i[2, 550] = 599; i[3, 10] = -600
 //        u = np.tile((1. + np.arange(4))[:, None], 600); np.add.at(d, (np.arange(4)[:, None], i % 600), u); d[:, [0, 1, 2, 599]]
+// Tuples: 1500 entries (1, 1) but entry 3, (2, 1), and entry 1499, (1, -1),
+// the last entry, past the last full step of 8 in its block.
+// numpy: d = np.zeros((4, 3)); t = np.ones((1500, 2), int); t[3, 0] = 2; t[1499, 1] = -1
+//        np.add.at(d, (t[:, 0], t[:, 1]), 1); d
+// CHECK: Unranked Memref
+// CHECK-NEXT: {{\[\[}}0, 0, 0],
+// CHECK-NEXT: [0, 1498, 1],
+// CHECK-NEXT: [0, 1, 0],
+// CHECK-NEXT: [0, 0, 0]]
 // CHECK: Unranked Memref
 // CHECK-NEXT: {{\[\[}}2, 602, 2, 2],
 // CHECK-NEXT: [3, 1203, 3, 3],
@@ -73,6 +98,15 @@ func.func @valid() {
   %r = nd.scatter_nd %data[%indices], %updates reduction<add> : tensor<8xf32>, tensor<1500x1xi64>, tensor<1500xf32>
   %c = tensor.cast %r : tensor<8xf32> to tensor<*xf32>
   call @print(%c) : (tensor<*xf32>) -> ()
+
+  %tdata = arith.constant dense<0.0> : tensor<4x3xf32>
+  %twhere = arith.constant dense<[[3, 0], [1499, 1]]> : tensor<2x2xi64>
+  %tvalues = arith.constant dense<[2, -1]> : tensor<2xi64>
+  %tuples = call @tuples_1500(%twhere, %tvalues) : (tensor<2x2xi64>, tensor<2xi64>) -> tensor<1500x2xi64>
+  %tupdates = arith.constant dense<1.0> : tensor<1500xf32>
+  %tr = nd.scatter_nd %tdata[%tuples], %tupdates reduction<add> : tensor<4x3xf32>, tensor<1500x2xi64>, tensor<1500xf32>
+  %tc = tensor.cast %tr : tensor<4x3xf32> to tensor<*xf32>
+  call @print(%tc) : (tensor<*xf32>) -> ()
 
   %rows = arith.constant dense<[[2.0], [3.0], [4.0], [5.0]]> : tensor<4x1xf32>
   %zeros = arith.constant dense<0> : tensor<4x600xi64>
@@ -115,6 +149,35 @@ func.func @nd_two_blocks() {
   // ND-TWO: error: {{.*}}checked_blocks.mlir:[[@LINE+1]]:{{[0-9]+}}: nd.scatter_nd: index 64 in operand 'indices' is out of range for dim 0 of operand 'data' (size 8)
   %r = nd.scatter_nd %data[%indices], %updates : tensor<8xf32>, tensor<1500x1xi64>, tensor<1500xf32>
   %c = tensor.cast %r : tensor<8xf32> to tensor<*xf32>
+  call @print(%c) : (tensor<*xf32>) -> ()
+  return
+}
+
+// Tuples: one bad component, in the last entry (past the last full step).
+func.func @tuples_last_tail() {
+  %data = arith.constant dense<0.0> : tensor<4x3xf32>
+  %where = arith.constant dense<[[1499, 1], [0, 0]]> : tensor<2x2xi64>
+  %values = arith.constant dense<[3, 1]> : tensor<2xi64>
+  %indices = call @tuples_1500(%where, %values) : (tensor<2x2xi64>, tensor<2xi64>) -> tensor<1500x2xi64>
+  %updates = arith.constant dense<1.0> : tensor<1500xf32>
+  // TAIL: error: {{.*}}checked_blocks.mlir:[[@LINE+1]]:{{[0-9]+}}: nd.scatter_nd: index 3 in operand 'indices' is out of range for dim 1 of operand 'data' (size 3)
+  %r = nd.scatter_nd %data[%indices], %updates reduction<add> : tensor<4x3xf32>, tensor<1500x2xi64>, tensor<1500xf32>
+  %c = tensor.cast %r : tensor<4x3xf32> to tensor<*xf32>
+  call @print(%c) : (tensor<*xf32>) -> ()
+  return
+}
+
+// Tuples: bad components in entries 1400 (component 1) and 520
+// (component 0): the report names entry 520's.
+func.func @tuples_two_blocks() {
+  %data = arith.constant dense<0.0> : tensor<4x3xf32>
+  %where = arith.constant dense<[[1400, 1], [520, 0]]> : tensor<2x2xi64>
+  %values = arith.constant dense<[7, -5]> : tensor<2xi64>
+  %indices = call @tuples_1500(%where, %values) : (tensor<2x2xi64>, tensor<2xi64>) -> tensor<1500x2xi64>
+  %updates = arith.constant dense<1.0> : tensor<1500xf32>
+  // TUPLES: error: {{.*}}checked_blocks.mlir:[[@LINE+1]]:{{[0-9]+}}: nd.scatter_nd: index -5 in operand 'indices' is out of range for dim 0 of operand 'data' (size 4)
+  %r = nd.scatter_nd %data[%indices], %updates : tensor<4x3xf32>, tensor<1500x2xi64>, tensor<1500xf32>
+  %c = tensor.cast %r : tensor<4x3xf32> to tensor<*xf32>
   call @print(%c) : (tensor<*xf32>) -> ()
   return
 }

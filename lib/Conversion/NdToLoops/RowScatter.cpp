@@ -41,6 +41,89 @@ static Value anyComponentBad(OpBuilder &b, Location loc, const RowScatter &s,
   return bad;
 }
 
+/// Entries per step of the lane-wise maxima of index tuples, and the most
+/// components they take: more lanes than that (40 for b2's 5 components)
+/// ran slower here than the check one entry at a time.
+static constexpr int64_t kTupleCheckStep = 8;
+static constexpr size_t kMaxTupleLaneComponents = 4;
+
+/// The per-component maxima of `index + size` (see rangeBound) over the
+/// entries `[lo, hi)`, starting from `init`, one entry at a time.
+static SmallVector<Value> entryMaximaByEntry(OpBuilder &b, Location loc,
+                                             const RowScatter &s, Value indices,
+                                             Value lo, Value hi,
+                                             ValueRange init) {
+  Value one = constIndex(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, one, init,
+      [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
+        EntryRow entry = s.readEntry(lb, lloc, indices, e);
+        SmallVector<Value> next;
+        for (auto [max, shifted] : llvm::zip_equal(maxima, entry.shifted))
+          next.push_back(maxIndex(lb, lloc, max, shifted));
+        scf::YieldOp::create(lb, lloc, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// The same for index tuples of `k > 1` components (`indices` flat, `k`
+/// values per entry): the entries `kTupleCheckStep` at a time, each of the
+/// step's `k * kTupleCheckStep` consecutive values kept in a maximum of its
+/// own (lane `l` holds component `l % k`), so that the loads stay
+/// consecutive and the pass vectorises without taking the tuples apart;
+/// the lanes of a component are reduced after the loop, and the entries
+/// that do not fill a step go one at a time.
+static SmallVector<Value> tupleMaxima(OpBuilder &b, Location loc,
+                                      const RowScatter &s, Value indices,
+                                      Value lo, Value hi, ValueRange init) {
+  int64_t k = static_cast<int64_t>(s.bounds.size());
+  int64_t width = k * kTupleCheckStep;
+  Value one = constIndex(b, loc, 1);
+  SmallVector<Value> sizes;
+  for (Value bound : s.bounds)
+    sizes.push_back(b.createOrFold<arith::ShRUIOp>(loc, bound, one));
+  Value step = constIndex(b, loc, kTupleCheckStep);
+  Value count = b.createOrFold<arith::SubIOp>(loc, hi, lo);
+  Value steps = b.createOrFold<arith::DivUIOp>(loc, count, step);
+  Value covered = b.createOrFold<arith::MulIOp>(loc, steps, step);
+  Value mid = b.createOrFold<arith::AddIOp>(loc, lo, covered);
+  Value zero = constIndex(b, loc, 0);
+  SmallVector<Value> lanes(width, zero);
+  for (int64_t j = 0; j < k; ++j)
+    lanes[j] = init[j];
+  Value kValue = constIndex(b, loc, k);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, mid, step, lanes,
+      [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
+        Value base = lb.createOrFold<arith::MulIOp>(lloc, e, kValue);
+        SmallVector<Value> next;
+        for (int64_t l = 0; l < width; ++l) {
+          Value at = lb.createOrFold<arith::AddIOp>(lloc, base,
+                                                    constIndex(lb, lloc, l));
+          Value raw = loadIndexValue(lb, lloc, indices, at);
+          Value shifted =
+              lb.createOrFold<arith::AddIOp>(lloc, raw, sizes[l % k]);
+          next.push_back(maxIndex(lb, lloc, maxima[l], shifted));
+        }
+        scf::YieldOp::create(lb, lloc, next);
+      });
+  SmallVector<Value> maxima(loop.getResults().take_front(k));
+  for (int64_t l = k; l < width; ++l)
+    maxima[l % k] = maxIndex(b, loc, maxima[l % k], loop.getResult(l));
+  return entryMaximaByEntry(b, loc, s, indices, mid, hi, maxima);
+}
+
+/// The per-component maxima of `index + size` (see rangeBound) over the
+/// entries `[lo, hi)`, starting from `init`: a pass over their indices
+/// alone, which vectorises.
+static SmallVector<Value> entryMaxima(OpBuilder &b, Location loc,
+                                      const RowScatter &s, Value indices,
+                                      Value lo, Value hi, ValueRange init) {
+  if (s.bounds.size() > 1 && s.bounds.size() <= kMaxTupleLaneComponents)
+    return tupleMaxima(b, loc, s, indices, lo, hi, init);
+  return entryMaximaByEntry(b, loc, s, indices, lo, hi, init);
+}
+
 bool lowering::checksIndices(LoweringState &state, const RowScatter &s) {
   return state.checksEnabled() && s.oob == OobMode::Error;
 }
@@ -66,23 +149,36 @@ Value lowering::forEachEntryChecked(
     Value lo = nb.createOrFold<arith::AddIOp>(nloc, first, range.first);
     Value hi = nb.createOrFold<arith::AddIOp>(nloc, first, range.second);
     Value one = constIndex(nb, nloc, 1);
-    SmallVector<Value> init;
-    if (check)
-      init.assign(s.bounds.size(), constIndex(nb, nloc, 0));
-    auto loop = scf::ForOp::create(
-        nb, nloc, lo, hi, one, init,
-        [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
-          EntryRow entry = s.readEntry(lb, lloc, indices, e);
-          body(lb, lloc, e, entry, c);
-          SmallVector<Value> next;
-          for (auto [max, shifted] : llvm::zip(maxima, entry.shifted))
-            next.push_back(maxIndex(lb, lloc, max, shifted));
-          scf::YieldOp::create(lb, lloc, next);
-        });
-    if (check) {
-      Value bad = anyComponentBad(nb, nloc, s, loop.getResults());
-      memref::StoreOp::create(nb, nloc, bad, flags, c);
+    // `body` over `[from, to)`.
+    auto walk = [&](OpBuilder &wb, Location wloc, Value from, Value to) {
+      scf::ForOp::create(wb, wloc, from, to, one, ValueRange{},
+                         [&](OpBuilder &lb, Location lloc, Value e, ValueRange) {
+                           EntryRow entry = s.readEntry(lb, lloc, indices, e);
+                           body(lb, lloc, e, entry, c);
+                           scf::YieldOp::create(lb, lloc);
+                         });
+    };
+    if (!check) {
+      walk(nb, nloc, lo, hi);
+      return;
     }
+    // A block of entries at a time: the maxima over its indices (a pass of
+    // its own, which vectorises), then `body` over it while the indices are
+    // in cache.
+    Value block = constIndex(nb, nloc, kCheckBlockEntries);
+    SmallVector<Value> init(s.bounds.size(), constIndex(nb, nloc, 0));
+    auto blocks = scf::ForOp::create(
+        nb, nloc, lo, hi, block, init,
+        [&](OpBuilder &bb, Location bloc, Value from, ValueRange maxima) {
+          Value end = bb.createOrFold<arith::AddIOp>(bloc, from, block);
+          Value to = minIndex(bb, bloc, end, hi);
+          SmallVector<Value> next =
+              entryMaxima(bb, bloc, s, indices, from, to, maxima);
+          walk(bb, bloc, from, to);
+          scf::YieldOp::create(bb, bloc, next);
+        });
+    Value bad = anyComponentBad(nb, nloc, s, blocks.getResults());
+    memref::StoreOp::create(nb, nloc, bad, flags, c);
   });
   if (!check)
     return constBool(b, loc, true);
@@ -110,19 +206,9 @@ void lowering::applyEntry(OpBuilder &b, Location loc, const RowScatter &s,
 /// over their indices alone, one max reduction per component.
 static Value anyEntryBad(OpBuilder &b, Location loc, const RowScatter &s,
                          Value indices, Value lo, Value hi) {
-  Value zero = constIndex(b, loc, 0);
-  Value one = constIndex(b, loc, 1);
-  SmallVector<Value> init(s.bounds.size(), zero);
-  auto loop = scf::ForOp::create(
-      b, loc, lo, hi, one, init,
-      [&](OpBuilder &lb, Location lloc, Value e, ValueRange maxima) {
-        EntryRow entry = s.readEntry(lb, lloc, indices, e);
-        SmallVector<Value> next;
-        for (auto [max, shifted] : llvm::zip(maxima, entry.shifted))
-          next.push_back(maxIndex(lb, lloc, max, shifted));
-        scf::YieldOp::create(lb, lloc, next);
-      });
-  return anyComponentBad(b, loc, s, loop.getResults());
+  SmallVector<Value> init(s.bounds.size(), constIndex(b, loc, 0));
+  SmallVector<Value> maxima = entryMaxima(b, loc, s, indices, lo, hi, init);
+  return anyComponentBad(b, loc, s, maxima);
 }
 
 /// Applies the entries `[lo, hi)` through `applyRow(e, row)`, unchecked.
