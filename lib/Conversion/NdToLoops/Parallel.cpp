@@ -72,6 +72,17 @@ MemRefType lowering::sliceMemRefType(Type elementType, ArrayRef<int64_t> shape,
   return MemRefType::get(shape, elementType, layout);
 }
 
+Value lowering::hasElements(OpBuilder &b, Location loc, Value memref) {
+  int64_t rank = cast<MemRefType>(memref.getType()).getRank();
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(dimValue(b, loc, memref, d));
+  Value numElements = product(b, loc, dims);
+  Value zero = constIndex(b, loc, 0);
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                       numElements, zero);
+}
+
 void lowering::buildPartitionedUpdate(
     OpBuilder &b, Location loc, Value dest, Value parts, MemRefType sliceType,
     function_ref<SliceRegion(OpBuilder &, Location, Value)> region,
@@ -79,13 +90,7 @@ void lowering::buildPartitionedUpdate(
   auto destType = cast<MemRefType>(dest.getType());
   // A destination without elements is not partitioned (a partition's slice
   // of it would be empty, or out of its bounds where a dim is 0).
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < destType.getRank(); ++d)
-    dims.push_back(dimValue(b, loc, dest, d));
-  Value numElements = product(b, loc, dims);
-  Value zero = constIndex(b, loc, 0);
-  Value nonEmpty = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
-                                                 numElements, zero);
+  Value nonEmpty = hasElements(b, loc, dest);
   auto guard = scf::IfOp::create(b, loc, nonEmpty, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard insertion(b);
   b.setInsertionPointToStart(guard.thenBlock());
@@ -118,13 +123,16 @@ static Value applyUnlessBad(OpBuilder &b, Location loc, Value bad, Value lo,
 
 Value lowering::checkedApply(OpBuilder &b, Location loc, bool inPlace,
                              Value lo, Value hi, EntryCheckFn check,
-                             EntryRangeFn apply) {
-  if (inPlace)
-    return applyUnlessBad(b, loc, check(b, loc, lo, hi), lo, hi, apply);
+                             EntryRangeFn apply, Value failed) {
+  if (!failed)
+    failed = constBool(b, loc, false);
+  if (inPlace) {
+    Value bad = orBool(b, loc, failed, check(b, loc, lo, hi));
+    return applyUnlessBad(b, loc, bad, lo, hi, apply);
+  }
   Value block = constIndex(b, loc, kCheckBlockEntries);
-  Value no = constBool(b, loc, false);
   auto blocks = scf::ForOp::create(
-      b, loc, lo, hi, block, ValueRange{no},
+      b, loc, lo, hi, block, ValueRange{failed},
       [&](OpBuilder &lb, Location lloc, Value first, ValueRange failed) {
         // After a bad block, nothing more is checked or applied.
         auto ifFailed = scf::IfOp::create(

@@ -44,6 +44,10 @@ struct SliceRegion {
 MemRefType sliceMemRefType(Type elementType, ArrayRef<int64_t> shape,
                            bool contiguousRows);
 
+/// Whether the buffer `memref` has elements: the product of its dims is not
+/// 0.
+Value hasElements(OpBuilder &b, Location loc, Value memref);
+
 /// `scf.parallel (%p) = 0 to %parts` over a destination `dest` (a memref)
 /// with elements: partition `p` owns `region(p)` of it, which `body(p,
 /// slice)` updates through `slice`, a subview of `dest` cast to the layout
@@ -65,7 +69,8 @@ using EntryRangeFn = function_ref<void(OpBuilder &, Location, Value, Value)>;
 using EntryCheckFn = function_ref<Value(OpBuilder &, Location, Value, Value)>;
 
 /// Runs a partition's work over the entries `[lo, hi)` with run-time checks,
-/// returning whether an index was bad. `check(lo, hi)` is a pass over the
+/// returning whether an index was bad (or `failed`, whether one was before:
+/// then nothing is checked or applied). `check(lo, hi)` is a pass over the
 /// indices alone (a max reduction, which vectorises); `apply(lo, hi)` does
 /// the work unchecked.
 /// - A destination that is `disposable` (a fresh buffer nothing reads if the
@@ -77,7 +82,8 @@ using EntryCheckFn = function_ref<Value(OpBuilder &, Location, Value, Value)>;
 ///   fails: every index of `[lo, hi)` is checked first, and the work runs
 ///   only if none is bad.
 Value checkedApply(OpBuilder &b, Location loc, bool inPlace, Value lo,
-                   Value hi, EntryCheckFn check, EntryRangeFn apply);
+                   Value hi, EntryCheckFn check, EntryRangeFn apply,
+                   Value failed = Value());
 
 } // namespace mlir::nd::lowering
 

@@ -141,9 +141,9 @@ static Value walkFiber(OpBuilder &b, Location loc, const FiberScatter &f,
       walkColumns(ab, aloc, coords, rowStart, first, last, ValueRange{},
                   position);
     };
-    Value bad = checkedApply(nb, nloc, /*inPlace=*/false, from, to, check,
-                             apply);
-    return {orBool(nb, nloc, failed[0], bad)};
+    // After a bad block, no later row is checked or applied either.
+    return {checkedApply(nb, nloc, /*inPlace=*/false, from, to, check, apply,
+                         failed[0])};
   };
   Value no = constBool(b, loc, false);
   return walkRowSegments(b, loc, f.indexDims, flatLo, flatHi, colLo, colHi,
@@ -323,25 +323,22 @@ private:
     // maximum, and applies it while the block is in cache (checkedApply);
     // a destination without elements has no fibers, and its indices are
     // checked on their own.
-    Value chunks = state->numPartitions(b, loc, op, count, count);
+    auto checkAll = [&](OpBuilder &nb, Location nloc) {
+      Value chunks = state->numPartitions(nb, nloc, op, count, count);
+      return checkInChunks(nb, nloc, indicesFlat, count, size, chunks);
+    };
     if (!inPlace && !tallyPtr) {
-      Value numElements = product(b, loc, dimValues(b, loc, data, 0, r));
-      Value zero = constIndex(b, loc, 0);
-      Value nonEmpty = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ne, numElements, zero);
       Value ok = buildIf(
-          b, loc, nonEmpty, b.getI1Type(),
+          b, loc, hasElements(b, loc, data), b.getI1Type(),
           [&](OpBuilder &nb, Location nloc) { return applyAll(nb, nloc, true); },
-          [&](OpBuilder &nb, Location nloc) {
-            return checkInChunks(nb, nloc, indicesFlat, count, size, chunks);
-          });
+          checkAll);
       reportUnless(b, loc, ok, report);
       return;
     }
     // Elsewhere a parallel pass over contiguous ranges of the indices (one
     // vectorised maximum each) checks them all before anything is written,
     // and the fibers update unchecked.
-    Value ok = checkInChunks(b, loc, indicesFlat, count, size, chunks);
+    Value ok = checkAll(b, loc);
     reportUnless(b, loc, ok, report);
     buildIf(b, loc, ok,
             [&](OpBuilder &nb, Location nloc) { applyAll(nb, nloc, false); });

@@ -460,7 +460,8 @@ func.func @scatter_elements(%data: memref<?x5xi8>, %indices: memref<?x2xi32>, %u
 // A destination that is `disposable` (a fresh copy) needs no pass of its
 // own over the indices: each partition walks its rows of indices a block of
 // 512 at a time, checks the block (one unsigned max) and updates its
-// elements if none is bad, one flag per partition. Without elements
+// elements if none is bad, one flag per partition; after a bad block, no
+// later row of the partition is checked or updated. Without elements
 // (a dim of size 0 at run time) there are no partitions, and the parallel
 // pass checks the indices instead. Unchecked, the fresh copy is updated as
 // data's own buffer is.
@@ -473,8 +474,8 @@ func.func @scatter_elements(%data: memref<?x5xi8>, %indices: memref<?x2xi32>, %u
 //       CHECKED:     %[[FLAGS:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xi1>
 //       CHECKED:     scf.parallel
 //       CHECKED:       memref.subview
-//       CHECKED:       scf.for {{.*}} iter_args(%{{.*}} = %false) -> (i1) {
-//       CHECKED:         scf.for {{.*}} step %c512 iter_args(%[[FAILED:.*]] = %false) -> (i1) {
+//       CHECKED:       scf.for {{.*}} iter_args(%[[ROWS_FAILED:.*]] = %false) -> (i1) {
+//       CHECKED:         scf.for {{.*}} step %c512 iter_args(%[[FAILED:.*]] = %[[ROWS_FAILED]]) -> (i1) {
 //       CHECKED:           scf.if %[[FAILED]] -> (i1) {
 //       CHECKED:           } else {
 //       CHECKED:             scf.for {{.*}} iter_args(%{{.*}} = %c0) -> (index) {
