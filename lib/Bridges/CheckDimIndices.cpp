@@ -1,6 +1,7 @@
 //===- CheckDimIndices.cpp - constant dim indices in range ------*- C++ -*-===//
 //
-// `--nd-check-dim-indices` (first in nd-to-gpu): a `tensor.dim` or
+// `--nd-check-dim-indices` (first in nd's bufferization, so in nd-to-llvm
+// and nd-to-gpu): a `tensor.dim` or
 // `memref.dim` whose index is a constant outside the rank of its ranked
 // operand is an error, before any canonicalization sees it.
 //
@@ -10,8 +11,9 @@
 // which asks the type whether the dim is dynamic before checking the index
 // and crashes on a negative one (llvm-project issue #205073). nd-to-gpu's
 // canonicalizer meets the `memref.dim` that bufferization makes of a
-// `tensor.dim`. Retired by PR #205338 (June 2026, after the 22.x branch),
-// which checks the index first: LLVM 23.
+// `tensor.dim`; nd-to-llvm's, the same once a module holds a GPU op. Retired by
+// PR #205338 (June 2026, after the 22.x branch), which checks the index first:
+// LLVM 23.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +41,7 @@ static LogicalResult checkIndex(Operation *op, Value source,
   return op->emitOpError() << "index " << *index
                            << " is out of range for an operand of rank "
                            << type.getRank()
-                           << " (nd-to-gpu rejects it: MLIR 22's "
+                           << " (nd's pipelines reject it: MLIR 22's "
                               "canonicalizer crashes on it)";
 }
 

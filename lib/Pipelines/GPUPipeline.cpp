@@ -31,9 +31,6 @@ using namespace mlir;
 
 void mlir::nd::buildNdToGPUPipeline(OpPassManager &pm,
                                     const NdToGPUPipelineOptions &options) {
-  // A bridge: MLIR 22's canonicalizer crashes below on a dim of a constant
-  // index out of range (see --nd-check-dim-indices).
-  pm.addPass(createNdCheckDimIndices());
   // Value semantics to buffers, as nd-to-llvm does, with the nd ops left in
   // place on buffers. The input is not folded (as in nd-to-llvm, that is
   // the caller's choice): the pipeline lowers what it is given.

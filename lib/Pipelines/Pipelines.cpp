@@ -57,6 +57,10 @@ static void addUpstreamConversions(OpPassManager &pm) {
 }
 
 void mlir::nd::addNdDeallocationPasses(OpPassManager &pm) {
+  // An expansion with several dynamic dims in a group (a model's reshape)
+  // as a reinterpret_cast: expand-strided-metadata of MLIR 22 crashes on it
+  // (a bridge, see its banner).
+  pm.addPass(createNdFoldReshapes());
   // A function that returns a donated argument's buffer (updated in place)
   // returns it as it is, so that nothing clones it on return (upstream's
   // drop-equivalent-buffer-results, run where it has something to drop: a
@@ -80,6 +84,10 @@ void mlir::nd::addNdDeallocationPasses(OpPassManager &pm) {
 }
 
 void mlir::nd::addNdBufferizationPasses(OpPassManager &pm, bool linearInOps) {
+  // MLIR 22's canonicalizer crashes on a dim of a constant index out of
+  // range where the GPU dialect is loaded (a bridge, see
+  // --nd-check-dim-indices).
+  pm.addPass(createNdCheckDimIndices());
   // Arguments the caller did not donate are never written.
   pm.addPass(createNdDonation());
   // Elementwise arith on tensors (e.g. arith.extf of a whole tensor) has no
@@ -158,9 +166,6 @@ void mlir::nd::buildNdToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerScatter(lowerOptions));
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
-  // An expansion with several dynamic dims in a group (a model's reshape)
-  // as a reinterpret_cast: expand-strided-metadata of MLIR 22 crashes on it.
-  pm.addPass(createNdFoldReshapes());
   addNdDeallocationPasses(pm);
   if (!options.resultDestinations.empty()) {
     NdResultDestinationsOptions destinationOptions;

@@ -176,7 +176,8 @@ def NdCheckDimIndices : Pass<"nd-check-dim-indices", "ModuleOp"> {
   let summary = "Reject a `tensor.dim` or `memref.dim` of a constant index "
                 "out of range";
   let description = [{
-    Runs first in `nd-to-gpu`. A `tensor.dim` or `memref.dim` whose index is
+    Runs first in nd's bufferization (`nd-to-llvm` and `nd-to-gpu`). A
+    `tensor.dim` or `memref.dim` whose index is
     a constant outside `[0, rank)` of a ranked operand is an error naming
     the index and the rank: upstream's ops leave such a dim undefined, and
     with the GPU dialect loaded MLIR 22's canonicalizer crashes on the
@@ -193,7 +194,8 @@ def NdCheckDimIndices : Pass<"nd-check-dim-indices", "ModuleOp"> {
 def NdFoldReshapes : Pass<"nd-fold-reshapes", "ModuleOp"> {
   let summary = "Fold a buffer's collapse and expansion back to the buffer";
   let description = [{
-    Runs after one-shot bufferization and canonicalization. A
+    Runs after one-shot bufferization and canonicalization, first of the
+    passes that follow them in `nd-to-llvm` and `nd-to-gpu`. A
     `memref.expand_shape` of a `memref.collapse_shape` of `x` with the same
     reassociation and result type, whose output sizes are `x`'s own (static
     sizes, or `memref.dim` of `x`), is `x`; upstream's folder proves this

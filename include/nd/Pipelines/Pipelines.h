@@ -60,20 +60,22 @@ struct NdToLLVMPipelineOptions
       llvm::cl::init(true)};
 };
 
-/// Adds nd's bufferization (nd-to-llvm and nd-to-gpu): arguments the caller
-/// did not donate never written, elementwise arith on tensors into linalg,
-/// one-shot bufferization of the functions' boundaries with identity
-/// layouts and the constants' globals named in a stable order.
+/// Adds nd's bufferization (nd-to-llvm and nd-to-gpu): a dim of a constant
+/// index out of range rejected (a bridge: --nd-check-dim-indices),
+/// arguments the caller did not donate never written, elementwise arith on
+/// tensors into linalg, one-shot bufferization of the functions' boundaries
+/// with identity layouts and the constants' globals named in a stable order.
 /// `linearInOps` adds what keeps the CPU's analysis linear in the number of
 /// nd ops (a CSE first, tensors that nothing writes read through one buffer
 /// each, the constants' globals made beforehand: see nd-to-llvm); nd-to-gpu,
 /// whose lowering takes the nd ops on buffers, runs without.
 void addNdBufferizationPasses(OpPassManager &pm, bool linearInOps);
 
-/// Adds the passes that follow one-shot bufferization in nd's pipelines: a
-/// donated argument's buffer returned as it is, upstream's ownership-based
-/// deallocation (with nd's simplification where it is cheap), and the
-/// bufferization ops to memref.
+/// Adds the passes that follow one-shot bufferization in nd's pipelines:
+/// reshapes MLIR 22 would crash on folded into casts (a bridge:
+/// --nd-fold-reshapes), a donated argument's buffer returned as it is,
+/// upstream's ownership-based deallocation (with nd's simplification where it
+/// is cheap), and the bufferization ops to memref.
 void addNdDeallocationPasses(OpPassManager &pm);
 
 /// Builds the pipeline that takes a module of tensor functions using nd ops

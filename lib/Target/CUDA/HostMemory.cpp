@@ -208,6 +208,14 @@ struct NdGPUHostMemoryPass
           dealloc(b, free.getLoc(), free.getMemref());
           free.erase();
         } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+          // A tensor of unknown rank has no device copy (the GPU runtime
+          // and the strided copy take ranked buffers).
+          if (isa<UnrankedMemRefType>(copy.getSource().getType()) ||
+              isa<UnrankedMemRefType>(copy.getTarget().getType())) {
+            copy.emitOpError("copies a buffer of unknown rank: the GPU "
+                             "pipeline takes ranked tensors");
+            return signalPassFailure();
+          }
           rewriteCopy(b, copy);
         } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
           rewriteGlobal(b, global, func);

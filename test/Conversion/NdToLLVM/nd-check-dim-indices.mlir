@@ -1,13 +1,18 @@
 // RUN: nd-opt %s -split-input-file --nd-check-dim-indices -verify-diagnostics
-// nd-to-gpu runs it first: a clear error where MLIR 22's canonicalizer would
-// crash (Upstream/gpu-negative-dim.mlir), with the fuzz campaign's module.
+// nd-to-gpu and nd-to-llvm run it first: a clear error where MLIR 22's
+// canonicalizer would crash (Upstream/gpu-negative-dim.mlir), with the fuzz
+// campaign's module.
 // RUN: not nd-opt %s -split-input-file --nd-to-gpu=run-on-host=true 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: not nd-opt %s -split-input-file --nd-to-llvm 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: not nd-opt %S/Upstream/gpu-negative-dim.mlir --nd-to-llvm 2>&1 | FileCheck %s --check-prefix=GPU-OP
 // PIPELINE-NOT: Stack dump
-// PIPELINE: error: 'tensor.dim' op index -1 is out of range for an operand of rank 2 (nd-to-gpu rejects it: MLIR 22's canonicalizer crashes on it)
+// PIPELINE: error: 'tensor.dim' op index -1 is out of range for an operand of rank 2 (nd's pipelines reject it: MLIR 22's canonicalizer crashes on it)
+// GPU-OP-NOT: Stack dump
+// GPU-OP: error: 'memref.dim' op index -1 is out of range for an operand of rank 1
 
 func.func @negative(%t: tensor<?x4xf32>) -> index {
   %c = arith.constant -1 : index
-  // expected-error @below {{'tensor.dim' op index -1 is out of range for an operand of rank 2 (nd-to-gpu rejects it: MLIR 22's canonicalizer crashes on it)}}
+  // expected-error @below {{'tensor.dim' op index -1 is out of range for an operand of rank 2 (nd's pipelines reject it: MLIR 22's canonicalizer crashes on it)}}
   %d = tensor.dim %t, %c : tensor<?x4xf32>
   return %d : index
 }

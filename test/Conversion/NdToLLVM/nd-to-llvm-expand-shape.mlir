@@ -1,7 +1,8 @@
 // RUN: nd-opt %s --nd-to-llvm | FileCheck %s
+// RUN: nd-opt %s --nd-to-gpu=run-on-host=true | FileCheck %s
 
 // A model's reshape into several dynamic dims of one group reaches the LLVM
-// dialect: nd-fold-reshapes rewrites its memref.expand_shape before
+// dialect, in both pipelines (they share the bridge): nd-fold-reshapes rewrites its memref.expand_shape before
 // expand-strided-metadata, which crashes on it in MLIR 22
 // (test/Conversion/NdToLLVM/Upstream/expand-strided-metadata-groups.mlir).
 // CHECK-LABEL: llvm.func @expand
