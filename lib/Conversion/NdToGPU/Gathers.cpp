@@ -21,9 +21,10 @@
 
 #include "Lowering.h"
 
-#include "nd/Conversion/NdToGPU/GPUSupport.h"
 #include "RowEngine.h"
 #include "Semantics.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
+#include "nd/Conversion/RowSizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -142,11 +143,13 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
   OpBuilder &b = l.b;
   Location loc = l.loc;
   Value data = op.getData(), indices = op.getIndices(), into = op.getInto();
-  int64_t r = op.getData().getType().getRank();
-  int64_t q = cast<ShapedType>(indices.getType()).getRank();
+  // The model: the entries are indices.shape[:-1], the first bDims of them
+  // batch dims shared with data; component c addresses data dim bDims + c,
+  // and the row is data.shape[bDims + k:].
+  RowSizes sizes(op, op->getOperands());
   int64_t bDims = op.getBatchDims();
-  int64_t k = op.getIndexDepth();
-  OobMode oob = op.getOob();
+  int64_t k = sizes.numComponents();
+  OobMode oob = sizes.addressing().oob;
 
   l.checkShapes();
 
@@ -160,18 +163,14 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
         baseCode = code;
     }
 
-  SmallVector<Value> sizes = dimValues(b, loc, data, bDims, bDims + k);
-  SmallVector<Value> strides(k);
-  Value running = constIndex(b, loc, 1);
-  for (int64_t c = k - 1; c >= 0; --c) {
-    strides[c] = running;
-    running = mulIndex(b, loc, running, sizes[c]);
-  }
-  Value perBatch = running;
-  SmallVector<Value> entryDims = dimValues(b, loc, indices, 0, q - 1);
+  SmallVector<Value> componentSizes = sizes.componentSizes(b, loc);
+  Value perBatch;
+  SmallVector<Value> strides =
+      rowMajorStrides(b, loc, componentSizes, &perBatch);
+  SmallVector<Value> entryDims = sizes.entrySizes(b, loc);
   Value entries = product(b, loc, entryDims);
   Value perEntryBatch = product(b, loc, ArrayRef(entryDims).drop_front(bDims));
-  Value rowLen = product(b, loc, dimValues(b, loc, data, bDims + k, r));
+  Value rowLen = sizes.rowLength(b, loc);
   Value kValue = constIndex(b, loc, k);
   ErrorRecord *record = l.record;
 
@@ -190,7 +189,7 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
       Value bad = constBool(kb, kloc, false);
       for (int64_t c = 0; c < k; ++c) {
         Value at = addIndex(kb, kloc, base, constIndex(kb, kloc, c));
-        ResolvedIndex index = reader.read(kb, kloc, at, sizes[c]);
+        ResolvedIndex index = reader.read(kb, kloc, at, componentSizes[c]);
         Value term = mulIndex(kb, kloc, index.position, strides[c]);
         row = addIndex(kb, kloc, row, term);
         bad = orBool(kb, kloc, bad, index.bad);
@@ -202,7 +201,7 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
       record->finalize(
           hb, hloc, slot, [&](OpBuilder &fb, Location floc, Value position) {
             return describeTupleComponent(fb, floc, flatIndices, position,
-                                          kValue, sizes, baseCode);
+                                          kValue, componentSizes, baseCode);
           });
     finishGather(hb, hloc, g.into, g.data, g.indices);
   });
@@ -213,11 +212,13 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
   OpBuilder &b = l.b;
   Location loc = l.loc;
   Value data = op.getData(), indices = op.getIndices(), into = op.getInto();
-  int64_t r = op.getData().getType().getRank();
-  int64_t q = cast<ShapedType>(indices.getType()).getRank();
-  int64_t axis = op.getNormalizedAxis();
+  // The model: the entries are data.shape[:axis] ++ indices.shape[bDims:]
+  // (the first bDims batch dims, which index the indices as well); the
+  // index addresses the axis, and the row is data.shape[axis + 1:].
+  RowSizes sizes(op, op->getOperands());
+  int64_t axis = sizes.componentDim(0);
   int64_t bDims = op.getBatchDims();
-  OobMode oob = op.getOob();
+  OobMode oob = sizes.addressing().oob;
 
   l.checkShapes();
 
@@ -225,13 +226,13 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
   int64_t slot = checking ? l.record->takeSlot() : -1;
   int64_t code = checking ? l.record->addMessage(op, indexMessage(op, 0)) : 0;
 
-  Value outer = product(b, loc, dimValues(b, loc, data, 0, axis));
-  Value outerInner = product(b, loc, dimValues(b, loc, data, bDims, axis));
-  Value axisSize = dimValue(b, loc, data, axis);
-  Value rowLen = product(b, loc, dimValues(b, loc, data, axis + 1, r));
-  Value perBatch = product(b, loc, dimValues(b, loc, indices, bDims, q));
+  Value outer = product(b, loc, sizes.entrySizes(b, loc, 0, axis));
+  Value outerInner = product(b, loc, sizes.entrySizes(b, loc, bDims, axis));
+  Value axisSize = sizes.componentSize(b, loc, 0);
+  Value rowLen = sizes.rowLength(b, loc);
+  Value perBatch = product(b, loc, sizes.entrySizes(b, loc, axis));
   Value entries = mulIndex(b, loc, outer, perBatch);
-  Value batch = product(b, loc, dimValues(b, loc, data, 0, bDims));
+  Value batch = product(b, loc, sizes.entrySizes(b, loc, 0, bDims));
   Value numIndices = mulIndex(b, loc, batch, perBatch);
   ErrorRecord *record = l.record;
 
@@ -472,12 +473,7 @@ static void emitVectorElementsGather(OpBuilder &b, Location loc,
 static void emitGeneralElementsGather(OpBuilder &b, Location loc,
                                       const ElementsGather &g) {
   int64_t rank = g.indexDims.size();
-  SmallVector<Value> dataStrides(rank);
-  Value running = constIndex(b, loc, 1);
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    dataStrides[d] = running;
-    running = mulIndex(b, loc, running, g.dataDims[d]);
-  }
+  SmallVector<Value> dataStrides = rowMajorStrides(b, loc, g.dataDims);
   Value total = product(b, loc, g.indexDims);
   Value grid = gridFor(b, loc, total, kBlockSize);
   launch(
@@ -549,13 +545,16 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
   OpBuilder &b = l.b;
   Location loc = l.loc;
   Value data = op.getData(), indices = op.getIndices(), into = op.getInto();
+  // The model: an entry per position of indices, which reads data at that
+  // position with its index value on the axis (rows of one element).
+  RowSizes sizes(op, op->getOperands());
   int64_t rank = op.getData().getType().getRank();
-  int64_t axis = op.getNormalizedAxis();
+  int64_t axis = sizes.componentDim(0);
 
   l.checkShapes();
 
   ElementsGather g;
-  g.oob = op.getOob();
+  g.oob = sizes.addressing().oob;
   g.axis = axis;
   bool checking = l.checksIndices(g.oob);
   int64_t code = 0;
@@ -564,8 +563,8 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
     g.slot = l.record->takeSlot();
     code = l.record->addMessage(op, indexMessage(op, 0));
   }
-  g.dataDims = dimValues(b, loc, data, 0, rank);
-  g.indexDims = dimValues(b, loc, indices, 0, rank);
+  g.dataDims = sizes.rowIndexSizes(b, loc);
+  g.indexDims = sizes.entrySizes(b, loc);
   g.axisSize = g.dataDims[axis];
 
   // Off the axis, equal dims (known, or found at run time).

@@ -23,10 +23,11 @@
 
 #include "Lowering.h"
 
-#include "nd/Conversion/NdToGPU/GPUSupport.h"
 #include "RowEngine.h"
 #include "ScatterEngine.h"
 #include "Semantics.h"
+#include "nd/Conversion/NdToGPU/GPUSupport.h"
+#include "nd/Conversion/RowSizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -66,10 +67,11 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   Value data = op.getData(), indices = op.getIndices(),
         updates = op.getUpdates();
   auto dataType = cast<MemRefType>(data.getType());
-  int64_t r = dataType.getRank();
-  int64_t q = cast<ShapedType>(indices.getType()).getRank();
-  int64_t k = op.getIndexDepth();
-  OobMode oob = op.getOob();
+  // The model: the entries are indices.shape[:-1]; component c addresses
+  // data dim c, and the row is data.shape[k:].
+  RowSizes sizes(op, op->getOperands());
+  int64_t k = sizes.numComponents();
+  OobMode oob = sizes.addressing().oob;
   if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
     return op.emitOpError("reduction is not supported for this element type");
   // Before any IR of the lowering, which would come between the two.
@@ -91,16 +93,10 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
     }
   }
 
-  SmallVector<Value> sizes = dimValues(b, loc, data, 0, k);
-  SmallVector<Value> strides(k);
-  Value running = constIndex(b, loc, 1);
-  for (int64_t c = k - 1; c >= 0; --c) {
-    strides[c] = running;
-    running = mulIndex(b, loc, running, sizes[c]);
-  }
-  s.rows = running;
-  s.entries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
-  s.rowLen = product(b, loc, dimValues(b, loc, data, k, r));
+  SmallVector<Value> componentSizes = sizes.componentSizes(b, loc);
+  SmallVector<Value> strides = rowMajorStrides(b, loc, componentSizes, &s.rows);
+  s.entries = sizes.numEntries(b, loc);
+  s.rowLen = sizes.rowLength(b, loc);
   Value kValue = constIndex(b, loc, k);
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {
@@ -117,7 +113,7 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
       Value dropped = constBool(kb, kloc, false);
       for (int64_t c = 0; c < k; ++c) {
         Value at = addIndex(kb, kloc, base, constIndex(kb, kloc, c));
-        ResolvedIndex index = reader.read(kb, kloc, at, sizes[c]);
+        ResolvedIndex index = reader.read(kb, kloc, at, componentSizes[c]);
         row = addIndex(kb, kloc, row,
                        mulIndex(kb, kloc, index.position, strides[c]));
         dropped = orBool(kb, kloc, dropped, index.bad);
@@ -126,7 +122,7 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
     };
     s.describe = [&, reader](OpBuilder &fb, Location floc, Value position) {
       return describeTupleComponent(fb, floc, reader.flat, position, kValue,
-                                    sizes, baseCode);
+                                    componentSizes, baseCode);
     };
     emitRowScatter(hb, hloc, s);
     writeBack(hb, hloc, s.data);
@@ -341,10 +337,13 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   Value data = op.getData(), indices = op.getIndices(),
         updates = op.getUpdates();
   auto dataType = cast<MemRefType>(data.getType());
+  // The model: an entry per position of indices, which addresses data at
+  // that position with its index value on the axis.
+  RowSizes sizes(op, op->getOperands());
   ElementsPlan p;
   p.rank = dataType.getRank();
-  p.axis = op.getNormalizedAxis();
-  p.oob = op.getOob();
+  p.axis = sizes.componentDim(0);
+  p.oob = sizes.addressing().oob;
   if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
     return op.emitOpError("reduction is not supported for this element type");
   // Before any IR of the lowering, which would come between the two.
@@ -362,17 +361,11 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
     s.slot = l.record->takeSlot();
     p.code = l.record->addMessage(op, indexMessage(op, 0));
   }
-  p.dataDims = dimValues(b, loc, data, 0, p.rank);
-  p.indexDims = dimValues(b, loc, indices, 0, p.rank);
-  p.dataStrides.resize(p.rank);
-  Value running = constIndex(b, loc, 1);
-  for (int64_t d = p.rank - 1; d >= 0; --d) {
-    p.dataStrides[d] = running;
-    running = mulIndex(b, loc, running, p.dataDims[d]);
-  }
-  s.rows = running;
+  p.dataDims = sizes.rowIndexSizes(b, loc);
+  p.indexDims = sizes.entrySizes(b, loc);
+  p.dataStrides = rowMajorStrides(b, loc, p.dataDims, &s.rows);
   s.entries = product(b, loc, p.indexDims);
-  s.rowLen = constIndex(b, loc, 1);
+  s.rowLen = sizes.rowLength(b, loc);
   p.axisSize = p.dataDims[p.axis];
 
   buildIf(b, loc, l.ok(), [&](OpBuilder &hb, Location hloc) {

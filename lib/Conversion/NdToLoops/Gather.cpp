@@ -33,6 +33,8 @@
 #include "Parallel.h"
 #include "Scalars.h"
 
+#include "nd/Conversion/RowSizes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -203,41 +205,32 @@ static Value gatherPartition(OpBuilder &b, Location loc, LoweringState &state,
 namespace {
 /// result[p..., i..., s...] = data[p..., resolve(indices[p[:b]..., i...]),
 /// s...]: partitions of the result rows, one row copy each.
-struct GatherLowering : public NdLoweringPattern<GatherOp> {
-  using NdLoweringPattern::NdLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     Value into) { gather(b, loc, op, data, indices, into); };
-    outlineGather(*state, op, adaptor.getOperands(), rewriter, lower);
-    return success();
-  }
+struct GatherLowering : public NdGatherPattern<GatherOp> {
+  using NdGatherPattern::NdGatherPattern;
 
 private:
   void gather(OpBuilder &b, Location loc, GatherOp op, Value data,
-              Value indices, Value into) const {
+              Value indices, Value into) const override {
     RankedTensorType resultType = getProducedType(op);
+    // The model: the entries are data.shape[:axis] ++ indices.shape[bDims:]
+    // (the first bDims batch dims, which index the indices as well); the
+    // index addresses the axis, and the row is data.shape[axis + 1:].
+    RowSizes sizes(op, {data, indices, into});
     RowGather g;
-    g.oob = op.getOob();
-    int64_t axis = op.getNormalizedAxis();
+    g.oob = sizes.addressing().oob;
+    int64_t axis = sizes.componentDim(0);
     g.bDims = static_cast<int64_t>(op.getBatchDims());
-    int64_t q = op.getIndices().getType().getRank();
-    int64_t r = op.getData().getType().getRank();
     g.check = g.oob == OobMode::Error && state->checksEnabled();
 
     g.data = flatView(b, loc, data);
     g.indices = flatView(b, loc, indices);
     g.result = flatView(b, loc, into);
 
-    Value batch = product(b, loc, dimValues(b, loc, data, 0, g.bDims));
-    g.middle = product(b, loc, dimValues(b, loc, data, g.bDims, axis));
-    g.axisSize = dimValue(b, loc, data, axis);
-    g.inner = product(b, loc, dimValues(b, loc, data, axis + 1, r));
-    g.perBatch = product(b, loc, dimValues(b, loc, indices, g.bDims, q));
+    Value batch = product(b, loc, sizes.entrySizes(b, loc, 0, g.bDims));
+    g.middle = product(b, loc, sizes.entrySizes(b, loc, g.bDims, axis));
+    g.axisSize = sizes.componentSize(b, loc, 0);
+    g.inner = sizes.rowLength(b, loc);
+    g.perBatch = product(b, loc, sizes.entrySizes(b, loc, axis));
     Value numIndices = b.createOrFold<arith::MulIOp>(loc, batch, g.perBatch);
     Value outer = b.createOrFold<arith::MulIOp>(loc, batch, g.middle);
     Value rows = b.createOrFold<arith::MulIOp>(loc, outer, g.perBatch);

@@ -29,6 +29,8 @@
 #include "Positions.h"
 #include "Scalars.h"
 
+#include "nd/Conversion/RowSizes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -239,26 +241,18 @@ static Value gatherPartition(OpBuilder &b, Location loc, const ElementGather &g,
 namespace {
 /// result[p] = data[p with p[axis] = normalize(indices[p])]: partitions of
 /// the flat positions of indices, each value read and checked once.
-struct GatherElementsLowering : public NdLoweringPattern<GatherElementsOp> {
-  using NdLoweringPattern::NdLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    int64_t axis = op.getNormalizedAxis();
-    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     Value into) { gather(b, loc, op, data, indices, into, axis); };
-    outlineGather(*state, op, adaptor.getOperands(), rewriter, lower);
-    return success();
-  }
+struct GatherElementsLowering : public NdGatherPattern<GatherElementsOp> {
+  using NdGatherPattern::NdGatherPattern;
 
 private:
   void gather(OpBuilder &b, Location loc, GatherElementsOp op, Value data,
-              Value indices, Value into, int64_t axis) const {
+              Value indices, Value into) const override {
+    // The model: an entry per position of indices, which reads data at that
+    // position with its index value on the axis (rows of one element).
+    RowSizes sizes(op, {data, indices, into});
+    int64_t axis = sizes.componentDim(0);
     ElementGather g;
-    g.oob = op.getOob();
+    g.oob = sizes.addressing().oob;
     g.check = state->checksEnabled() && g.oob == OobMode::Error;
     RankedTensorType resultType = getProducedType(op);
     g.rank = resultType.getRank();
@@ -267,9 +261,9 @@ private:
     g.indices = flatView(b, loc, indices);
     g.result = flatView(b, loc, into);
 
-    SmallVector<Value> dataDims = dimValues(b, loc, data, 0, g.rank);
+    SmallVector<Value> dataDims = sizes.rowIndexSizes(b, loc);
     g.dataStrides = rowMajorStrides(b, loc, dataDims);
-    g.indexDims = dimValues(b, loc, indices, 0, g.rank);
+    g.indexDims = sizes.entrySizes(b, loc);
     Value count = product(b, loc, g.indexDims);
     g.size = dataDims[axis];
     Value zero = constIndex(b, loc, 0);

@@ -30,6 +30,8 @@
 #include "Parallel.h"
 #include "Scalars.h"
 
+#include "nd/Conversion/RowSizes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -140,32 +142,20 @@ namespace {
 /// result[p..., s...] = data[p[:b]..., normalize(indices[p..., :])..., s...]:
 /// partitions of the index tuples, each tuple read and checked once, then its
 /// slice copied as a row.
-struct GatherNDLowering : public NdLoweringPattern<GatherNDOp> {
-  using NdLoweringPattern::NdLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(GatherNDOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    int64_t bDims = static_cast<int64_t>(op.getBatchDims());
-    int64_t k = op.getIndexDepth();
-    int64_t q = op.getIndices().getType().getRank();
-    int64_t r = op.getData().getType().getRank();
-    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     Value into) {
-      gather(b, loc, op, data, indices, into, bDims, k, q, r);
-    };
-    outlineGather(*state, op, adaptor.getOperands(), rewriter, lower);
-    return success();
-  }
+struct GatherNDLowering : public NdGatherPattern<GatherNDOp> {
+  using NdGatherPattern::NdGatherPattern;
 
 private:
   void gather(OpBuilder &b, Location loc, GatherNDOp op, Value data,
-              Value indices, Value into, int64_t bDims, int64_t k, int64_t q,
-              int64_t r) const {
+              Value indices, Value into) const override {
+    // The model: the entries are indices.shape[:-1], the first bDims of
+    // them batch dims shared with data; component c addresses data dim
+    // bDims + c, and the row is data.shape[bDims + k:].
+    RowSizes sizes(op, {data, indices, into});
+    int64_t bDims = static_cast<int64_t>(op.getBatchDims());
+    int64_t k = sizes.numComponents();
     TupleGather g;
-    g.oob = op.getOob();
+    g.oob = sizes.addressing().oob;
     g.check = state->checksEnabled() && g.oob == OobMode::Error;
     g.bDims = bDims;
     Type elementType = getProducedType(op).getElementType();
@@ -174,12 +164,11 @@ private:
     g.result = flatView(b, loc, into);
 
     g.space.oob = g.oob;
-    g.space.sizes = dimValues(b, loc, data, bDims, bDims + k);
+    g.space.sizes = sizes.componentSizes(b, loc);
     g.space.strides = rowMajorStrides(b, loc, g.space.sizes);
     g.rowsPerBatch = product(b, loc, g.space.sizes);
-    SmallVector<Value> sliceDims = dimValues(b, loc, data, bDims + k, r);
-    g.sliceSize = product(b, loc, sliceDims);
-    SmallVector<Value> tupleDims = dimValues(b, loc, indices, 0, q - 1);
+    g.sliceSize = sizes.rowLength(b, loc);
+    SmallVector<Value> tupleDims = sizes.entrySizes(b, loc);
     g.numTuples = product(b, loc, tupleDims);
     g.tuplesPerBatch =
         product(b, loc, ArrayRef<Value>(tupleDims).drop_front(bDims));

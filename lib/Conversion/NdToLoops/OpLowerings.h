@@ -73,6 +73,59 @@ LogicalResult outlineScatter(LoweringState &state, Operation *op,
 /// check fails: unless its destination is `disposable`.
 bool updatesInPlace(Operation *op);
 
+/// The pattern of a gather on buffers (gather_nd, gather_elements, gather):
+/// outlines it (outlineGather) with the subclass's `gather` for a body.
+template <typename OpTy>
+class NdGatherPattern : public NdLoweringPattern<OpTy> {
+public:
+  using NdLoweringPattern<OpTy>::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
+    auto body = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                    Value into) { gather(b, loc, op, data, indices, into); };
+    outlineGather(*this->state, op, adaptor.getOperands(), rewriter, body);
+    return success();
+  }
+
+protected:
+  /// Gathers from `data` at `indices` into `into` (the outlined function's
+  /// arguments, in the op's map order).
+  virtual void gather(OpBuilder &b, Location loc, OpTy op, Value data,
+                      Value indices, Value into) const = 0;
+};
+
+/// The pattern of a scatter on buffers that updates `data` with `updates`
+/// at `indices` under its reduction (scatter_nd, scatter_elements):
+/// outlines it (outlineScatter) with the subclass's `scatter` for a body.
+template <typename OpTy>
+class NdScatterPattern : public NdLoweringPattern<OpTy> {
+public:
+  using NdLoweringPattern<OpTy>::NdLoweringPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!isOnBuffers(op))
+      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
+    auto body = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                    Value updates, bool inPlace) {
+      scatter(b, loc, op, data, indices, updates, inPlace);
+    };
+    return outlineScatter(*this->state, op, op.getReduction(),
+                          adaptor.getOperands(), rewriter, body);
+  }
+
+protected:
+  /// Updates `data` with `updates` at `indices` (the outlined function's
+  /// arguments), in place whether or not `inPlace` (see checkedApply).
+  virtual void scatter(OpBuilder &b, Location loc, OpTy op, Value data,
+                       Value indices, Value updates, bool inPlace) const = 0;
+};
+
 //===----------------------------------------------------------------------===//
 // The patterns, one file each
 //===----------------------------------------------------------------------===//

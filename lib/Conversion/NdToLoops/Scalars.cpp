@@ -16,25 +16,6 @@ using namespace mlir::nd;
 using namespace mlir::nd::lowering;
 
 //===----------------------------------------------------------------------===//
-// Constants
-//===----------------------------------------------------------------------===//
-
-//===----------------------------------------------------------------------===//
-// Dims and index arithmetic
-//===----------------------------------------------------------------------===//
-
-SmallVector<Value> lowering::rowMajorStrides(OpBuilder &b, Location loc,
-                                             ArrayRef<Value> dims) {
-  SmallVector<Value> strides(dims.size());
-  Value stride = constIndex(b, loc, 1);
-  for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
-    strides[j] = stride;
-    stride = b.createOrFold<arith::MulIOp>(loc, stride, dims[j]);
-  }
-  return strides;
-}
-
-//===----------------------------------------------------------------------===//
 // Index values under an oob mode
 //===----------------------------------------------------------------------===//
 

@@ -26,11 +26,8 @@ namespace mlir::nd::lowering {
 
 // Constants (shared within the function being built: the lowering opens a
 // SharedConstantScope for each function it builds), dims, products of dims,
-// unsigned min/max/ceildiv and booleans: nd/Dialect/Nd/Utils/IndexArithmetic.h.
-
-/// Row-major strides of `dims`: `strides[j] = prod(dims[j+1:])`.
-SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
-                                   ArrayRef<Value> dims);
+// row-major strides, unsigned min/max/ceildiv and booleans:
+// nd/Dialect/Nd/Utils/IndexArithmetic.h.
 
 //===----------------------------------------------------------------------===//
 // Index values under an oob mode

@@ -33,6 +33,8 @@
 #include "Scalars.h"
 #include "Tallies.h"
 
+#include "nd/Conversion/RowSizes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -236,33 +238,24 @@ namespace {
 /// of dim 0 (or of the last dim when the axis is 0) and walk their positions
 /// in row-major order. Where every dim but the axis is 1, the axis is cut
 /// among row owners instead.
-struct ScatterElementsLowering : public NdLoweringPattern<ScatterElementsOp> {
-  using NdLoweringPattern::NdLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    int64_t axis = op.getNormalizedAxis();
-    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     Value updates, bool inPlace) {
-      scatter(b, loc, op, data, indices, updates, inPlace, axis);
-    };
-    return outlineScatter(*state, op, op.getReduction(), adaptor.getOperands(),
-                          rewriter, lower);
-  }
+struct ScatterElementsLowering : public NdScatterPattern<ScatterElementsOp> {
+  using NdScatterPattern::NdScatterPattern;
 
 private:
   void scatter(OpBuilder &b, Location loc, ScatterElementsOp op, Value data,
-               Value indices, Value updates, bool inPlace, int64_t axis) const {
-    bool check = state->checksEnabled() && op.getOob() == OobMode::Error;
+               Value indices, Value updates, bool inPlace) const override {
+    // The model: an entry per position of indices, which addresses data at
+    // that position with its index value on the axis.
+    RowSizes sizes(op, {data, indices, updates});
+    int64_t axis = sizes.componentDim(0);
+    bool check =
+        state->checksEnabled() && sizes.addressing().oob == OobMode::Error;
     auto dataType = cast<MemRefType>(data.getType());
     int64_t r = dataType.getRank();
     Value indicesFlat = flatView(b, loc, indices);
-    SmallVector<Value> indexDims = dimValues(b, loc, indices, 0, r);
+    SmallVector<Value> indexDims = sizes.entrySizes(b, loc);
     Value count = product(b, loc, indexDims);
-    Value size = dimValue(b, loc, data, axis);
+    Value size = sizes.componentSize(b, loc, 0);
 
     // A dim of static size 0 leaves nothing to write (and no slice to give a
     // partition); under oob<error> the indices are still checked: with an

@@ -27,6 +27,8 @@
 #include "RowScatter.h"
 #include "Scalars.h"
 
+#include "nd/Conversion/RowSizes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -38,43 +40,32 @@ using namespace mlir::nd::lowering;
 namespace {
 /// Entries are the index tuples; each updates a slice of `data` (a row of
 /// `data` seen as `[prod(shape[:k]), prod(shape[k:])]`).
-struct ScatterNDLowering : public NdLoweringPattern<ScatterNDOp> {
-  using NdLoweringPattern::NdLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(ScatterNDOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    int64_t r = op.getData().getType().getRank();
-    int64_t q = op.getIndices().getType().getRank();
-    int64_t k = op.getIndexDepth();
-    auto lower = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                     Value updates, bool inPlace) {
-      scatter(b, loc, op, data, indices, updates, inPlace, r, q, k);
-    };
-    return outlineScatter(*state, op, op.getReduction(), adaptor.getOperands(),
-                          rewriter, lower);
-  }
+struct ScatterNDLowering : public NdScatterPattern<ScatterNDOp> {
+  using NdScatterPattern::NdScatterPattern;
 
 private:
   void scatter(OpBuilder &b, Location loc, ScatterNDOp op, Value data,
-               Value indices, Value updates, bool inPlace, int64_t r, int64_t q,
-               int64_t k) const {
+               Value indices, Value updates, bool inPlace) const override {
+    // The model: the entries are indices.shape[:-1]; component c addresses
+    // data dim c, and the row is data.shape[k:].
+    RowSizes sizes(op, {data, indices, updates});
+    const RowAddressing &model = sizes.addressing();
+    int64_t r = op.getData().getType().getRank();
+    int64_t rowStart = model.rowStart;
     auto space = std::make_shared<TupleSpace>();
-    space->oob = op.getOob();
-    space->sizes = dimValues(b, loc, data, 0, k);
+    space->oob = model.oob;
+    space->sizes = sizes.componentSizes(b, loc);
     space->strides = rowMajorStrides(b, loc, space->sizes);
 
     RowScatter s;
     s.numRows = product(b, loc, space->sizes);
-    s.rowSize = product(b, loc, dimValues(b, loc, data, k, r));
-    s.numEntries = product(b, loc, dimValues(b, loc, indices, 0, q - 1));
+    s.rowSize = sizes.rowLength(b, loc);
+    s.numEntries = sizes.numEntries(b, loc);
     s.updates = updates;
     s.indices = indices;
-    s.reduction = op.getReduction();
-    s.oob = op.getOob();
-    s.oneD = k == r;
+    s.reduction = model.reduction;
+    s.oob = model.oob;
+    s.oneD = rowStart == r;
     for (Value size : space->sizes)
       s.bounds.push_back(rangeBound(b, loc, size));
     s.readEntry = [space](OpBuilder &nb, Location nloc, Value flat,
@@ -112,11 +103,11 @@ private:
     }
     // The destination as [rows, slice] (or [rows]).
     SmallVector<ReassociationIndices> groups(1);
-    for (int64_t d = 0; d < k; ++d)
+    for (int64_t d = 0; d < rowStart; ++d)
       groups[0].push_back(d);
-    if (k < r) {
+    if (rowStart < r) {
       groups.emplace_back();
-      for (int64_t d = k; d < r; ++d)
+      for (int64_t d = rowStart; d < r; ++d)
         groups[1].push_back(d);
     }
     auto write = [&](OpBuilder &nb, Location nloc) {

@@ -79,6 +79,20 @@ Value mlir::nd::product(OpBuilder &b, Location loc, ArrayRef<Value> values) {
   return result;
 }
 
+SmallVector<Value> mlir::nd::rowMajorStrides(OpBuilder &b, Location loc,
+                                             ArrayRef<Value> dims,
+                                             Value *total) {
+  SmallVector<Value> strides(dims.size());
+  Value stride = constIndex(b, loc, 1);
+  for (int64_t j = static_cast<int64_t>(dims.size()) - 1; j >= 0; --j) {
+    strides[j] = stride;
+    stride = b.createOrFold<arith::MulIOp>(loc, stride, dims[j]);
+  }
+  if (total)
+    *total = stride;
+  return strides;
+}
+
 Value mlir::nd::ceilDiv(OpBuilder &b, Location loc, Value a, Value d) {
   return b.createOrFold<arith::CeilDivUIOp>(loc, a, d);
 }

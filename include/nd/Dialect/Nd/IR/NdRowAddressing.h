@@ -57,11 +57,15 @@
 //   (`forEachRuntimeShapeCheck`, nd/Conversion/ShapeChecks.h): a run-time
 //   check for each constraint where `needsRuntimeCheck` holds, in order,
 //   with the names it carries. They resolve index values with the rules of
-//   part 1 instantiated on `IndexBuilder`. Still to come: reading entries,
-//   row length, the data dim each index component addresses and the index
-//   operand's layout from `getRowAddressing()` instead of each lowering's
-//   own loops over them, so that the two backends differ only in their
-//   loops and kernels;
+//   part 1 instantiated on `IndexBuilder`. They size their loops and
+//   kernels from the model through `RowSizes` (nd/Conversion/RowSizes.h):
+//   the entries, the row length, the data dim each index component
+//   addresses and its size, where each lowering read the op's dims itself
+//   before (tensor_scatter reads the same from `CacheSizes`,
+//   nd/Dialect/Nd/Utils/CacheSizes.h). How an entry's index values are laid
+//   out in the index operand (a tuple of k values, one value per entry)
+//   and the row an entry moves are still computed by each backend's own
+//   entry readers;
 // - the tiling interface's scalar implementation (TilingInterfaceImpl.cpp)
 //   reads `oob`, `reduction` and `use_init_val` from the model instead of
 //   attributes by name, and resolves the write index of a tensor_scatter

@@ -58,6 +58,13 @@ SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value memref,
 /// The product of `values` (1 when empty).
 Value product(OpBuilder &b, Location loc, ArrayRef<Value> values);
 
+/// The row-major strides of `dims` (the last is 1), built from the last dim
+/// to the first; `total`, where given, receives the product of all of them
+/// (the stride the dim before the first would have).
+SmallVector<Value> rowMajorStrides(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> dims,
+                                   Value *total = nullptr);
+
 /// `(a + d - 1) / d` for non-negative `a` and positive `d`.
 Value ceilDiv(OpBuilder &b, Location loc, Value a, Value d);
 

@@ -34,8 +34,7 @@ static int64_t staticSize(ValueRange values, const DimRef &ref) {
 }
 
 void mlir::nd::forEachRuntimeShapeCheck(
-    OpBuilder &b, Location loc, IterationSpaceOpInterface op,
-    ValueRange values,
+    OpBuilder &b, Location loc, IterationSpaceOpInterface op, ValueRange values,
     llvm::function_ref<void(const RuntimeShapeCheck &)> check) {
   for (const ShapeConstraint &constraint : op.getShapeConstraints()) {
     bool depth = constraint.rule == ShapeRule::IndexDepth;
@@ -46,8 +45,8 @@ void mlir::nd::forEachRuntimeShapeCheck(
       continue;
     RuntimeShapeCheck runtime;
     // Each size is bound in turn: the IR comes out in the list's order.
-    runtime.lhs = dimValue(b, loc, values[constraint.lhs.value],
-                           constraint.lhs.dim);
+    runtime.lhs =
+        dimValue(b, loc, values[constraint.lhs.value], constraint.lhs.dim);
     runtime.rhs = depth ? constIndex(b, loc, constraint.depth)
                         : dimValue(b, loc, values[constraint.rhs.value],
                                    constraint.rhs.dim);
