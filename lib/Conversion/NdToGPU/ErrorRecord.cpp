@@ -81,6 +81,23 @@ IndexReader::resolve(OpBuilder &b, Location loc, Value raw, Value size,
   return index;
 }
 
+std::pair<Value, Value> IndexReader::readTupleRow(
+    OpBuilder &b, Location loc, Value e, Value k, ArrayRef<Value> sizes,
+    ArrayRef<Value> strides,
+    function_ref<Value(OpBuilder &, Location)> firstRow) const {
+  Value base = mulIndex(b, loc, e, k);
+  Value row = firstRow(b, loc);
+  Value bad = constBool(b, loc, false);
+  for (auto [c, size] : llvm::enumerate(sizes)) {
+    Value at = addIndex(b, loc, base, constIndex(b, loc, c));
+    ResolvedIndex index = read(b, loc, at, size);
+    Value term = mulIndex(b, loc, index.position, strides[c]);
+    row = addIndex(b, loc, row, term);
+    bad = orBool(b, loc, bad, index.bad);
+  }
+  return {row, bad};
+}
+
 /// In one thread: stores (code, a, b) into the record unless it holds one.
 static void storeUnlessSet(OpBuilder &b, Location loc, Value buffer, Value code,
                            Value a, Value b2) {

@@ -147,6 +147,16 @@ struct IndexReader {
   ResolvedIndex
   resolve(OpBuilder &b, Location loc, Value raw, Value size,
           function_ref<Value(OpBuilder &, Location)> position) const;
+
+  /// In a kernel: the data row of index tuple `e` of an ND op (tuples of
+  /// `k` values, `k` as an index value, at `e * k`), from `firstRow(b, loc)`
+  /// on (0, or the first row of the tuple's batch): component c resolved
+  /// against `sizes[c]` and weighted by `strides[c]`. The second value is
+  /// whether a component is bad (each noted where it is).
+  std::pair<Value, Value>
+  readTupleRow(OpBuilder &b, Location loc, Value e, Value k,
+               ArrayRef<Value> sizes, ArrayRef<Value> strides,
+               function_ref<Value(OpBuilder &, Location)> firstRow) const;
 };
 
 /// What a failed check of a single index value reports, for `finalize`:

@@ -300,6 +300,15 @@ void gpu_lowering::release(OpBuilder &b, Location loc,
     dealloc(b, loc, buffer.copy);
 }
 
+void gpu_lowering::finishFlatOperands(OpBuilder &b, Location loc,
+                                      const FlatBuffer &written,
+                                      const FlatBuffer &read,
+                                      const FlatBuffer &readToo) {
+  writeBack(b, loc, written);
+  release(b, loc, read);
+  release(b, loc, readToo);
+}
+
 Value gpu_lowering::flatSize(OpBuilder &b, Location loc, Value flat) {
   return dimValue(b, loc, flat, 0);
 }

@@ -65,14 +65,6 @@ static RowGather flatRowGather(OpBuilder &b, Location loc, Value data,
   return g;
 }
 
-/// After a gather: its result written back, its flat operands released.
-static void finishGather(OpBuilder &b, Location loc, const FlatBuffer &into,
-                         const FlatBuffer &data, const FlatBuffer &indices) {
-  writeBack(b, loc, into);
-  release(b, loc, data);
-  release(b, loc, indices);
-}
-
 /// The kernel body of a row gather of `layout`.
 static void gatherRows(OpBuilder &b, Location loc, const KernelIds &ids,
                        const RowGather &g, const RowLayout &layout) {
@@ -153,15 +145,9 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
 
   l.checkShapes();
 
-  bool checking = l.checksIndices(oob);
-  int64_t slot = checking ? l.record->takeSlot() : -1;
-  int64_t baseCode = 0;
-  if (checking)
-    for (int64_t c = 0; c < k; ++c) {
-      int64_t code = l.record->addMessage(op, indexMessage(op, c));
-      if (c == 0)
-        baseCode = code;
-    }
+  OpLowering::IndexChecks checks = l.takeIndexChecks(sizes.addressing());
+  bool checking = checks.checking;
+  int64_t slot = checks.slot, baseCode = checks.firstCode;
 
   SmallVector<Value> componentSizes = sizes.componentSizes(b, loc);
   Value perBatch;
@@ -180,21 +166,16 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
     Value flatIndices = g.indices.flat;
     IndexReader reader{flatIndices, oob, checking ? record : nullptr, slot};
     g.rowOf = [&](OpBuilder &kb, Location kloc, Value e) {
-      Value base = mulIndex(kb, kloc, e, kValue);
-      Value row = constIndex(kb, kloc, 0);
-      if (bDims > 0) {
-        Value batch = divIndex(kb, kloc, e, perEntryBatch);
-        row = mulIndex(kb, kloc, batch, perBatch);
-      }
-      Value bad = constBool(kb, kloc, false);
-      for (int64_t c = 0; c < k; ++c) {
-        Value at = addIndex(kb, kloc, base, constIndex(kb, kloc, c));
-        ResolvedIndex index = reader.read(kb, kloc, at, componentSizes[c]);
-        Value term = mulIndex(kb, kloc, index.position, strides[c]);
-        row = addIndex(kb, kloc, row, term);
-        bad = orBool(kb, kloc, bad, index.bad);
-      }
-      return std::make_pair(row, bad);
+      // The first row of the tuple's batch.
+      auto firstRow = [&](OpBuilder &rb, Location rloc) {
+        Value row = constIndex(rb, rloc, 0);
+        if (bDims == 0)
+          return row;
+        Value batch = divIndex(rb, rloc, e, perEntryBatch);
+        return mulIndex(rb, rloc, batch, perBatch);
+      };
+      return reader.readTupleRow(kb, kloc, e, kValue, componentSizes, strides,
+                                 firstRow);
     };
     emitRowGather(hb, hloc, g);
     if (checking)
@@ -203,7 +184,7 @@ LogicalResult gpu_lowering::lowerGatherND(OpLowering &l, GatherNDOp op) {
             return describeTupleComponent(fb, floc, flatIndices, position,
                                           kValue, componentSizes, baseCode);
           });
-    finishGather(hb, hloc, g.into, g.data, g.indices);
+    finishFlatOperands(hb, hloc, g.into, g.data, g.indices);
   });
   return success();
 }
@@ -222,9 +203,9 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
 
   l.checkShapes();
 
-  bool checking = l.checksIndices(oob);
-  int64_t slot = checking ? l.record->takeSlot() : -1;
-  int64_t code = checking ? l.record->addMessage(op, indexMessage(op, 0)) : 0;
+  OpLowering::IndexChecks checks = l.takeIndexChecks(sizes.addressing());
+  bool checking = checks.checking;
+  int64_t slot = checks.slot, code = checks.firstCode;
 
   Value outer = product(b, loc, sizes.entrySizes(b, loc, 0, axis));
   Value outerInner = product(b, loc, sizes.entrySizes(b, loc, bDims, axis));
@@ -263,7 +244,7 @@ LogicalResult gpu_lowering::lowerGather(OpLowering &l, GatherOp op) {
                                       axisSize, code);
           });
     }
-    finishGather(hb, hloc, g.into, g.data, g.indices);
+    finishFlatOperands(hb, hloc, g.into, g.data, g.indices);
   });
   return success();
 }
@@ -556,12 +537,12 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
   ElementsGather g;
   g.oob = sizes.addressing().oob;
   g.axis = axis;
-  bool checking = l.checksIndices(g.oob);
-  int64_t code = 0;
+  OpLowering::IndexChecks checks = l.takeIndexChecks(sizes.addressing());
+  bool checking = checks.checking;
+  int64_t code = checks.firstCode;
   if (checking) {
     g.record = l.record;
-    g.slot = l.record->takeSlot();
-    code = l.record->addMessage(op, indexMessage(op, 0));
+    g.slot = checks.slot;
   }
   g.dataDims = sizes.rowIndexSizes(b, loc);
   g.indexDims = sizes.entrySizes(b, loc);
@@ -596,7 +577,7 @@ LogicalResult gpu_lowering::lowerGatherElements(OpLowering &l,
                                       axisSize, code);
           });
     }
-    finishGather(hb, hloc, g.into, g.data, g.indices);
+    finishFlatOperands(hb, hloc, g.into, g.data, g.indices);
   });
   return success();
 }

@@ -9,6 +9,7 @@
 #include "nd/Conversion/NdToGPU/GPUSupport.h"
 #include "Semantics.h"
 
+#include "nd/Conversion/CheckMessages.h"
 #include "nd/Conversion/ShapeChecks.h"
 
 using namespace mlir;
@@ -19,6 +20,21 @@ Value OpLowering::ok() {
   if (!allOk)
     allOk = constBool(b, loc, true);
   return allOk;
+}
+
+OpLowering::IndexChecks
+OpLowering::takeIndexChecks(const RowAddressing &model) {
+  IndexChecks checks;
+  checks.checking = checksIndices(model.oob);
+  if (!checks.checking)
+    return checks;
+  checks.slot = record->takeSlot();
+  for (int64_t c = 0; c < model.numComponents; ++c) {
+    int64_t code = record->addMessage(op, indexMessage(op, c));
+    if (c == 0)
+      checks.firstCode = code;
+  }
+  return checks;
 }
 
 void OpLowering::checkShapes() {

@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
+#include "nd/Dialect/Nd/IR/NdRowAddressing.h"
 
 namespace mlir::nd::gpu_lowering {
 
@@ -46,6 +47,18 @@ public:
 
   /// Whether every shape check so far holds (an i1 on the host).
   Value ok();
+
+  /// The run-time checks of the op's index values, as its model gives them
+  /// (`oob`, the components of an entry): under oob<error> with checks, a
+  /// slot of the record and the message of a bad value of each component
+  /// (indexMessage), in component order.
+  struct IndexChecks {
+    bool checking = false;
+    int64_t slot = -1;
+    /// The message of component 0; component c's is `firstCode + c`.
+    int64_t firstCode = 0;
+  };
+  IndexChecks takeIndexChecks(const RowAddressing &model);
 
 private:
   Value allOk;

@@ -61,37 +61,44 @@ static memref::CopyOp foldableCopy(Operation *op, Value data,
   return copy;
 }
 
+/// What a scatter's lowering does first: fails where the element type does
+/// not support the reduction; otherwise takes the copy of `data` it can fold
+/// (before any IR of the lowering, which would come between the two) and
+/// checks the op's shapes.
+template <typename OpTy>
+static FailureOr<memref::CopyOp> startScatter(OpLowering &l, OpTy op) {
+  Value data = op.getData();
+  Type elementType = cast<MemRefType>(data.getType()).getElementType();
+  if (!isSupportedReduction(op.getReduction(), elementType))
+    return op.emitOpError("reduction is not supported for this element type");
+  memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
+  l.checkShapes();
+  return copy;
+}
+
 LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
   OpBuilder &b = l.b;
   Location loc = l.loc;
   Value data = op.getData(), indices = op.getIndices(),
         updates = op.getUpdates();
-  auto dataType = cast<MemRefType>(data.getType());
   // The model: the entries are indices.shape[:-1]; component c addresses
   // data dim c, and the row is data.shape[k:].
   RowSizes sizes(op, op->getOperands());
   int64_t k = sizes.numComponents();
   OobMode oob = sizes.addressing().oob;
-  if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
-    return op.emitOpError("reduction is not supported for this element type");
-  // Before any IR of the lowering, which would come between the two.
-  memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
-  l.checkShapes();
+  FailureOr<memref::CopyOp> started = startScatter(l, op);
+  if (failed(started))
+    return failure();
+  memref::CopyOp copy = *started;
 
-  bool checking = l.checksIndices(oob);
+  OpLowering::IndexChecks checks = l.takeIndexChecks(sizes.addressing());
+  bool checking = checks.checking;
   RowScatter s;
   s.op = op;
   s.reduction = op.getReduction();
   s.record = l.record;
-  int64_t baseCode = 0;
-  if (checking) {
-    s.slot = l.record->takeSlot();
-    for (int64_t c = 0; c < k; ++c) {
-      int64_t code = l.record->addMessage(op, indexMessage(op, c));
-      if (c == 0)
-        baseCode = code;
-    }
-  }
+  s.slot = checks.slot;
+  int64_t baseCode = checks.firstCode;
 
   SmallVector<Value> componentSizes = sizes.componentSizes(b, loc);
   SmallVector<Value> strides = rowMajorStrides(b, loc, componentSizes, &s.rows);
@@ -108,26 +115,17 @@ LogicalResult gpu_lowering::lowerScatterND(OpLowering &l, ScatterNDOp op) {
     IndexReader reader{flatIndices.flat, oob, checking ? l.record : nullptr,
                        s.slot};
     s.rowOf = [&, reader](OpBuilder &kb, Location kloc, Value e) {
-      Value base = mulIndex(kb, kloc, e, kValue);
-      Value row = constIndex(kb, kloc, 0);
-      Value dropped = constBool(kb, kloc, false);
-      for (int64_t c = 0; c < k; ++c) {
-        Value at = addIndex(kb, kloc, base, constIndex(kb, kloc, c));
-        ResolvedIndex index = reader.read(kb, kloc, at, componentSizes[c]);
-        row = addIndex(kb, kloc, row,
-                       mulIndex(kb, kloc, index.position, strides[c]));
-        dropped = orBool(kb, kloc, dropped, index.bad);
-      }
-      return std::make_pair(row, dropped);
+      return reader.readTupleRow(kb, kloc, e, kValue, componentSizes, strides,
+                                 [](OpBuilder &rb, Location rloc) {
+                                   return constIndex(rb, rloc, 0);
+                                 });
     };
     s.describe = [&, reader](OpBuilder &fb, Location floc, Value position) {
       return describeTupleComponent(fb, floc, reader.flat, position, kValue,
                                     componentSizes, baseCode);
     };
     emitRowScatter(hb, hloc, s);
-    writeBack(hb, hloc, s.data);
-    release(hb, hloc, s.updates);
-    release(hb, hloc, flatIndices);
+    finishFlatOperands(hb, hloc, s.data, s.updates, flatIndices);
   });
   if (copy)
     copy.erase();
@@ -336,31 +334,27 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
   Location loc = l.loc;
   Value data = op.getData(), indices = op.getIndices(),
         updates = op.getUpdates();
-  auto dataType = cast<MemRefType>(data.getType());
   // The model: an entry per position of indices, which addresses data at
   // that position with its index value on the axis.
   RowSizes sizes(op, op->getOperands());
   ElementsPlan p;
-  p.rank = dataType.getRank();
+  p.rank = cast<MemRefType>(data.getType()).getRank();
   p.axis = sizes.componentDim(0);
   p.oob = sizes.addressing().oob;
-  if (!isSupportedReduction(op.getReduction(), dataType.getElementType()))
-    return op.emitOpError("reduction is not supported for this element type");
-  // Before any IR of the lowering, which would come between the two.
-  memref::CopyOp copy = foldableCopy(op, data, op.getReduction());
+  FailureOr<memref::CopyOp> started = startScatter(l, op);
+  if (failed(started))
+    return failure();
+  memref::CopyOp copy = *started;
 
-  l.checkShapes();
-
-  p.checking = l.checksIndices(p.oob);
+  OpLowering::IndexChecks checks = l.takeIndexChecks(sizes.addressing());
+  p.checking = checks.checking;
+  p.code = checks.firstCode;
   RowScatter s;
   s.op = op;
   s.reduction = op.getReduction();
   s.useInit = op.getUseInitVal();
   s.record = l.record;
-  if (p.checking) {
-    s.slot = l.record->takeSlot();
-    p.code = l.record->addMessage(op, indexMessage(op, 0));
-  }
+  s.slot = checks.slot;
   p.dataDims = sizes.rowIndexSizes(b, loc);
   p.indexDims = sizes.entrySizes(b, loc);
   p.dataStrides = rowMajorStrides(b, loc, p.dataDims, &s.rows);
@@ -380,9 +374,7 @@ LogicalResult gpu_lowering::lowerScatterElements(OpLowering &l,
                                 p.code);
     };
     scatterElementsPlan(hb, hloc, s, p);
-    writeBack(hb, hloc, s.data);
-    release(hb, hloc, s.updates);
-    release(hb, hloc, flatIndices);
+    finishFlatOperands(hb, hloc, s.data, s.updates, flatIndices);
   });
   if (copy)
     copy.erase();

@@ -163,9 +163,7 @@ private:
     g.indices = flatView(b, loc, indices);
     g.result = flatView(b, loc, into);
 
-    g.space.oob = g.oob;
-    g.space.sizes = sizes.componentSizes(b, loc);
-    g.space.strides = rowMajorStrides(b, loc, g.space.sizes);
+    g.space = tupleSpaceOf(b, loc, sizes);
     g.rowsPerBatch = product(b, loc, g.space.sizes);
     g.sliceSize = sizes.rowLength(b, loc);
     SmallVector<Value> tupleDims = sizes.entrySizes(b, loc);

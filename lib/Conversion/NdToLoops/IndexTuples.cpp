@@ -14,6 +14,15 @@ using namespace mlir;
 using namespace mlir::nd;
 using namespace mlir::nd::lowering;
 
+TupleSpace lowering::tupleSpaceOf(OpBuilder &b, Location loc,
+                                  const RowSizes &sizes) {
+  TupleSpace space;
+  space.oob = sizes.addressing().oob;
+  space.sizes = sizes.componentSizes(b, loc);
+  space.strides = rowMajorStrides(b, loc, space.sizes);
+  return space;
+}
+
 Tuple lowering::readTuple(OpBuilder &b, Location loc, Value indices, Value t,
                           const TupleSpace &space) {
   int64_t k = space.sizes.size();

@@ -10,6 +10,7 @@
 #define ND_LIB_CONVERSION_NDTOLOOPS_INDEXTUPLES_H
 
 #include "mlir/IR/Builders.h"
+#include "nd/Conversion/RowSizes.h"
 #include "nd/Dialect/Nd/IR/NdOps.h"
 
 namespace mlir::nd::lowering {
@@ -20,6 +21,10 @@ struct TupleSpace {
   SmallVector<Value> sizes, strides;
   OobMode oob = OobMode::Error;
 };
+
+/// The tuple space of an ND op from its model: the data dim of each
+/// component and the op's `oob`.
+TupleSpace tupleSpaceOf(OpBuilder &b, Location loc, const RowSizes &sizes);
 
 /// One tuple as read: raw and resolved components, the linear row it
 /// addresses (unchecked under oob<error>) and, per component, `raw + size`,

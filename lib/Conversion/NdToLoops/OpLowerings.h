@@ -73,10 +73,10 @@ LogicalResult outlineScatter(LoweringState &state, Operation *op,
 /// check fails: unless its destination is `disposable`.
 bool updatesInPlace(Operation *op);
 
-/// The pattern of a gather on buffers (gather_nd, gather_elements, gather):
-/// outlines it (outlineGather) with the subclass's `gather` for a body.
+/// The pattern of an nd op on buffers (the form the lowering takes; on
+/// tensors the op goes through OnTensors.cpp first): the subclass outlines it.
 template <typename OpTy>
-class NdGatherPattern : public NdLoweringPattern<OpTy> {
+class NdBufferPattern : public NdLoweringPattern<OpTy> {
 public:
   using NdLoweringPattern<OpTy>::NdLoweringPattern;
 
@@ -85,45 +85,61 @@ public:
                   ConversionPatternRewriter &rewriter) const final {
     if (!isOnBuffers(op))
       return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    auto body = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                    Value into) { gather(b, loc, op, data, indices, into); };
-    outlineGather(*this->state, op, adaptor.getOperands(), rewriter, body);
-    return success();
+    return outline(op, adaptor.getOperands(), rewriter);
   }
+
+protected:
+  virtual LogicalResult outline(OpTy op, ValueRange operands,
+                                ConversionPatternRewriter &rewriter) const = 0;
+};
+
+/// The pattern of a gather (gather_nd, gather_elements, gather): outlines
+/// it (outlineGather) with the subclass's `gather` for a body.
+template <typename OpTy>
+class NdGatherPattern : public NdBufferPattern<OpTy> {
+public:
+  using NdBufferPattern<OpTy>::NdBufferPattern;
 
 protected:
   /// Gathers from `data` at `indices` into `into` (the outlined function's
   /// arguments, in the op's map order).
   virtual void gather(OpBuilder &b, Location loc, OpTy op, Value data,
                       Value indices, Value into) const = 0;
+
+private:
+  LogicalResult outline(OpTy op, ValueRange operands,
+                        ConversionPatternRewriter &rewriter) const final {
+    auto body = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                    Value into) { gather(b, loc, op, data, indices, into); };
+    outlineGather(*this->state, op, operands, rewriter, body);
+    return success();
+  }
 };
 
-/// The pattern of a scatter on buffers that updates `data` with `updates`
-/// at `indices` under its reduction (scatter_nd, scatter_elements):
-/// outlines it (outlineScatter) with the subclass's `scatter` for a body.
+/// The pattern of a scatter that updates `data` with `updates` at `indices`
+/// under its reduction (scatter_nd, scatter_elements): outlines it
+/// (outlineScatter) with the subclass's `scatter` for a body.
 template <typename OpTy>
-class NdScatterPattern : public NdLoweringPattern<OpTy> {
+class NdScatterPattern : public NdBufferPattern<OpTy> {
 public:
-  using NdLoweringPattern<OpTy>::NdLoweringPattern;
-
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
-    if (!isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
-    auto body = [&](OpBuilder &b, Location loc, Value data, Value indices,
-                    Value updates, bool inPlace) {
-      scatter(b, loc, op, data, indices, updates, inPlace);
-    };
-    return outlineScatter(*this->state, op, op.getReduction(),
-                          adaptor.getOperands(), rewriter, body);
-  }
+  using NdBufferPattern<OpTy>::NdBufferPattern;
 
 protected:
   /// Updates `data` with `updates` at `indices` (the outlined function's
   /// arguments), in place whether or not `inPlace` (see checkedApply).
   virtual void scatter(OpBuilder &b, Location loc, OpTy op, Value data,
                        Value indices, Value updates, bool inPlace) const = 0;
+
+private:
+  LogicalResult outline(OpTy op, ValueRange operands,
+                        ConversionPatternRewriter &rewriter) const final {
+    auto body = [&](OpBuilder &b, Location loc, Value data, Value indices,
+                    Value updates, bool inPlace) {
+      scatter(b, loc, op, data, indices, updates, inPlace);
+    };
+    return outlineScatter(*this->state, op, op.getReduction(), operands,
+                          rewriter, body);
+  }
 };
 
 //===----------------------------------------------------------------------===//

@@ -52,10 +52,7 @@ private:
     const RowAddressing &model = sizes.addressing();
     int64_t r = op.getData().getType().getRank();
     int64_t rowStart = model.rowStart;
-    auto space = std::make_shared<TupleSpace>();
-    space->oob = model.oob;
-    space->sizes = sizes.componentSizes(b, loc);
-    space->strides = rowMajorStrides(b, loc, space->sizes);
+    auto space = std::make_shared<TupleSpace>(tupleSpaceOf(b, loc, sizes));
 
     RowScatter s;
     s.numRows = product(b, loc, space->sizes);

@@ -81,19 +81,17 @@ static CacheBlock cacheBlock(OpBuilder &b, Location loc, const CacheSizes &c,
 }
 
 namespace {
-struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
-  using NdLoweringPattern::NdLoweringPattern;
+struct TensorScatterLowering : public NdBufferPattern<TensorScatterOp> {
+  using NdBufferPattern::NdBufferPattern;
 
-  LogicalResult
-  matchAndRewrite(TensorScatterOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isOnBuffers(op))
-      return rewriter.notifyMatchFailure(op, "expects an op on buffers");
+private:
+  LogicalResult outline(TensorScatterOp op, ValueRange operands,
+                        ConversionPatternRewriter &rewriter) const override {
     auto cacheType = op.getPastCache().getType();
     int64_t axis = op.getNormalizedAxis();
-    bool hasWrites = static_cast<bool>(adaptor.getWriteIndices());
+    bool hasWrites = static_cast<bool>(op.getWriteIndices());
     state->outline(
-        rewriter, op, adaptor.getOperands(),
+        rewriter, op, operands,
         [&](OpBuilder &b, Location loc, ValueRange args) {
           Value cache = args[0], update = args[1];
           Value writes = hasWrites ? args[2] : Value();
@@ -127,7 +125,6 @@ struct TensorScatterLowering : public NdLoweringPattern<TensorScatterOp> {
     return success();
   }
 
-private:
   /// Checks every write index in order, reports the first bad one, and
   /// returns whether all are good.
   Value checkWrites(OpBuilder &b, Location loc, TensorScatterOp op,

@@ -126,6 +126,11 @@ FlatBuffer flatOperand(OpBuilder &b, Location loc, Value memref,
 void writeBack(OpBuilder &b, Location loc, const FlatBuffer &buffer);
 /// Frees a read operand's contiguous copy.
 void release(OpBuilder &b, Location loc, const FlatBuffer &buffer);
+/// After an op that writes one flat operand and reads two (a gather's
+/// `into` from `data` and `indices`, a scatter's `data` from `updates` and
+/// `indices`): the written one written back, the read ones released.
+void finishFlatOperands(OpBuilder &b, Location loc, const FlatBuffer &written,
+                        const FlatBuffer &read, const FlatBuffer &readToo);
 
 /// The number of elements of a 1-D buffer (a host index value).
 Value flatSize(OpBuilder &b, Location loc, Value flat);
