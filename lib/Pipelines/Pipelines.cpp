@@ -137,7 +137,10 @@ void mlir::nd::addNdHostToLLVMPasses(OpPassManager &pm,
     pm.addPass(createGpuToLLVMConversionPass());
   if (options.finalizeMemRef) {
     FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+    // nd's allocator aligns what it returns: no rounding up in the
+    // generated code, which every later pass would walk.
     memrefOptions.useGenericFunctions = options.genericAllocator;
+    memrefOptions.useAlignedAlloc = options.genericAllocator;
     pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   }
   // convert-to-llvm, with the functions ahead of many globals while it

@@ -47,6 +47,6 @@ def test_out_of_memory_and_the_call_after(tmp_path, cache_dir):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Error out of memory: ")
-    assert lines[0].endswith(":4:8: cannot allocate 68719476800 bytes for "
+    assert lines[0].endswith(":4:8: cannot allocate 68719476736 bytes for "
                              "a buffer of the compiled code"), lines[0]
     assert lines[1] == "then (2, 1048576) 7.0 0.0"

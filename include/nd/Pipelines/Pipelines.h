@@ -100,8 +100,9 @@ struct NdHostToLLVMOptions {
   /// The GPU runtime's calls (gpu-to-llvm) before the memrefs.
   bool gpuRuntime = false;
   /// Memrefs through finalize-memref-to-llvm first: with
-  /// `_mlir_memref_to_llvm_alloc` and `_mlir_memref_to_llvm_free` where
-  /// `genericAllocator`, with malloc and free otherwise.
+  /// `_mlir_memref_to_llvm_aligned_alloc` (nd's runtime aligns each buffer)
+  /// and `_mlir_memref_to_llvm_free` where `genericAllocator`, with malloc
+  /// and free otherwise.
   bool finalizeMemRef = true;
   bool genericAllocator = false;
   /// convert-to-llvm with the functions ahead of the globals (a bridge:

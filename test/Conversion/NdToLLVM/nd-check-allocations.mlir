@@ -138,3 +138,18 @@ llvm.func @no_allocation(%p: !llvm.ptr) {
 // IR: call void @nd_report_out_of_memory(ptr null,
 // IR: define void @in_loop(
 // IR: call {{.*}}@__kmpc_fork_call
+
+// The aligned allocator, which nd-to-llvm's memref.alloc calls (with the
+// buffer's alignment, size second), is checked the same way.
+llvm.func @_mlir_memref_to_llvm_aligned_alloc(i64, i64) -> !llvm.ptr
+// CHECK-LABEL: llvm.func @aligned
+llvm.func @aligned(%n: i64) -> !llvm.ptr {
+  %a = llvm.mlir.constant(64 : i64) : i64
+  %p = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%a, %n) : (i64, i64) -> !llvm.ptr
+  llvm.return %p : !llvm.ptr
+}
+// CHECK:      %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[N:[^)]*]])
+// CHECK:      %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
+// CHECK:      %[[SOME:.*]] = llvm.icmp "ne" %[[N]]
+// CHECK:      llvm.and %[[NULL]], %[[SOME]]
+// CHECK:      llvm.call @nd_report_out_of_memory
