@@ -7,8 +7,9 @@
 //
 // A failure site is an allocation call (its result null for a non-zero
 // size) or a call of a function of the module that has failure sites (the
-// thread-local flag `__nd_alloc_failed` set once it returns; the caller
-// clears the flag before the call). A failure in a function's body returns
+// thread-local flag `__nd_alloc_failed` set once it returns; a function
+// clears the flag once, where it takes its address, for the calls of its
+// body, and before each call inside an OpenMP region). A failure in a function's body returns
 // from the function with zeros for its results and the flag set, through
 // blocks at the end of the body that all its sites share: a failed
 // allocation branches to the report block with its message's address and
@@ -240,6 +241,8 @@ struct FunctionChecks {
   /// This thread's `__nd_alloc_failed` for the sites of the function's body,
   /// and the block every failure there ends in (created on first use).
   Value flag;
+  /// Whether `flag` is cleared where its address is taken.
+  bool flagCleared = false;
   Block *failedBlock = nullptr;
   /// The block a failed allocation of the body branches to with its
   /// message and size: the report, then on to `failedBlock`.
@@ -253,6 +256,7 @@ struct FunctionChecks {
   void leave(Operation *site);
   Value getLocalFlag();
   Value getFlag(Region *region, Location loc);
+  Value getClearedFlag();
   Block *getFailedBlock();
   Block *getReportBlock();
 };
@@ -293,6 +297,23 @@ Value FunctionChecks::getFlag(Region *region, Location loc) {
   b.setInsertionPointToStart(&function.getBody().front());
   flag = checker.flagAddress(function.getLoc());
   return flag;
+}
+
+/// The body's flag, cleared once, where its address is taken: the body runs
+/// on one thread and leaves the function on the first failed call, so the
+/// flag is clear before each of its calls without a store of its own. (An
+/// OpenMP region's calls, whose threads may hold a flag left set, clear it
+/// before each call.)
+Value FunctionChecks::getClearedFlag() {
+  Value address = getFlag(&function.getBody(), function.getLoc());
+  if (flagCleared)
+    return address;
+  OpBuilder &b = checker.b;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(address.getDefiningOp());
+  checker.setFlag(function.getLoc(), address, 0);
+  flagCleared = true;
+  return address;
 }
 
 /// The block at the end of the function's body that every failure in the
@@ -362,6 +383,10 @@ void FunctionChecks::check(LLVM::CallOp site) {
     Value some =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bytes, zero);
     failed = LLVM::AndOp::create(b, loc, isNull, some);
+  } else if (region == &function.getBody()) {
+    Value address = getClearedFlag();
+    b.setInsertionPointAfter(site);
+    failed = checker.isFlagSet(loc, address);
   } else {
     b.setInsertionPoint(site);
     Value address = getFlag(region, loc);
