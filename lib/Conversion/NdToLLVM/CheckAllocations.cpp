@@ -33,6 +33,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -66,6 +67,47 @@ static Value allocatedBytes(LLVM::CallOp call) {
       args.size() == 2)
     return args[1];
   return Value();
+}
+
+/// The bytes `bytes` stands for, where it is a constant. Upstream's memref
+/// lowering writes a static buffer's size as `ptrtoint(getelementptr
+/// null[n] : T)`, which the LLVM dialect does not fold (it has no layout
+/// to fold by): for T an integer or float of whole bytes, it is
+/// `n * sizeof(T)`, and the ptrtoint is replaced by that constant.
+static std::optional<int64_t> constantBytes(OpBuilder &b, Value &bytes) {
+  APInt value;
+  if (matchPattern(bytes, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  auto toInt = bytes.getDefiningOp<LLVM::PtrToIntOp>();
+  if (!toInt || !toInt->hasOneUse())
+    return std::nullopt;
+  auto gep = toInt.getArg().getDefiningOp<LLVM::GEPOp>();
+  if (!gep || !gep.getBase().getDefiningOp<LLVM::ZeroOp>() ||
+      gep.getIndices().size() != 1)
+    return std::nullopt;
+  // The count is an attribute once folded, a constant operand before.
+  auto index = gep.getIndices()[0];
+  APInt count;
+  if (auto attr = dyn_cast<IntegerAttr>(index))
+    count = attr.getValue();
+  else if (!matchPattern(cast<Value>(index), m_ConstantInt(&count)))
+    return std::nullopt;
+  Type element = gep.getElemType();
+  if (!isa<IntegerType, FloatType>(element) ||
+      element.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  int64_t size = count.getSExtValue() * (element.getIntOrFloatBitWidth() / 8);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(toInt);
+  Value constant = LLVM::ConstantOp::create(
+      b, toInt.getLoc(), bytes.getType(),
+      b.getIntegerAttr(bytes.getType(), size));
+  toInt.replaceAllUsesWith(constant);
+  toInt.erase();
+  if (gep->use_empty())
+    gep.erase();
+  bytes = constant;
+  return size;
 }
 
 /// The operand-less terminator that leaves `region` (a copy of which ends
@@ -374,15 +416,18 @@ void FunctionChecks::check(LLVM::CallOp site) {
   Value failed;
   Operation *last;
   if (bytes) {
+    std::optional<int64_t> known = constantBytes(b, bytes);
     b.setInsertionPointAfter(site);
     Value null = LLVM::ZeroOp::create(b, loc, checker.ptrType());
-    Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                        site.getResult(), null);
-    // malloc(0) may return null.
-    Value zero = checker.constant(loc, bytes.getType(), 0);
-    Value some =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bytes, zero);
-    failed = LLVM::AndOp::create(b, loc, isNull, some);
+    failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                  site.getResult(), null);
+    // malloc(0) may return null (a size known not to be 0 needs no test).
+    if (!known || *known == 0) {
+      Value zero = checker.constant(loc, bytes.getType(), 0);
+      Value some =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bytes, zero);
+      failed = LLVM::AndOp::create(b, loc, failed, some);
+    }
   } else if (region == &function.getBody()) {
     Value address = getClearedFlag();
     b.setInsertionPointAfter(site);

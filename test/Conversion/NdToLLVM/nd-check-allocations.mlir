@@ -154,3 +154,31 @@ llvm.func @aligned(%n: i64) -> !llvm.ptr {
 // CHECK:      %[[SOME:.*]] = llvm.icmp "ne" %[[N]]
 // CHECK:      llvm.and %[[NULL]], %[[SOME]]
 // CHECK:      llvm.call @nd_report_out_of_memory
+
+// A static buffer's size, as upstream's memref lowering writes it
+// (`ptrtoint(getelementptr null[n] : T)`), is a constant: n * sizeof(T),
+// and needs no test for 0. Where T has no whole bytes (i1), it stays.
+// CHECK-LABEL: llvm.func @static_size
+llvm.func @static_size() -> !llvm.ptr {
+  %null = llvm.mlir.zero : !llvm.ptr
+  %a = llvm.mlir.constant(64 : i64) : i64
+  %n = llvm.mlir.constant(128 : i64) : i64
+  %end = llvm.getelementptr %null[%n] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %size = llvm.ptrtoint %end : !llvm.ptr to i64
+  %p = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%a, %size) : (i64, i64) -> !llvm.ptr
+  %bits = llvm.getelementptr %null[7] : (!llvm.ptr) -> !llvm.ptr, i1
+  %bitsSize = llvm.ptrtoint %bits : !llvm.ptr to i64
+  %q = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%a, %bitsSize) : (i64, i64) -> !llvm.ptr
+  llvm.call @use(%q) : (!llvm.ptr) -> ()
+  llvm.return %p : !llvm.ptr
+}
+// CHECK:      %[[SIZE:.*]] = llvm.mlir.constant(512 : i64) : i64
+// CHECK-NEXT: %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[SIZE]])
+// CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero
+// CHECK-NEXT: %[[FAILED:.*]] = llvm.icmp "eq" %[[P]], %[[NULL]]
+// CHECK-NEXT: llvm.mlir.addressof
+// CHECK-NEXT: llvm.cond_br %[[FAILED]]
+// CHECK:      %[[BITS:.*]] = llvm.ptrtoint
+// CHECK-NEXT: %[[Q:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[BITS]])
+// CHECK:      llvm.icmp "ne" %[[BITS]]
+// CHECK:      llvm.and
