@@ -74,10 +74,7 @@ MemRefType lowering::sliceMemRefType(Type elementType, ArrayRef<int64_t> shape,
 
 Value lowering::hasElements(OpBuilder &b, Location loc, Value memref) {
   int64_t rank = cast<MemRefType>(memref.getType()).getRank();
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < rank; ++d)
-    dims.push_back(dimValue(b, loc, memref, d));
-  Value numElements = product(b, loc, dims);
+  Value numElements = product(b, loc, dimValues(b, loc, memref, 0, rank));
   Value zero = constIndex(b, loc, 0);
   return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
                                        numElements, zero);
