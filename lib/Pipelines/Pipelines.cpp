@@ -128,8 +128,13 @@ void mlir::nd::addNdHostToLLVMPasses(OpPassManager &pm,
   // Each buffer freed after its last use, not at the end of its block.
   pm.addPass(createNdEarlyDeallocation());
   pm.addPass(createSCFToControlFlowPass());
-  // The static buffers of the ops' functions passed as one pointer each.
-  pm.addPass(createNdBufferAddresses());
+  // The static buffers of the ops' functions passed as one pointer each,
+  // and (nd's allocator) those only passed, copied and freed allocated as
+  // one.
+  NdBufferAddressesOptions addressOptions;
+  addressOptions.allocations =
+      options.finalizeMemRef && options.genericAllocator;
+  pm.addPass(createNdBufferAddresses(addressOptions));
   ConvertNdRuntimeToLLVMOptions runtimeOptions;
   runtimeOptions.parallel = options.parallel;
   pm.addPass(createConvertNdRuntimeToLLVM(runtimeOptions));

@@ -347,8 +347,24 @@ def NdBufferAddresses : Pass<"nd-buffer-addresses", "ModuleOp"> {
     the later passes walk. Buffers of dynamic shape or another layout keep
     their descriptors; a marked function with a use other than a call is
     left as it is.
+
+    With `allocations` (nd-to-llvm, where the generated code allocates
+    through nd's runtime), a `memref.alloc` of static shape and identity
+    layout whose only uses are `nd_rt.buffer_address`, `memref.copy` to or
+    from another such buffer and `memref.dealloc` becomes the call of
+    `_mlir_memref_to_llvm_aligned_alloc` that finalize-memref-to-llvm
+    (`use-aligned-alloc`) would make, with the same alignment and size; its
+    addresses are the call's result, its copies `llvm.intr.memcpy` and its
+    dealloc a call of `_mlir_memref_to_llvm_free`. Its descriptor is never
+    built.
   }];
+  let options = [
+    Option<"allocations", "allocations", "bool", /*default=*/"false",
+           "Allocate the static buffers that are only passed as addresses, "
+           "copied and freed as addresses (nd's runtime allocator)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::nd::rt::NdRuntimeDialect"];
 }
 

@@ -12,16 +12,30 @@
 // dialect's description): private, only called, none of their buffers
 // freed (the view `nd_rt.buffer_at` makes has no allocation of its own).
 //
+// With `allocations` (nd-to-llvm, whose allocator is nd's runtime), a
+// buffer of static shape and identity layout allocated by `memref.alloc`
+// and only passed as an address (`nd_rt.buffer_address`), copied to or
+// from another such buffer and freed is allocated as an address too: the
+// call of `_mlir_memref_to_llvm_aligned_alloc` that finalize-memref-to-llvm
+// would make (the same alignment and size), `llvm.intr.memcpy` for its
+// copies and `_mlir_memref_to_llvm_free` for its dealloc. The LLVM stage
+// then never builds its descriptor (a `3 + 2 * rank`-value struct the
+// final canonicalization took apart again): in a chain of small ops that
+// was half of the IR every later pass walked and verified.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nd/Conversion/NdToLLVM/NdToLLVM.h"
 #include "nd/Dialect/NdRuntime/IR/NdRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::nd {
 #define GEN_PASS_DEF_NDBUFFERADDRESSES
@@ -97,12 +111,133 @@ static void passAddresses(func::FuncOp function, ArrayRef<func::CallOp> calls) {
   }
 }
 
+/// The bytes of one element of `type`, or 0 where its elements are not
+/// integers or floats of whole bytes.
+static int64_t elementBytes(MemRefType type) {
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+    return 0;
+  return element.getIntOrFloatBitWidth() / 8;
+}
+
+/// Whether `alloc` is a static buffer that is only passed as an address,
+/// copied to or from another static buffer, and freed.
+static bool onlyAddressed(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (!rt::isStaticBuffer(type) || !elementBytes(type) ||
+      !alloc.getSymbolOperands().empty())
+    return false;
+  return llvm::all_of(alloc->getUsers(), [](Operation *user) {
+    if (auto copy = dyn_cast<memref::CopyOp>(user))
+      return rt::isStaticBuffer(copy.getSource().getType()) &&
+             rt::isStaticBuffer(copy.getTarget().getType());
+    return isa<rt::BufferAddressOp, memref::DeallocOp>(user);
+  });
+}
+
 namespace {
+/// Allocates the buffers of `onlyAddressed` as addresses (see the banner).
+class AddressAllocations {
+public:
+  explicit AddressAllocations(ModuleOp module)
+      : module(module), b(module.getContext()), i64(b.getI64Type()) {}
+
+  LogicalResult run() {
+    SmallVector<memref::AllocOp> allocs;
+    module.walk([&](memref::AllocOp alloc) {
+      if (onlyAddressed(alloc))
+        allocs.push_back(alloc);
+    });
+    if (allocs.empty())
+      return success();
+    FailureOr<LLVM::LLVMFuncOp> allocFn =
+        LLVM::lookupOrCreateGenericAlignedAllocFn(b, module, i64);
+    FailureOr<LLVM::LLVMFuncOp> freeFn =
+        LLVM::lookupOrCreateGenericFreeFn(b, module);
+    if (failed(allocFn) || failed(freeFn))
+      return failure();
+    for (memref::AllocOp alloc : allocs)
+      addresses[alloc] = allocate(alloc, *allocFn);
+    for (memref::AllocOp alloc : allocs)
+      rewriteUses(alloc, *freeFn);
+    for (memref::AllocOp alloc : allocs)
+      alloc.erase();
+    return success();
+  }
+
+private:
+  Value constant(Location loc, int64_t value) {
+    return LLVM::ConstantOp::create(b, loc, i64, value);
+  }
+
+  /// The call finalize-memref-to-llvm makes (`use-aligned-alloc`): the
+  /// op's alignment or the element's size rounded up to a power of two (at
+  /// least 16), and the size rounded up to a multiple of it.
+  Value allocate(memref::AllocOp alloc, LLVM::LLVMFuncOp allocFn) {
+    MemRefType type = alloc.getType();
+    int64_t alignment = alloc.getAlignment().value_or(
+        std::max<uint64_t>(16, llvm::PowerOf2Ceil(elementBytes(type))));
+    int64_t bytes =
+        llvm::alignTo(type.getNumElements() * elementBytes(type), alignment);
+    b.setInsertionPoint(alloc);
+    Location loc = alloc.getLoc();
+    // The alignment an index constant, as upstream writes it (then one
+    // constant with the other allocations' after canonicalization).
+    Value align =
+        LLVM::ConstantOp::create(b, loc, i64, b.getIndexAttr(alignment));
+    return LLVM::CallOp::create(b, loc, allocFn,
+                                ValueRange{align, constant(loc, bytes)})
+        .getResult();
+  }
+
+  /// The address of `buffer`: its allocation's, or its descriptor's.
+  Value addressOf(Value buffer) {
+    if (auto alloc = buffer.getDefiningOp<memref::AllocOp>())
+      if (Value address = addresses.lookup(alloc))
+        return address;
+    return rt::BufferAddressOp::create(b, buffer.getLoc(), buffer);
+  }
+
+  void rewriteUses(memref::AllocOp alloc, LLVM::LLVMFuncOp freeFn) {
+    Value address = addresses.lookup(alloc);
+    llvm::SetVector<Operation *> users(alloc->user_begin(), alloc->user_end());
+    for (Operation *user : users) {
+      b.setInsertionPoint(user);
+      if (auto copy = dyn_cast<memref::CopyOp>(user)) {
+        auto type = cast<MemRefType>(copy.getSource().getType());
+        Value bytes =
+            constant(copy.getLoc(), type.getNumElements() * elementBytes(type));
+        LLVM::MemcpyOp::create(b, copy.getLoc(), addressOf(copy.getTarget()),
+                               addressOf(copy.getSource()), bytes,
+                               /*isVolatile=*/false);
+      } else if (isa<memref::DeallocOp>(user)) {
+        LLVM::CallOp::create(b, user->getLoc(), freeFn, ValueRange{address});
+      } else {
+        user->getResult(0).replaceAllUsesWith(address);
+      }
+      user->erase();
+    }
+  }
+
+  ModuleOp module;
+  OpBuilder b;
+  Type i64;
+  DenseMap<Operation *, Value> addresses;
+};
+
 struct NdBufferAddressesPass
     : public nd::impl::NdBufferAddressesBase<NdBufferAddressesPass> {
+  using NdBufferAddressesBase::NdBufferAddressesBase;
+
   void runOnOperation() override {
     for (auto &[function, calls] : onlyCalledFunctions(getOperation()))
       passAddresses(function, calls);
+    if (allocations && failed(AddressAllocations(getOperation()).run())) {
+      getOperation().emitError(
+          "nd-buffer-addresses: the module declares the allocator's "
+          "functions with other types");
+      signalPassFailure();
+    }
   }
 };
 } // namespace
