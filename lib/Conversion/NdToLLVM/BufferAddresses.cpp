@@ -78,9 +78,31 @@ onlyCalledFunctions(ModuleOp module) {
   return calls;
 }
 
+namespace {
+/// One `nd_rt.buffer_address` per buffer, just after the buffer's
+/// definition: a buffer passed to many calls (an argument of a chain's
+/// function) is taken apart once.
+class BufferAddressCache {
+public:
+  Value get(OpBuilder &b, Value buffer) {
+    Value &address = addresses[buffer];
+    if (!address) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfterValue(buffer);
+      address = rt::BufferAddressOp::create(b, buffer.getLoc(), buffer);
+    }
+    return address;
+  }
+
+private:
+  DenseMap<Value, Value> addresses;
+};
+} // namespace
+
 /// Rewrites `function` and its `calls`: each argument of static shape and
 /// identity layout (rt::isStaticBuffer, nd_rt.buffer_at's type) an address.
-static void passAddresses(func::FuncOp function, ArrayRef<func::CallOp> calls) {
+static void passAddresses(func::FuncOp function, ArrayRef<func::CallOp> calls,
+                          BufferAddressCache &addresses) {
   SmallVector<unsigned> arguments;
   for (auto [i, type] : llvm::enumerate(function.getArgumentTypes()))
     if (rt::isStaticBuffer(type))
@@ -102,13 +124,11 @@ static void passAddresses(func::FuncOp function, ArrayRef<func::CallOp> calls) {
   }
   function.setFunctionType(
       b.getFunctionType(inputs, function.getResultTypes()));
-  for (func::CallOp call : calls) {
-    b.setInsertionPoint(call);
+  for (func::CallOp call : calls)
     for (unsigned i : arguments) {
       OpOperand &operand = call->getOpOperand(i);
-      operand.set(rt::BufferAddressOp::create(b, call.getLoc(), operand.get()));
+      operand.set(addresses.get(b, operand.get()));
     }
-  }
 }
 
 /// The bytes of one element of `type`, or 0 where its elements are not
@@ -166,8 +186,20 @@ public:
   }
 
 private:
-  Value constant(Location loc, int64_t value) {
-    return LLVM::ConstantOp::create(b, loc, i64, value);
+  /// An i64 constant for `user`: where `user` is in a function's body, one
+  /// per function and value at the start of the body (a chain's function
+  /// allocates many buffers of one size), else made at the insertion point.
+  Value constant(Operation *user, Attribute value) {
+    Region *body = user->getParentRegion();
+    if (!isa<FunctionOpInterface>(body->getParentOp()))
+      return LLVM::ConstantOp::create(b, user->getLoc(), i64, value);
+    Value &constant = constants[{body, value}];
+    if (!constant) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&body->front());
+      constant = LLVM::ConstantOp::create(b, user->getLoc(), i64, value);
+    }
+    return constant;
   }
 
   /// The call finalize-memref-to-llvm makes (`use-aligned-alloc`): the
@@ -180,13 +212,12 @@ private:
     int64_t bytes =
         llvm::alignTo(type.getNumElements() * elementBytes(type), alignment);
     b.setInsertionPoint(alloc);
-    Location loc = alloc.getLoc();
     // The alignment an index constant, as upstream writes it (then one
     // constant with the other allocations' after canonicalization).
-    Value align =
-        LLVM::ConstantOp::create(b, loc, i64, b.getIndexAttr(alignment));
-    return LLVM::CallOp::create(b, loc, allocFn,
-                                ValueRange{align, constant(loc, bytes)})
+    Value align = constant(alloc, b.getIndexAttr(alignment));
+    Value size = constant(alloc, b.getI64IntegerAttr(bytes));
+    return LLVM::CallOp::create(b, alloc.getLoc(), allocFn,
+                                ValueRange{align, size})
         .getResult();
   }
 
@@ -205,8 +236,8 @@ private:
       b.setInsertionPoint(user);
       if (auto copy = dyn_cast<memref::CopyOp>(user)) {
         auto type = cast<MemRefType>(copy.getSource().getType());
-        Value bytes =
-            constant(copy.getLoc(), type.getNumElements() * elementBytes(type));
+        Value bytes = constant(copy, b.getI64IntegerAttr(type.getNumElements() *
+                                                         elementBytes(type)));
         LLVM::MemcpyOp::create(b, copy.getLoc(), addressOf(copy.getTarget()),
                                addressOf(copy.getSource()), bytes,
                                /*isVolatile=*/false);
@@ -223,6 +254,7 @@ private:
   OpBuilder b;
   Type i64;
   DenseMap<Operation *, Value> addresses;
+  DenseMap<std::pair<Region *, Attribute>, Value> constants;
 };
 
 struct NdBufferAddressesPass
@@ -230,8 +262,9 @@ struct NdBufferAddressesPass
   using NdBufferAddressesBase::NdBufferAddressesBase;
 
   void runOnOperation() override {
+    BufferAddressCache addresses;
     for (auto &[function, calls] : onlyCalledFunctions(getOperation()))
-      passAddresses(function, calls);
+      passAddresses(function, calls, addresses);
     if (allocations && failed(AddressAllocations(getOperation()).run())) {
       getOperation().emitError(
           "nd-buffer-addresses: the module declares the allocator's "

@@ -184,12 +184,15 @@ struct Checker {
                           /*isInvariantGroup=*/false,
                           LLVM::AtomicOrdering::monotonic);
   }
-  Value isFlagSet(Location loc, Value address) {
+  /// Whether the flag at `address` is set (`zero`: an i8 0 to compare
+  /// with, made here where none is given).
+  Value isFlagSet(Location loc, Value address, Value zero = Value()) {
     Value byte = LLVM::LoadOp::create(
         b, loc, b.getI8Type(), address, /*alignment=*/1, /*isVolatile=*/false,
         /*isNonTemporal=*/false, /*isInvariant=*/false,
         /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic);
-    Value zero = constant(loc, b.getI8Type(), 0);
+    if (!zero)
+      zero = constant(loc, b.getI8Type(), 0);
     return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, byte, zero);
   }
   LLVM::GlobalOp message(Operation *site, ModuleOp module);
@@ -291,6 +294,10 @@ struct FunctionChecks {
   Block *reportBlock = nullptr;
   /// The ops of the function's body whose regions hold a failure site.
   llvm::SetVector<Operation *> regionOps;
+  /// The null pointer and the i8 0 the tests of the body's sites compare
+  /// with: one each, at the start of the entry block (created on first use).
+  Value null;
+  Value zeroByte;
 
   void run();
   bool isSite(LLVM::CallOp call) const;
@@ -299,6 +306,8 @@ struct FunctionChecks {
   Value getLocalFlag();
   Value getFlag(Region *region, Location loc);
   Value getClearedFlag();
+  Value getBodyConstant(Value &cached,
+                        function_ref<Value(OpBuilder &, Location)> make);
   Block *getFailedBlock();
   Block *getReportBlock();
 };
@@ -358,6 +367,19 @@ Value FunctionChecks::getClearedFlag() {
   return address;
 }
 
+/// `cached`, made by `make` at the start of the entry block on first use: a
+/// constant of the body's tests (a test per site, one constant for all).
+Value FunctionChecks::getBodyConstant(
+    Value &cached, function_ref<Value(OpBuilder &, Location)> make) {
+  if (cached)
+    return cached;
+  OpBuilder &b = checker.b;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&function.getBody().front());
+  cached = make(b, function.getLoc());
+  return cached;
+}
+
 /// The block at the end of the function's body that every failure in the
 /// body branches to: the flag set for the caller, and a return of zeros.
 Block *FunctionChecks::getFailedBlock() {
@@ -413,12 +435,17 @@ void FunctionChecks::check(LLVM::CallOp site) {
   if (region != &function.getBody() && !regionExit(*region))
     return;
   Value bytes = allocatedBytes(site);
+  bool inBody = region == &function.getBody();
   Value failed;
   Operation *last;
   if (bytes) {
     std::optional<int64_t> known = constantBytes(b, bytes);
     b.setInsertionPointAfter(site);
-    Value null = LLVM::ZeroOp::create(b, loc, checker.ptrType());
+    auto makeNull = [&](OpBuilder &builder, Location at) -> Value {
+      return LLVM::ZeroOp::create(builder, at, checker.ptrType());
+    };
+    Value null =
+        inBody ? getBodyConstant(this->null, makeNull) : makeNull(b, loc);
     failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
                                   site.getResult(), null);
     // malloc(0) may return null (a size known not to be 0 needs no test).
@@ -428,10 +455,14 @@ void FunctionChecks::check(LLVM::CallOp site) {
           LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bytes, zero);
       failed = LLVM::AndOp::create(b, loc, failed, some);
     }
-  } else if (region == &function.getBody()) {
+  } else if (inBody) {
     Value address = getClearedFlag();
+    Value zero =
+        getBodyConstant(zeroByte, [&](OpBuilder &builder, Location at) {
+          return checker.constant(at, builder.getI8Type(), 0);
+        });
     b.setInsertionPointAfter(site);
-    failed = checker.isFlagSet(loc, address);
+    failed = checker.isFlagSet(loc, address, zero);
   } else {
     b.setInsertionPoint(site);
     Value address = getFlag(region, loc);
@@ -440,7 +471,6 @@ void FunctionChecks::check(LLVM::CallOp site) {
     failed = checker.isFlagSet(loc, address);
   }
   last = failed.getDefiningOp();
-  bool inBody = region == &function.getBody();
   // A failed call in the body has set the flag: on to the failed block.
   if (!bytes && inBody) {
     branchOnFailure(b, last, failed, getFailedBlock());

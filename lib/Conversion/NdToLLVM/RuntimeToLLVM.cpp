@@ -134,6 +134,26 @@ public:
   DenseMap<Operation *, int64_t> siteEntries;
   LLVM::GlobalOp siteTable;
   LLVM::LLVMArrayType siteTableType;
+  /// The site table's address for the sites of a function's body: one per
+  /// body, at its start (a chain's function holds a site per call). Made
+  /// as the patterns run: the tables are built for one run of the pass, and
+  /// its patterns are applied by one walk on one thread.
+  mutable DenseMap<Region *, Value> siteTableAddresses;
+
+  /// At the insertion point of `rewriter`, before `site`: the address of
+  /// the site table.
+  Value siteTableAddress(PatternRewriter &rewriter, Operation *site) const {
+    Region *body = site->getParentRegion();
+    if (!isa<FunctionOpInterface>(body->getParentOp()))
+      return LLVM::AddressOfOp::create(rewriter, site->getLoc(), siteTable);
+    Value &address = siteTableAddresses[body];
+    if (!address) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&body->front());
+      address = LLVM::AddressOfOp::create(rewriter, site->getLoc(), siteTable);
+    }
+    return address;
+  }
 
 private:
   RuntimeTables(ModuleOp module)
@@ -409,7 +429,7 @@ struct SiteLowering : RuntimePattern<rt::SiteOp> {
     if (entry->second < 0) {
       address = LLVM::ZeroOp::create(rewriter, loc, tables.ptrType);
     } else {
-      Value start = LLVM::AddressOfOp::create(rewriter, loc, tables.siteTable);
+      Value start = tables.siteTableAddress(rewriter, op);
       address = LLVM::GEPOp::create(
           rewriter, loc, tables.ptrType, tables.siteTableType, start,
           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(entry->second)});

@@ -6,15 +6,14 @@
 // is allocated as an address: the call finalize-memref-to-llvm would make
 // (the op's alignment, the size a multiple of it), a memcpy of its bytes,
 // and a call of the free function. Without `allocations` it is left as it
-// is.
+// is. The constants are made once per function, at its start.
 // CHECK-LABEL: func.func @passed
 //  CHECK-SAME:   (%[[X:.*]]: memref<8x16xf32>)
 //   CHECK-DAG:   %[[ALIGN:.*]] = llvm.mlir.constant(64 : index) : i64
 //   CHECK-DAG:   %[[SIZE:.*]] = llvm.mlir.constant(512 : i64) : i64
 //       CHECK:   %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%[[ALIGN]], %[[SIZE]]) : (i64, i64) -> !llvm.ptr
-//       CHECK:   %[[BYTES:.*]] = llvm.mlir.constant(512 : i64) : i64
 //       CHECK:   %[[PX:.*]] = nd_rt.buffer_address %[[X]] : memref<8x16xf32>
-//       CHECK:   "llvm.intr.memcpy"(%[[P]], %[[PX]], %[[BYTES]]) <{isVolatile = false}>
+//       CHECK:   "llvm.intr.memcpy"(%[[P]], %[[PX]], %[[SIZE]]) <{isVolatile = false}>
 //       CHECK:   call @op(%[[P]]) : (!llvm.ptr) -> ()
 //       CHECK:   llvm.call @_mlir_memref_to_llvm_free(%[[P]]) : (!llvm.ptr) -> ()
 //   CHECK-NOT:   memref.
@@ -49,14 +48,13 @@ func.func @passed(%x: memref<8x16xf32>) {
 // 16, 5 f64 for 48). A copy between two such buffers copies their bytes
 // from one address to the other.
 // CHECK-LABEL: func.func @default_alignment
-//       CHECK:   %[[A16:.*]] = llvm.mlir.constant(16 : index) : i64
-//       CHECK:   %[[S16:.*]] = llvm.mlir.constant(16 : i64) : i64
+//   CHECK-DAG:   %[[BYTES:.*]] = llvm.mlir.constant(40 : i64) : i64
+//   CHECK-DAG:   %[[S48:.*]] = llvm.mlir.constant(48 : i64) : i64
+//   CHECK-DAG:   %[[S16:.*]] = llvm.mlir.constant(16 : i64) : i64
+//   CHECK-DAG:   %[[A16:.*]] = llvm.mlir.constant(16 : index) : i64
 //       CHECK:   %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%[[A16]], %[[S16]])
-//       CHECK:   %[[A16B:.*]] = llvm.mlir.constant(16 : index) : i64
-//       CHECK:   %[[S48:.*]] = llvm.mlir.constant(48 : i64) : i64
-//       CHECK:   %[[Q:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%[[A16B]], %[[S48]])
-//       CHECK:   %[[R:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc
-//       CHECK:   %[[BYTES:.*]] = llvm.mlir.constant(40 : i64) : i64
+//       CHECK:   %[[Q:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%[[A16]], %[[S48]])
+//       CHECK:   %[[R:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%[[A16]], %[[S48]])
 //       CHECK:   "llvm.intr.memcpy"(%[[R]], %[[Q]], %[[BYTES]])
 //       CHECK:   call @use3(%[[P]], %[[Q]], %[[R]])
 // In the LLVM stage the same alignment and size as finalize-memref-to-llvm

@@ -23,13 +23,16 @@ func.func private @op_function(%a: memref<8x16xf32>, %dyn: memref<?xf32>, %b: me
   return
 }
 
+// Each buffer's address is taken once, where the buffer is defined (the
+// arguments: at the start), and every call that passes it shares it.
 // CHECK-LABEL: func.func @caller
 //  CHECK-SAME:   (%[[X:.*]]: memref<8x16xf32>, %[[D:.*]]: memref<?xf32>, %[[I:.*]]: memref<4xi64>, %[[Y:.*]]: memref<8x16xf32>)
-//       CHECK:   %[[PX:.*]] = nd_rt.buffer_address %[[X]] : memref<8x16xf32>
-//       CHECK:   %[[PI:.*]] = nd_rt.buffer_address %[[I]] : memref<4xi64>
+//   CHECK-DAG:   %[[PX:.*]] = nd_rt.buffer_address %[[X]] : memref<8x16xf32>
+//   CHECK-DAG:   %[[PI:.*]] = nd_rt.buffer_address %[[I]] : memref<4xi64>
+//   CHECK-DAG:   %[[PY:.*]] = nd_rt.buffer_address %[[Y]] : memref<8x16xf32>
 //       CHECK:   call @op_function(%[[PX]], %[[D]], %[[PI]], %{{.*}}) : (!llvm.ptr, memref<?xf32>, !llvm.ptr, i64) -> ()
-//       CHECK:   %[[PY:.*]] = nd_rt.buffer_address %[[Y]] : memref<8x16xf32>
-//       CHECK:   call @op_function(%[[PY]], %[[D]], %[[PI2:.*]], %{{.*}})
+//       CHECK:   call @op_function(%[[PY]], %[[D]], %[[PI]], %{{.*}})
+//   CHECK-NOT:   nd_rt.buffer_address
 func.func @caller(%x: memref<8x16xf32>, %d: memref<?xf32>, %i: memref<4xi64>, %y: memref<8x16xf32>) {
   %s = arith.constant 0 : i64
   func.call @op_function(%x, %d, %i, %s) : (memref<8x16xf32>, memref<?xf32>, memref<4xi64>, i64) -> ()

@@ -4,8 +4,8 @@
 
 // One message per site, naming its location.
 // CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_alloc_msg[_0-9]*]]("{{.*}}nd-check-allocations.mlir:[[@LINE+14]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
-// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+93]]:14: cannot allocate %lld bytes for a buffer of the compiled code\00")
-// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+38]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+98]]:14: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+41]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
 // CHECK-DAG: llvm.mlir.global internal thread_local @__nd_alloc_failed(0 : i8)
 // CHECK-DAG: llvm.func @nd_report_out_of_memory(!llvm.ptr, !llvm.ptr, i64, i64)
 llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
@@ -40,7 +40,9 @@ llvm.func @body(%n: i64) -> !llvm.ptr {
 // CHECK:      llvm.return %[[ZERO]]
 // CHECK-NEXT: }
 
-// Two allocations share the report block, each with its own message.
+// Two allocations share the report block, each with its own message, and
+// the null pointer their tests compare with (made once, at the body's
+// start).
 // CHECK-LABEL: llvm.func @two_allocations
 llvm.func @two_allocations(%n: i64) {
   %p = llvm.call @_mlir_memref_to_llvm_alloc(%n) : (i64) -> !llvm.ptr
@@ -49,8 +51,11 @@ llvm.func @two_allocations(%n: i64) {
   llvm.call @use(%q) : (!llvm.ptr) -> ()
   llvm.return
 }
+// CHECK:      %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK:      llvm.icmp "eq" %{{.*}}, %[[NULL]]
 // CHECK:      %[[T1:.*]] = llvm.mlir.addressof @[[M1:__nd_alloc_msg[_0-9]*]]
 // CHECK:      llvm.cond_br %{{.*}}, ^[[R:.*]](%[[T1]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
+// CHECK:      llvm.icmp "eq" %{{.*}}, %[[NULL]]
 // CHECK:      %[[T2:.*]] = llvm.mlir.addressof @[[M2:__nd_alloc_msg[_0-9]*]]
 // CHECK:      llvm.cond_br %{{.*}}, ^[[R]](%[[T2]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
 // CHECK-COUNT-1: llvm.call @nd_report_out_of_memory
@@ -172,9 +177,9 @@ llvm.func @static_size() -> !llvm.ptr {
   llvm.call @use(%q) : (!llvm.ptr) -> ()
   llvm.return %p : !llvm.ptr
 }
+// CHECK:      %[[NULL:.*]] = llvm.mlir.zero
 // CHECK:      %[[SIZE:.*]] = llvm.mlir.constant(512 : i64) : i64
 // CHECK-NEXT: %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[SIZE]])
-// CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero
 // CHECK-NEXT: %[[FAILED:.*]] = llvm.icmp "eq" %[[P]], %[[NULL]]
 // CHECK-NEXT: llvm.mlir.addressof
 // CHECK-NEXT: llvm.cond_br %[[FAILED]]
