@@ -57,7 +57,9 @@ struct NdCheckDimIndicesPass
         bad |= failed(checkIndex(op, dim.getSource(), dim.getConstantIndex()));
     });
     if (bad)
-      signalPassFailure();
+      return signalPassFailure();
+    // The pass only checks: the IR it leaves needs no verification again.
+    markAllAnalysesPreserved();
   }
 };
 } // namespace
