@@ -394,7 +394,9 @@ def NdCheckAllocations : Pass<"nd-check-allocations", "ModuleOp"> {
     all its sites share: a failed allocation to the report (with its
     message and size), then on to the block that sets the flag and returns;
     the flag's address is taken once, at the function's start (inside an
-    OpenMP region, by each thread).
+    OpenMP region, by each thread). The messages lie in one global,
+    `__nd_alloc_msgs`, each ending in a NUL: a site passes the address of
+    its own, an offset into it.
 
     Buffers the call allocated before the failure are not released. A
     function without allocations is left as it is, and so is an allocation

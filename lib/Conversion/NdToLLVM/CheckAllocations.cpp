@@ -22,7 +22,10 @@
 // it sets the function's local flag (an alloca its worker threads share),
 // leaves the region through a copy of the region's terminator, and the
 // function tests the local flag after the region's op and returns from
-// there.
+// there. The messages of all the sites lie in one global (a symbol per
+// site would be one more symbol for every later pass and verification to
+// visit); a site's message is at an offset into it. The constants the
+// tests of a body compare with are made once, at the body's start.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,8 +53,9 @@ using namespace mlir::nd;
 
 /// The thread-local flag a failed function leaves set for its caller.
 static constexpr StringLiteral kFailedFlag = "__nd_alloc_failed";
-/// The messages' globals (renamed on a clash).
-static constexpr StringLiteral kMessageName = "__nd_alloc_msg";
+/// The global of the messages, one after the other, each ending in a NUL
+/// (renamed on a clash).
+static constexpr StringLiteral kMessageName = "__nd_alloc_msgs";
 
 /// The bytes an allocation call asks for, or null where `call` is none.
 static Value allocatedBytes(LLVM::CallOp call) {
@@ -163,7 +167,15 @@ struct Checker {
   SymbolTable symbols;
   LLVM::GlobalOp failedFlag;
   LLVM::LLVMFuncOp reporter;
-  llvm::StringMap<LLVM::GlobalOp> messages;
+  /// The messages of all the sites in one global (made on the first): a
+  /// site passes the address of its own, an offset into it. One symbol
+  /// however many sites the module has (a chain's function has one per
+  /// op), which every later pass and the verifier would otherwise visit.
+  LLVM::GlobalOp messageTable;
+  std::string messageText;
+  llvm::StringMap<int64_t> messageOffsets;
+  /// The offset of each site's message in `messageText`.
+  DenseMap<Operation *, int64_t> siteMessages;
 
   Checker(ModuleOp module) : b(module.getContext()), symbols(module) {}
 
@@ -195,34 +207,56 @@ struct Checker {
       zero = constant(loc, b.getI8Type(), 0);
     return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, byte, zero);
   }
-  LLVM::GlobalOp message(Operation *site, ModuleOp module);
-  Value messageAddress(Operation *site, ModuleOp module);
+  int64_t message(Operation *site, ModuleOp module);
+  Value messageAddress(Operation *site, Value table);
+  void finishMessages();
   void report(Location loc, Value format, Value bytes);
   void returnFailed(LLVM::LLVMFuncOp function, Location loc, Value flag);
 };
 } // namespace
 
-LLVM::GlobalOp Checker::message(Operation *site, ModuleOp module) {
+/// The offset of `site`'s message in the table (a site's message is added
+/// on its first use, a text only once).
+int64_t Checker::message(Operation *site, ModuleOp module) {
   std::string text = describeLocation(site) +
                      ": cannot allocate %lld bytes for a buffer of the "
                      "compiled code";
-  LLVM::GlobalOp &global = messages[text];
-  if (global)
-    return global;
-  text.push_back('\0');
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
-  global = LLVM::GlobalOp::create(b, module.getLoc(), type,
-                                  /*isConstant=*/true, LLVM::Linkage::Private,
-                                  kMessageName, b.getStringAttr(text));
-  symbols.insert(global);
-  return global;
+  auto [it, added] = messageOffsets.try_emplace(text, messageText.size());
+  siteMessages[site] = it->second;
+  if (!added)
+    return it->second;
+  messageText += text;
+  messageText.push_back('\0');
+  if (!messageTable) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    // Its type and text are set once every message is in
+    // (finishMessages).
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+    messageTable =
+        LLVM::GlobalOp::create(b, module.getLoc(), type,
+                               /*isConstant=*/true, LLVM::Linkage::Private,
+                               kMessageName, b.getStringAttr(""));
+    symbols.insert(messageTable);
+  }
+  return it->second;
 }
 
-/// At the insertion point: the address of `site`'s message.
-Value Checker::messageAddress(Operation *site, ModuleOp module) {
-  return LLVM::AddressOfOp::create(b, site->getLoc(), message(site, module));
+/// At the insertion point: the address of `site`'s message in the table at
+/// `table`.
+Value Checker::messageAddress(Operation *site, Value table) {
+  auto offset = static_cast<int32_t>(siteMessages.lookup(site));
+  return LLVM::GEPOp::create(b, site->getLoc(), ptrType(), b.getI8Type(), table,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+/// The table's type and text, once every site's message is in.
+void Checker::finishMessages() {
+  if (!messageTable)
+    return;
+  messageTable.setGlobalType(
+      LLVM::LLVMArrayType::get(b.getI8Type(), messageText.size()));
+  messageTable.setValueAttr(b.getStringAttr(messageText));
 }
 
 /// At the insertion point: the host's report of `bytes` not allocated, with
@@ -295,9 +329,11 @@ struct FunctionChecks {
   /// The ops of the function's body whose regions hold a failure site.
   llvm::SetVector<Operation *> regionOps;
   /// The null pointer and the i8 0 the tests of the body's sites compare
-  /// with: one each, at the start of the entry block (created on first use).
+  /// with, and the address of the message table: one each, at the start of
+  /// the entry block (created on first use).
   Value null;
   Value zeroByte;
+  Value messageTable;
 
   void run();
   bool isSite(LLVM::CallOp call) const;
@@ -478,14 +514,22 @@ void FunctionChecks::check(LLVM::CallOp site) {
   }
   // A failed allocation in the body: on to the report with its message.
   if (bytes && inBody && bytes.getType() == b.getI64Type()) {
-    Value format = checker.messageAddress(site, module);
+    Value table = getBodyConstant(
+        messageTable, [&](OpBuilder &builder, Location at) -> Value {
+          return LLVM::AddressOfOp::create(builder, at, checker.messageTable);
+        });
+    Value format = checker.messageAddress(site, table);
     branchOnFailure(b, format.getDefiningOp(), failed, getReportBlock(),
                     ValueRange{format, bytes});
     return;
   }
   branchOnFailure(b, last, failed);
   if (bytes)
-    checker.report(loc, checker.messageAddress(site, module), bytes);
+    checker.report(
+        loc,
+        checker.messageAddress(
+            site, LLVM::AddressOfOp::create(b, loc, checker.messageTable)),
+        bytes);
   leave(site);
 }
 
@@ -553,6 +597,7 @@ struct NdCheckAllocationsPass
       FunctionChecks checks(checker, module, function, mayFail);
       checks.run();
     }
+    checker.finishMessages();
   }
 };
 } // namespace

@@ -2,10 +2,9 @@
 // The same on the LLVM IR it becomes: the OpenMP region keeps its exits.
 // RUN: nd-opt %s --nd-check-allocations | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=IR
 
-// One message per site, naming its location.
-// CHECK-DAG: llvm.mlir.global private constant @[[MSG:__nd_alloc_msg[_0-9]*]]("{{.*}}nd-check-allocations.mlir:[[@LINE+14]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
-// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+98]]:14: cannot allocate %lld bytes for a buffer of the compiled code\00")
-// CHECK-DAG: llvm.mlir.global private constant @{{__nd_alloc_msg[_0-9]*}}("{{.*}}nd-check-allocations.mlir:[[@LINE+41]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00")
+// One message per site, naming its location, all in one global in the
+// order of the sites, each ending in a NUL.
+// CHECK-DAG: llvm.mlir.global private constant @__nd_alloc_msgs("{{[^"]*}}nd-check-allocations.mlir:[[@LINE+12]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00{{[^"]*}}nd-check-allocations.mlir:[[@LINE+41]]:8: cannot allocate %lld bytes for a buffer of the compiled code\00{{[^"]*}}nd-check-allocations.mlir:[[@LINE+99]]:14: cannot allocate %lld bytes for a buffer of the compiled code\00{{[^"]*}}")
 // CHECK-DAG: llvm.mlir.global internal thread_local @__nd_alloc_failed(0 : i8)
 // CHECK-DAG: llvm.func @nd_report_out_of_memory(!llvm.ptr, !llvm.ptr, i64, i64)
 llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
@@ -22,11 +21,12 @@ llvm.func @body(%n: i64) -> !llvm.ptr {
   llvm.return %p : !llvm.ptr
 }
 // CHECK:      %[[FLAG:.*]] = "llvm.intr.threadlocal.address"
+// CHECK:      %[[TABLE:.*]] = llvm.mlir.addressof @__nd_alloc_msgs
 // CHECK:      %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_alloc(%[[N:[^)]*]])
 // CHECK:      %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
 // CHECK:      %[[SOME:.*]] = llvm.icmp "ne" %[[N]]
 // CHECK:      %[[FAILED:.*]] = llvm.and %[[NULL]], %[[SOME]]
-// CHECK:      %[[TEXT:.*]] = llvm.mlir.addressof @[[MSG]]
+// CHECK:      %[[TEXT:.*]] = llvm.getelementptr %[[TABLE]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:      llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[REPORT:.*]](%[[TEXT]], %[[N]] : !llvm.ptr, i64), ^[[OK:.*]]
 // CHECK:    ^[[OK]]:
 // CHECK-NEXT: llvm.call @use(%[[P]])
@@ -51,12 +51,13 @@ llvm.func @two_allocations(%n: i64) {
   llvm.call @use(%q) : (!llvm.ptr) -> ()
   llvm.return
 }
+// CHECK:      %[[TABLE:.*]] = llvm.mlir.addressof @__nd_alloc_msgs
 // CHECK:      %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK:      llvm.icmp "eq" %{{.*}}, %[[NULL]]
-// CHECK:      %[[T1:.*]] = llvm.mlir.addressof @[[M1:__nd_alloc_msg[_0-9]*]]
+// CHECK:      %[[T1:.*]] = llvm.getelementptr %[[TABLE]][{{[0-9]+}}]
 // CHECK:      llvm.cond_br %{{.*}}, ^[[R:.*]](%[[T1]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
 // CHECK:      llvm.icmp "eq" %{{.*}}, %[[NULL]]
-// CHECK:      %[[T2:.*]] = llvm.mlir.addressof @[[M2:__nd_alloc_msg[_0-9]*]]
+// CHECK:      %[[T2:.*]] = llvm.getelementptr %[[TABLE]][{{[0-9]+}}]
 // CHECK:      llvm.cond_br %{{.*}}, ^[[R]](%[[T2]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
 // CHECK-COUNT-1: llvm.call @nd_report_out_of_memory
 // CHECK-NOT:  llvm.call @nd_report_out_of_memory
@@ -181,7 +182,7 @@ llvm.func @static_size() -> !llvm.ptr {
 // CHECK:      %[[SIZE:.*]] = llvm.mlir.constant(512 : i64) : i64
 // CHECK-NEXT: %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[SIZE]])
 // CHECK-NEXT: %[[FAILED:.*]] = llvm.icmp "eq" %[[P]], %[[NULL]]
-// CHECK-NEXT: llvm.mlir.addressof
+// CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.cond_br %[[FAILED]]
 // CHECK:      %[[BITS:.*]] = llvm.ptrtoint
 // CHECK-NEXT: %[[Q:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[BITS]])
