@@ -25,7 +25,9 @@
 // there. The messages of all the sites lie in one global (a symbol per
 // site would be one more symbol for every later pass and verification to
 // visit); a site's message is at an offset into it. The constants the
-// tests of a body compare with are made once, at the body's start.
+// tests of a body compare with, and the addresses of the messages its
+// sites report (the sites of one op share one), are made once, at the
+// body's start.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,7 +210,7 @@ struct Checker {
     return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, byte, zero);
   }
   int64_t message(Operation *site, ModuleOp module);
-  Value messageAddress(Operation *site, Value table);
+  Value messageAddress(Location loc, Value table, int64_t offset);
   void finishMessages();
   void report(Location loc, Value format, Value bytes);
   void returnFailed(LLVM::LLVMFuncOp function, Location loc, Value flag);
@@ -242,12 +244,12 @@ int64_t Checker::message(Operation *site, ModuleOp module) {
   return it->second;
 }
 
-/// At the insertion point: the address of `site`'s message in the table at
-/// `table`.
-Value Checker::messageAddress(Operation *site, Value table) {
-  auto offset = static_cast<int32_t>(siteMessages.lookup(site));
-  return LLVM::GEPOp::create(b, site->getLoc(), ptrType(), b.getI8Type(), table,
-                             ArrayRef<LLVM::GEPArg>{offset});
+/// At the insertion point: the address of the message at `offset` in the
+/// table at `table`.
+Value Checker::messageAddress(Location loc, Value table, int64_t offset) {
+  return LLVM::GEPOp::create(
+      b, loc, ptrType(), b.getI8Type(), table,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
 }
 
 /// The table's type and text, once every site's message is in.
@@ -334,6 +336,10 @@ struct FunctionChecks {
   Value null;
   Value zeroByte;
   Value messageTable;
+  /// The address of each message the body's sites report, by its offset:
+  /// one each, after `messageTable` (the sites of one op share its
+  /// message).
+  DenseMap<int64_t, Value> messages;
 
   void run();
   bool isSite(LLVM::CallOp call) const;
@@ -344,6 +350,7 @@ struct FunctionChecks {
   Value getClearedFlag();
   Value getBodyConstant(Value &cached,
                         function_ref<Value(OpBuilder &, Location)> make);
+  Value getBodyMessage(Operation *site);
   Block *getFailedBlock();
   Block *getReportBlock();
 };
@@ -414,6 +421,23 @@ Value FunctionChecks::getBodyConstant(
   b.setInsertionPointToStart(&function.getBody().front());
   cached = make(b, function.getLoc());
   return cached;
+}
+
+/// The address of the message of `site`, a site of the body: made on first
+/// use at the body's start, just after the table's address.
+Value FunctionChecks::getBodyMessage(Operation *site) {
+  Value table = getBodyConstant(
+      messageTable, [&](OpBuilder &builder, Location at) -> Value {
+        return LLVM::AddressOfOp::create(builder, at, checker.messageTable);
+      });
+  int64_t offset = checker.siteMessages.lookup(site);
+  Value &address = messages[offset];
+  if (!address) {
+    OpBuilder::InsertionGuard guard(checker.b);
+    checker.b.setInsertionPointAfterValue(table);
+    address = checker.messageAddress(function.getLoc(), table, offset);
+  }
+  return address;
 }
 
 /// The block at the end of the function's body that every failure in the
@@ -514,22 +538,19 @@ void FunctionChecks::check(LLVM::CallOp site) {
   }
   // A failed allocation in the body: on to the report with its message.
   if (bytes && inBody && bytes.getType() == b.getI64Type()) {
-    Value table = getBodyConstant(
-        messageTable, [&](OpBuilder &builder, Location at) -> Value {
-          return LLVM::AddressOfOp::create(builder, at, checker.messageTable);
-        });
-    Value format = checker.messageAddress(site, table);
-    branchOnFailure(b, format.getDefiningOp(), failed, getReportBlock(),
+    Value format = getBodyMessage(site);
+    branchOnFailure(b, last, failed, getReportBlock(),
                     ValueRange{format, bytes});
     return;
   }
   branchOnFailure(b, last, failed);
-  if (bytes)
+  if (bytes) {
+    Value table = LLVM::AddressOfOp::create(b, loc, checker.messageTable);
     checker.report(
         loc,
-        checker.messageAddress(
-            site, LLVM::AddressOfOp::create(b, loc, checker.messageTable)),
+        checker.messageAddress(loc, table, checker.siteMessages.lookup(site)),
         bytes);
+  }
   leave(site);
 }
 

@@ -22,12 +22,12 @@ llvm.func @body(%n: i64) -> !llvm.ptr {
 }
 // CHECK:      %[[FLAG:.*]] = "llvm.intr.threadlocal.address"
 // CHECK:      %[[TABLE:.*]] = llvm.mlir.addressof @__nd_alloc_msgs
+// CHECK-NEXT: %[[TEXT:.*]] = llvm.getelementptr %[[TABLE]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:      %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_alloc(%[[N:[^)]*]])
 // CHECK:      %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
 // CHECK:      %[[SOME:.*]] = llvm.icmp "ne" %[[N]]
 // CHECK:      %[[FAILED:.*]] = llvm.and %[[NULL]], %[[SOME]]
-// CHECK:      %[[TEXT:.*]] = llvm.getelementptr %[[TABLE]][0] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK:      llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[REPORT:.*]](%[[TEXT]], %[[N]] : !llvm.ptr, i64), ^[[OK:.*]]
+// CHECK-NEXT: llvm.cond_br %[[FAILED]] weights([1, 1048576]), ^[[REPORT:.*]](%[[TEXT]], %[[N]] : !llvm.ptr, i64), ^[[OK:.*]]
 // CHECK:    ^[[OK]]:
 // CHECK-NEXT: llvm.call @use(%[[P]])
 // CHECK-NEXT: llvm.return %[[P]]
@@ -52,12 +52,12 @@ llvm.func @two_allocations(%n: i64) {
   llvm.return
 }
 // CHECK:      %[[TABLE:.*]] = llvm.mlir.addressof @__nd_alloc_msgs
+// CHECK-NEXT: %[[T1:.*]] = llvm.getelementptr %[[TABLE]][{{[0-9]+}}]
+// CHECK-NEXT: %[[T2:.*]] = llvm.getelementptr %[[TABLE]][{{[0-9]+}}]
 // CHECK:      %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK:      llvm.icmp "eq" %{{.*}}, %[[NULL]]
-// CHECK:      %[[T1:.*]] = llvm.getelementptr %[[TABLE]][{{[0-9]+}}]
 // CHECK:      llvm.cond_br %{{.*}}, ^[[R:.*]](%[[T1]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
 // CHECK:      llvm.icmp "eq" %{{.*}}, %[[NULL]]
-// CHECK:      %[[T2:.*]] = llvm.getelementptr %[[TABLE]][{{[0-9]+}}]
 // CHECK:      llvm.cond_br %{{.*}}, ^[[R]](%[[T2]], %{{.*}} : !llvm.ptr, i64), ^{{.*}}
 // CHECK-COUNT-1: llvm.call @nd_report_out_of_memory
 // CHECK-NOT:  llvm.call @nd_report_out_of_memory
@@ -182,7 +182,6 @@ llvm.func @static_size() -> !llvm.ptr {
 // CHECK:      %[[SIZE:.*]] = llvm.mlir.constant(512 : i64) : i64
 // CHECK-NEXT: %[[P:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[SIZE]])
 // CHECK-NEXT: %[[FAILED:.*]] = llvm.icmp "eq" %[[P]], %[[NULL]]
-// CHECK-NEXT: llvm.getelementptr
 // CHECK-NEXT: llvm.cond_br %[[FAILED]]
 // CHECK:      %[[BITS:.*]] = llvm.ptrtoint
 // CHECK-NEXT: %[[Q:.*]] = llvm.call @_mlir_memref_to_llvm_aligned_alloc(%{{.*}}, %[[BITS]])
